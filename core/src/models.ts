@@ -1,0 +1,39 @@
+/**
+ * The model loader plugins receive as ctx.models. Models are named in models/manifest.json and
+ * loaded by id, never by path. The Node implementation (onnxruntime-node) lives in @mango/models.
+ */
+export interface ModelManifestEntry {
+  id: string;
+  /** what the model does, e.g. 'bruise-segmentation' */
+  task: string;
+  file: string;
+  sha256: string;
+  license: string;
+  input: { name?: string; width: number; height: number; layout: 'NCHW'; mean: number[]; std: number[] };
+  output: { name?: string; classes: string[] };
+  card?: string;
+}
+
+export interface Tensor {
+  data: Float32Array;
+  dims: number[];
+}
+
+export interface LoadedModel {
+  entry: ModelManifestEntry;
+  run(input: Tensor): Promise<Tensor>;
+}
+
+export interface ModelLoader {
+  /** Installed models for a task (the file exists and its sha256 matches). */
+  available(task: string): Promise<ModelManifestEntry[]>;
+  load(id: string): Promise<LoadedModel>;
+}
+
+export const noModels: ModelLoader = {
+  available: async () => [],
+  load: async (id: string) => {
+    const { MangoError } = await import('./errors.ts');
+    throw new MangoError('MODEL_NOT_FOUND', `model ${id} is not installed`);
+  },
+};

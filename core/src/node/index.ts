@@ -1,0 +1,96 @@
+/** Node image backend on sharp: EXIF orientation applied, pixel limit enforced, clear typed errors. */
+import sharp from 'sharp';
+import type { DecodedImage, ImageBackend } from '../plugin.ts';
+import type { RasterImage } from '../image.ts';
+import { MangoError, corruptImage, emptyFile, unsupportedImage } from '../errors.ts';
+
+export const DEFAULT_MAX_PIXELS = 50_000_000;
+const FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'tiff', 'avif', 'heif']);
+
+export interface NodeBackendOptions {
+  /** Largest accepted image in pixels (width x height); default 50 megapixels. */
+  maxPixels?: number;
+}
+
+function label(name?: string) {
+  return name ? `${name}: ` : '';
+}
+
+/** Reads the header only: format and size, with the same errors as decode. */
+export async function probeImage(bytes: Uint8Array, name?: string, maxPixels = DEFAULT_MAX_PIXELS) {
+  if (bytes.length === 0) throw emptyFile(name);
+  let meta: sharp.Metadata;
+  try {
+    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+  } catch (e) {
+    throw unsupportedImage(`${label(name)}not a supported image (JPEG or PNG expected): ${(e as Error).message}`);
+  }
+  if (!meta.format || !FORMATS.has(meta.format)) {
+    throw unsupportedImage(`${label(name)}unsupported image format ${meta.format ?? 'unknown'} (JPEG or PNG expected)`);
+  }
+  const width = meta.width ?? 0;
+  const height = meta.height ?? 0;
+  if (width * height > maxPixels) {
+    throw new MangoError(
+      'IMAGE_TOO_LARGE',
+      `${label(name)}image is ${width}x${height} (${((width * height) / 1e6).toFixed(1)} megapixels); the limit is ${(maxPixels / 1e6).toFixed(0)} megapixels`,
+    );
+  }
+  return { format: meta.format, width, height, hasAlpha: Boolean(meta.hasAlpha) };
+}
+
+export async function decodeImage(bytes: Uint8Array, name?: string, maxPixels = DEFAULT_MAX_PIXELS): Promise<DecodedImage> {
+  const info = await probeImage(bytes, name, maxPixels);
+  try {
+    const { data, info: out } = await sharp(bytes, { limitInputPixels: maxPixels, failOn: 'error' })
+      .rotate()
+      .ensureAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    return {
+      width: out.width,
+      height: out.height,
+      data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength),
+      format: info.format,
+      hasAlpha: info.hasAlpha,
+    };
+  } catch (e) {
+    throw corruptImage(`${label(name)}the image data is corrupt or truncated: ${(e as Error).message}`, e);
+  }
+}
+
+function rawInput(image: RasterImage) {
+  return sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), {
+    raw: { width: image.width, height: image.height, channels: 4 },
+    limitInputPixels: false,
+  });
+}
+
+export async function encodeImage(image: RasterImage, format: 'png' | 'jpeg', options: { quality?: number } = {}) {
+  const s = rawInput(image);
+  const buf =
+    format === 'png'
+      ? await s.png({ compressionLevel: 6 }).toBuffer()
+      : await s.flatten({ background: '#ffffff' }).jpeg({ quality: options.quality ?? 92 }).toBuffer();
+  return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+}
+
+export async function resizeImage(image: RasterImage, width: number, height: number): Promise<RasterImage> {
+  const { data, info } = await rawInput(image)
+    .resize(width, height, { fit: 'fill', kernel: 'lanczos3' })
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength) };
+}
+
+export function createNodeImageBackend(options: NodeBackendOptions = {}): ImageBackend {
+  const maxPixels = options.maxPixels ?? DEFAULT_MAX_PIXELS;
+  return {
+    decode: (bytes, name) => decodeImage(bytes, name, maxPixels),
+    encode: encodeImage,
+    resize: resizeImage,
+  };
+}
+
+export const nodeImages = createNodeImageBackend();

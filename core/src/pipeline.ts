@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import type { RasterImage } from './image.ts';
+import type { PluginContext } from './plugin.ts';
+import { runPlugin } from './plugin.ts';
+import type { PluginRegistry } from './registry.ts';
+import { MangoError } from './errors.ts';
+
+/** A pipeline is data: the same steps can come from an HTTP body, a CLI flag or the widget. */
+export const PipelineStep = z.object({ plugin: z.string(), options: z.record(z.string(), z.unknown()).optional() });
+export type PipelineStep = z.infer<typeof PipelineStep>;
+export const Pipeline = z.array(PipelineStep).min(1);
+
+/**
+ * Runs the steps in order. Each transform step's result.image feeds the next step; the result of
+ * the last step is returned.
+ */
+export async function runPipeline(
+  registry: PluginRegistry,
+  steps: PipelineStep[],
+  image: RasterImage,
+  ctx: PluginContext,
+): Promise<unknown> {
+  let current = image;
+  let last: unknown = undefined;
+  for (const [i, step] of steps.entries()) {
+    const plugin = registry.get(step.plugin);
+    const result = await runPlugin(plugin, current, step.options ?? {}, ctx);
+    last = result;
+    if (i < steps.length - 1) {
+      if (plugin.kind !== 'transform') {
+        throw new MangoError('INVALID_INPUT', `step ${i + 1} (${plugin.id}) is an analysis and can only be the last step`);
+      }
+      current = (result as { image: RasterImage }).image;
+    }
+  }
+  return last;
+}

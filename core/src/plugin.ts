@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import type { RasterImage } from './image.ts';
+import { MangoError, throwIfAborted } from './errors.ts';
+import type { ModelLoader } from './models.ts';
+import { noModels } from './models.ts';
+
+export type PluginKind = 'transform' | 'analysis';
+export type Runtime = 'node' | 'browser';
+
+export interface Logger {
+  debug(message: string, data?: unknown): void;
+  info(message: string, data?: unknown): void;
+  warn(message: string, data?: unknown): void;
+  error(message: string, data?: unknown): void;
+}
+
+export interface DecodedImage extends RasterImage {
+  /** Source format as detected from the bytes (jpeg, png, webp, ...). */
+  format: string;
+  /** True when the source had an alpha channel. */
+  hasAlpha: boolean;
+}
+
+/** Decoding, encoding and resampling: sharp in Node, canvas in the browser. */
+export interface ImageBackend {
+  decode(bytes: Uint8Array, name?: string): Promise<DecodedImage>;
+  encode(image: RasterImage, format: 'png' | 'jpeg', options?: { quality?: number }): Promise<Uint8Array>;
+  /** High-quality resampling (Lanczos in Node, high-quality smoothing in the browser). */
+  resize(image: RasterImage, width: number, height: number): Promise<RasterImage>;
+}
+
+export interface PluginContext {
+  signal: AbortSignal;
+  /** fraction in [0, 1] */
+  progress: (fraction: number, message?: string) => void;
+  logger: Logger;
+  images: ImageBackend;
+  models: ModelLoader;
+}
+
+export interface Plugin<O extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
+  /** kebab-case, equal to the folder name under plugins/ */
+  id: string;
+  title: string;
+  description: string;
+  kind: PluginKind;
+  version: string;
+  options: O;
+  result: R;
+  runtimes: readonly Runtime[];
+  run(image: RasterImage, options: z.output<O>, ctx: PluginContext): Promise<z.output<R>>;
+}
+
+/** Any plugin, whatever its schemas (for registries and front ends that list plugins). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyPlugin = Plugin<any, any>;
+
+const ID = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
+
+export function definePlugin<O extends z.ZodType, R extends z.ZodType>(plugin: Plugin<O, R>): Plugin<O, R> {
+  if (!ID.test(plugin.id)) throw new MangoError('INVALID_INPUT', `plugin id must be kebab-case: ${plugin.id}`);
+  if (plugin.runtimes.length === 0) throw new MangoError('INVALID_INPUT', `plugin ${plugin.id} declares no runtime`);
+  return Object.freeze(plugin);
+}
+
+export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+
+export const consoleLogger: Logger = {
+  debug: (m, d) => (d === undefined ? console.debug(m) : console.debug(m, d)),
+  info: (m, d) => (d === undefined ? console.info(m) : console.info(m, d)),
+  warn: (m, d) => (d === undefined ? console.warn(m) : console.warn(m, d)),
+  error: (m, d) => (d === undefined ? console.error(m) : console.error(m, d)),
+};
+
+export function createContext(images: ImageBackend, partial: Partial<Omit<PluginContext, 'images'>> = {}): PluginContext {
+  return {
+    signal: partial.signal ?? new AbortController().signal,
+    progress: partial.progress ?? (() => {}),
+    logger: partial.logger ?? silentLogger,
+    models: partial.models ?? noModels,
+    images,
+  };
+}
+
+/** Validates raw options with the plugin's schema (defaults filled in) and runs it. */
+export async function runPlugin<O extends z.ZodType, R extends z.ZodType>(
+  plugin: Plugin<O, R>,
+  image: RasterImage,
+  rawOptions: unknown,
+  ctx: PluginContext,
+): Promise<z.output<R>> {
+  const parsed = plugin.options.safeParse(rawOptions ?? {});
+  if (!parsed.success) {
+    throw new MangoError('INVALID_INPUT', `invalid options for ${plugin.id}: ${z.prettifyError(parsed.error)}`);
+  }
+  throwIfAborted(ctx.signal);
+  return plugin.run(image, parsed.data, ctx);
+}

@@ -1,0 +1,164 @@
+/**
+ * The HTTP contracts of product-spec.md section 7 as zod schemas. The server validates with them,
+ * the web client and widget type their calls with them, and the OpenAPI document is generated
+ * from them. Field names are contracts: keep them exactly.
+ */
+import { z } from 'zod';
+
+export const FEATURE_IDS = [
+  'rgb',
+  'hsv',
+  'lab',
+  'grayscale',
+  'glcm',
+  'lbp',
+  'gabor',
+  'factual',
+  'eccentricity',
+  'area',
+  'perimeter',
+  'affineinvariant',
+  'algebraic',
+] as const;
+export const FeatureId = z.enum(FEATURE_IDS);
+export type FeatureId = z.infer<typeof FeatureId>;
+
+export const FEATURE_CATEGORIES = {
+  color: ['rgb', 'hsv', 'lab', 'grayscale'],
+  texture: ['glcm', 'lbp', 'gabor', 'factual'],
+  shape: ['eccentricity', 'area', 'perimeter'],
+  others: ['affineinvariant', 'algebraic'],
+} as const satisfies Record<string, readonly FeatureId[]>;
+
+export const FEATURE_DISPLAY_NAMES: Record<FeatureId, string> = {
+  rgb: 'RGB Color Space',
+  hsv: 'HSV Color Space',
+  lab: 'LAB Color Space',
+  grayscale: 'Grayscale Intensity',
+  glcm: 'GLCM Texture',
+  lbp: 'LBP Patterns',
+  gabor: 'Gabor Filters',
+  factual: 'Factual Features',
+  eccentricity: 'Eccentricity',
+  area: 'Area',
+  perimeter: 'Perimeter',
+  affineinvariant: 'Affine Invariant',
+  algebraic: 'Algebraic Features',
+};
+
+/** Feature analysis result item: { image_name, features: { id: { value_name: number } } } or error. */
+export const FeatureResultItem = z.object({
+  image_name: z.string(),
+  features: z.record(z.string(), z.record(z.string(), z.number())).optional(),
+  error: z.string().optional(),
+  downscaled: z.boolean().optional(),
+});
+export type FeatureResultItem = z.infer<typeof FeatureResultItem>;
+
+export const BruiseFruit = z.object({
+  bbox: z.object({ x: z.number().int(), y: z.number().int(), width: z.number().int(), height: z.number().int() }),
+  pixels: z.number().int(),
+  bruise_pixels: z.number().int(),
+  bruise_percent: z.number(),
+  lesion_count: z.number().int(),
+  area_cm2: z.number().optional(),
+  bruise_area_cm2: z.number().optional(),
+});
+export type BruiseFruit = z.infer<typeof BruiseFruit>;
+
+/** Bruise result item. The first five fields are the original contract; the rest are additions. */
+export const BruiseResultItem = z.object({
+  filename: z.string(),
+  total_mango_pixels: z.number().int(),
+  bruise_percent: z.number(),
+  non_bruise_percent: z.number(),
+  overlay_img: z.string(),
+  bruise_pixels: z.number().int(),
+  fruits: z.array(BruiseFruit),
+  severity: z.number().nullable(),
+  method: z.enum(['classical', 'model']),
+  version: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  elapsed_ms: z.number(),
+  px_per_cm: z.number().optional(),
+  fruit_area_cm2: z.number().optional(),
+  bruise_area_cm2: z.number().optional(),
+});
+export type BruiseResultItem = z.infer<typeof BruiseResultItem>;
+
+/** Error body of the /api-py endpoints. */
+export const DetailError = z.object({ detail: z.string() });
+/** Error body of the /api-node endpoints. */
+export const ApiError = z.object({ error: z.string(), details: z.unknown().optional() });
+
+export const OPERATION_TYPES = [
+  'Bruised Area Calculation',
+  'Resize',
+  'Crop',
+  'Remove Background',
+  'Logout',
+  'K-Means',
+] as const;
+
+/** 'Features Analysis: ' followed by the comma-joined feature ids is also an operation type. */
+export const OperationType = z
+  .string()
+  .min(1)
+  .max(300)
+  .refine(
+    (v) => (OPERATION_TYPES as readonly string[]).includes(v) || v.startsWith('Features Analysis: '),
+    'unknown operationType',
+  );
+
+export const ActionRequest = z.object({ operationType: OperationType });
+
+export const HistoryRecord = z.object({
+  operation_type: z.string(),
+  username: z.string(),
+  organization: z.string(),
+  time_stamp: z.string(),
+});
+export type HistoryRecord = z.infer<typeof HistoryRecord>;
+
+export const Profile = z.object({
+  name: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  country: z.string(),
+  organization: z.string(),
+});
+export type Profile = z.infer<typeof Profile>;
+
+export const ProfileUpdate = z.object({
+  name: z.string().trim().min(1).max(100),
+  email: z.email().max(254),
+  phone: z
+    .string()
+    .trim()
+    .min(1)
+    .max(32)
+    .regex(/^[+0-9 ()-]+$/, 'phone may hold digits, spaces, +, -, ( and )'),
+  country: z.string().trim().min(1).max(100),
+});
+
+export const PASSWORD_MIN_LENGTH = 8;
+
+export const RegisterRequest = z.object({
+  username: z
+    .string()
+    .trim()
+    .min(3)
+    .max(50)
+    .regex(/^[A-Za-z0-9_.-]+$/, 'username may hold letters, digits, _, . and -'),
+  email: z.email().max(254),
+  organization: z.string().trim().min(1).max(100),
+  password: z.string().min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`).max(200),
+});
+
+/** `email` holds the username or the e-mail address (original client's field); `username` is an alias. */
+export const LoginRequest = z
+  .object({ email: z.string().optional(), username: z.string().optional(), password: z.string().min(1).max(200) })
+  .refine((v) => Boolean(v.email ?? v.username), { message: 'email or username is required' });
+
+export const TokenPair = z.object({ accessToken: z.string(), refreshToken: z.string() });
