@@ -6,3 +6,4 @@ export * from './pipeline.ts';
 export * from './models.ts';
 export * from './color.ts';
 export * from './schemas/index.ts';
+export * from './mask.ts';

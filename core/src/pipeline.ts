@@ -28,7 +28,10 @@ export async function runPipeline(
     last = result;
     if (i < steps.length - 1) {
       if (plugin.kind !== 'transform') {
-        throw new MangoError('INVALID_INPUT', `step ${i + 1} (${plugin.id}) is an analysis and can only be the last step`);
+        throw new MangoError(
+          'INVALID_INPUT',
+          `step ${i + 1} (${plugin.id}) is an analysis and can only be the last step`,
+        );
       }
       current = (result as { image: RasterImage }).image;
     }

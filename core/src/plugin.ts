@@ -72,7 +72,10 @@ export const consoleLogger: Logger = {
   error: (m, d) => (d === undefined ? console.error(m) : console.error(m, d)),
 };
 
-export function createContext(images: ImageBackend, partial: Partial<Omit<PluginContext, 'images'>> = {}): PluginContext {
+export function createContext(
+  images: ImageBackend,
+  partial: Partial<Omit<PluginContext, 'images'>> = {},
+): PluginContext {
   return {
     signal: partial.signal ?? new AbortController().signal,
     progress: partial.progress ?? (() => {}),

@@ -10,7 +10,8 @@ export class PluginRegistry {
   }
 
   register(plugin: AnyPlugin): this {
-    if (this.byId.has(plugin.id)) throw new MangoError('DUPLICATE_PLUGIN', `a plugin with id "${plugin.id}" is already registered`);
+    if (this.byId.has(plugin.id))
+      throw new MangoError('DUPLICATE_PLUGIN', `a plugin with id "${plugin.id}" is already registered`);
     this.byId.set(plugin.id, plugin);
     return this;
   }

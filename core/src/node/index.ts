@@ -39,7 +39,11 @@ export async function probeImage(bytes: Uint8Array, name?: string, maxPixels = D
   return { format: meta.format, width, height, hasAlpha: Boolean(meta.hasAlpha) };
 }
 
-export async function decodeImage(bytes: Uint8Array, name?: string, maxPixels = DEFAULT_MAX_PIXELS): Promise<DecodedImage> {
+export async function decodeImage(
+  bytes: Uint8Array,
+  name?: string,
+  maxPixels = DEFAULT_MAX_PIXELS,
+): Promise<DecodedImage> {
   const info = await probeImage(bytes, name, maxPixels);
   try {
     const { data, info: out } = await sharp(bytes, { limitInputPixels: maxPixels, failOn: 'error' })
@@ -71,7 +75,10 @@ export async function encodeImage(image: RasterImage, format: 'png' | 'jpeg', op
   const buf =
     format === 'png'
       ? await s.png({ compressionLevel: 6 }).toBuffer()
-      : await s.flatten({ background: '#ffffff' }).jpeg({ quality: options.quality ?? 92 }).toBuffer();
+      : await s
+          .flatten({ background: '#ffffff' })
+          .jpeg({ quality: options.quality ?? 92 })
+          .toBuffer();
   return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
 }
 
@@ -81,7 +88,11 @@ export async function resizeImage(image: RasterImage, width: number, height: num
     .ensureAlpha()
     .raw()
     .toBuffer({ resolveWithObject: true });
-  return { width: info.width, height: info.height, data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength) };
+  return {
+    width: info.width,
+    height: info.height,
+    data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength),
+  };
 }
 
 export function createNodeImageBackend(options: NodeBackendOptions = {}): ImageBackend {

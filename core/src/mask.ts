@@ -1,0 +1,274 @@
+/**
+ * Binary masks (Uint8Array, 1 = set, row-major) and the morphology every plugin shares:
+ * connected components, hole filling, erosion and dilation. Written once, imported everywhere.
+ */
+
+export interface Mask {
+  width: number;
+  height: number;
+  data: Uint8Array;
+}
+
+export interface Components {
+  /** 0 = background, 1..count = component label in raster order of first pixel */
+  labels: Int32Array;
+  count: number;
+  /** areas[k] = pixel count of label k (areas[0] = 0) */
+  areas: number[];
+}
+
+/**
+ * Labels connected components (connectivity 4 or 8) with a two-pass union-find; labels are
+ * numbered in raster order of each component's first pixel, as skimage.measure.label does.
+ */
+export function labelComponents(mask: Uint8Array, width: number, height: number, connectivity: 4 | 8 = 8): Components {
+  const n = width * height;
+  const labels = new Int32Array(n);
+  const parent: number[] = [0];
+  const find = (a: number) => {
+    while (parent[a] !== a) {
+      parent[a] = parent[parent[a]];
+      a = parent[a];
+    }
+    return a;
+  };
+  const union = (a: number, b: number) => {
+    const ra = find(a);
+    const rb = find(b);
+    if (ra !== rb) {
+      if (ra < rb) parent[rb] = ra;
+      else parent[ra] = rb;
+    }
+  };
+  let next = 1;
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    for (let x = 0; x < width; x++) {
+      const i = row + x;
+      if (!mask[i]) continue;
+      let l = 0;
+      const consider = (j: number) => {
+        const lj = labels[j];
+        if (lj) {
+          if (!l) l = lj;
+          else if (lj !== l) union(l, lj);
+        }
+      };
+      if (x > 0) consider(i - 1);
+      if (y > 0) {
+        consider(i - width);
+        if (connectivity === 8) {
+          if (x > 0) consider(i - width - 1);
+          if (x < width - 1) consider(i - width + 1);
+        }
+      }
+      if (!l) {
+        l = next++;
+        parent.push(l);
+      }
+      labels[i] = l;
+    }
+  }
+  // Resolve roots and renumber in raster order of first appearance.
+  const remap = new Int32Array(next);
+  let count = 0;
+  const areas: number[] = [0];
+  for (let i = 0; i < n; i++) {
+    const l = labels[i];
+    if (!l) continue;
+    const r = find(l);
+    if (!remap[r]) {
+      remap[r] = ++count;
+      areas.push(0);
+    }
+    const k = remap[r];
+    labels[i] = k;
+    areas[k]++;
+  }
+  return { labels, count, areas };
+}
+
+/** The largest component (ties: the first in raster order) as a new mask, or null when empty. */
+export function largestComponent(mask: Uint8Array, width: number, height: number, connectivity: 4 | 8 = 8) {
+  const { labels, count, areas } = labelComponents(mask, width, height, connectivity);
+  if (count === 0) return null;
+  let best = 1;
+  for (let k = 2; k <= count; k++) if (areas[k] > areas[best]) best = k;
+  const out = new Uint8Array(width * height);
+  for (let i = 0; i < out.length; i++) out[i] = labels[i] === best ? 1 : 0;
+  return out;
+}
+
+/** Sets every background pixel not 4-connected to the image border (holes inside objects). */
+export function fillHoles(mask: Uint8Array, width: number, height: number): Uint8Array {
+  const out = mask.slice();
+  const outside = new Uint8Array(width * height);
+  const stack: number[] = [];
+  const push = (i: number) => {
+    if (!mask[i] && !outside[i]) {
+      outside[i] = 1;
+      stack.push(i);
+    }
+  };
+  for (let x = 0; x < width; x++) {
+    push(x);
+    push((height - 1) * width + x);
+  }
+  for (let y = 0; y < height; y++) {
+    push(y * width);
+    push(y * width + width - 1);
+  }
+  while (stack.length) {
+    const i = stack.pop()!;
+    const x = i % width;
+    if (x > 0) push(i - 1);
+    if (x < width - 1) push(i + 1);
+    if (i >= width) push(i - width);
+    if (i < (height - 1) * width) push(i + width);
+  }
+  for (let i = 0; i < out.length; i++) if (!mask[i] && !outside[i]) out[i] = 1;
+  return out;
+}
+
+/** Running 1-D min/max over a window of 2r+1 along rows then columns (a square structuring element). */
+function squareFilter(mask: Uint8Array, width: number, height: number, r: number, dilate: boolean): Uint8Array {
+  if (r <= 0) return mask.slice();
+  const tmp = new Uint8Array(width * height);
+  const out = new Uint8Array(width * height);
+  const target = dilate ? 1 : 0;
+  // Pixels outside the image count as background for both operations (border_value = 0).
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    const prefix = new Int32Array(width + 1);
+    for (let x = 0; x < width; x++) prefix[x + 1] = prefix[x] + (mask[row + x] === target ? 1 : 0);
+    for (let x = 0; x < width; x++) {
+      const a = Math.max(0, x - r);
+      const b = Math.min(width - 1, x + r);
+      const hits = prefix[b + 1] - prefix[a];
+      const outOfImage = x - r < 0 || x + r > width - 1;
+      tmp[row + x] = dilate ? (hits > 0 ? 1 : 0) : hits > 0 || outOfImage ? 0 : 1;
+    }
+  }
+  for (let x = 0; x < width; x++) {
+    const prefix = new Int32Array(height + 1);
+    for (let y = 0; y < height; y++) prefix[y + 1] = prefix[y] + (tmp[y * width + x] === target ? 1 : 0);
+    for (let y = 0; y < height; y++) {
+      const a = Math.max(0, y - r);
+      const b = Math.min(height - 1, y + r);
+      const hits = prefix[b + 1] - prefix[a];
+      const outOfImage = y - r < 0 || y + r > height - 1;
+      out[y * width + x] = dilate ? (hits > 0 ? 1 : 0) : hits > 0 || outOfImage ? 0 : 1;
+    }
+  }
+  return out;
+}
+
+export function dilateSquare(mask: Uint8Array, width: number, height: number, r: number) {
+  return squareFilter(mask, width, height, r, true);
+}
+
+export function erodeSquare(mask: Uint8Array, width: number, height: number, r: number) {
+  return squareFilter(mask, width, height, r, false);
+}
+
+/** Euclidean-disk dilation via a distance transform threshold (exact for any radius). */
+export function dilateDisk(mask: Uint8Array, width: number, height: number, r: number) {
+  const d = distanceTransformSquared(mask, width, height, 0);
+  const r2 = r * r;
+  const out = new Uint8Array(width * height);
+  for (let i = 0; i < out.length; i++) out[i] = d[i] <= r2 ? 1 : 0;
+  return out;
+}
+
+/** Euclidean-disk erosion: a pixel stays when no background pixel lies within distance r. */
+export function erodeDisk(mask: Uint8Array, width: number, height: number, r: number) {
+  const d = distanceTransformSquared(mask, width, height, 1);
+  const r2 = r * r;
+  const out = new Uint8Array(width * height);
+  for (let i = 0; i < out.length; i++) out[i] = mask[i] && d[i] > r2 ? 1 : 0;
+  return out;
+}
+
+export const openDisk = (m: Uint8Array, w: number, h: number, r: number) => dilateDisk(erodeDisk(m, w, h, r), w, h, r);
+export const closeDisk = (m: Uint8Array, w: number, h: number, r: number) => erodeDisk(dilateDisk(m, w, h, r), w, h, r);
+
+/**
+ * Squared Euclidean distance of every pixel to the nearest pixel where mask is `source`
+ * inverted: with from = 0 it is the distance to the nearest set pixel; with from = 1 the distance
+ * to the nearest unset pixel (pixels outside the image count as unset). Felzenszwalb-Huttenlocher.
+ */
+export function distanceTransformSquared(mask: Uint8Array, width: number, height: number, from: 0 | 1): Float64Array {
+  const INF = 1e20;
+  const f = new Float64Array(width * height);
+  for (let i = 0; i < f.length; i++) {
+    const isSeed = from === 0 ? mask[i] === 1 : mask[i] === 0;
+    f[i] = isSeed ? 0 : INF;
+  }
+  const padded = from === 1; // outside the image is background: seed a virtual border
+  const n = Math.max(width, height) + 2;
+  const z = new Float64Array(n + 1);
+  const v = new Int32Array(n);
+  const g = new Float64Array(n);
+  const dt1d = (len: number, get: (k: number) => number, set: (k: number, val: number) => void) => {
+    // Positions -1 and len are virtual seeds when padded.
+    const off = padded ? 1 : 0;
+    const total = len + 2 * off;
+    for (let q = 0; q < total; q++) g[q] = padded && (q === 0 || q === total - 1) ? 0 : get(q - off);
+    let k = 0;
+    v[0] = 0;
+    z[0] = -Infinity;
+    z[1] = Infinity;
+    for (let q = 1; q < total; q++) {
+      let s = (g[q] + q * q - (g[v[k]] + v[k] * v[k])) / (2 * q - 2 * v[k]);
+      while (s <= z[k]) {
+        k--;
+        s = (g[q] + q * q - (g[v[k]] + v[k] * v[k])) / (2 * q - 2 * v[k]);
+      }
+      k++;
+      v[k] = q;
+      z[k] = s;
+      z[k + 1] = Infinity;
+    }
+    k = 0;
+    for (let q = 0; q < total; q++) {
+      while (z[k + 1] < q) k++;
+      if (q - off >= 0 && q - off < len) set(q - off, (q - v[k]) * (q - v[k]) + g[v[k]]);
+    }
+  };
+  for (let x = 0; x < width; x++)
+    dt1d(
+      height,
+      (y) => f[y * width + x],
+      (y, val) => (f[y * width + x] = val),
+    );
+  for (let y = 0; y < height; y++)
+    dt1d(
+      width,
+      (x) => f[y * width + x],
+      (x, val) => (f[y * width + x] = val),
+    );
+  return f;
+}
+
+export function countSet(mask: Uint8Array): number {
+  let c = 0;
+  for (let i = 0; i < mask.length; i++) c += mask[i];
+  return c;
+}
+
+/** Bounding box of set pixels, or null when none. */
+export function boundingBox(mask: Uint8Array, width: number, height: number) {
+  let x0 = width,
+    y0 = height,
+    x1 = -1,
+    y1 = -1;
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++)
+      if (mask[y * width + x]) {
+        if (x < x0) x0 = x;
+        if (x > x1) x1 = x;
+        if (y < y0) y0 = y;
+        if (y > y1) y1 = y;
+      }
+  return x1 < 0 ? null : { x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 };
+}
