@@ -1,5 +1,5 @@
 /** Node image backend on sharp: EXIF orientation applied, pixel limit enforced, clear typed errors. */
-import sharp from 'sharp';
+import sharp, { type Metadata } from 'sharp';
 import type { DecodedImage, ImageBackend } from '../plugin.ts';
 import type { RasterImage } from '../image.ts';
 import { MangoError, corruptImage, emptyFile, unsupportedImage } from '../errors.ts';
@@ -19,7 +19,7 @@ function label(name?: string) {
 /** Reads the header only: format and size, with the same errors as decode. */
 export async function probeImage(bytes: Uint8Array, name?: string, maxPixels = DEFAULT_MAX_PIXELS) {
   if (bytes.length === 0) throw emptyFile(name);
-  let meta: sharp.Metadata;
+  let meta: Metadata;
   try {
     meta = await sharp(bytes, { limitInputPixels: false }).metadata();
   } catch (e) {

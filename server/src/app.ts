@@ -1,0 +1,90 @@
+/**
+ * The Hono app: /api-node (accounts, profile, history, actions), /api-py (plugin endpoints with the
+ * original paths and payloads), the widget bundle and the built web app with SPA fallback, all on
+ * one port. createApp() is also what the tests use.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Hono } from 'hono';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { isMangoError, userMessage } from '@mango/core';
+import type { ServerContext } from './context.ts';
+import { mountRoutes } from './routes/index.ts';
+
+/** Every client route of product-spec.md section 2 answers with the web app. */
+export const SPA_ROUTES = [
+  '/',
+  '/home',
+  '/dashboard',
+  '/aboutusmain',
+  '/contactusmain',
+  '/aboutus',
+  '/contactus',
+  '/forgotpassword',
+  '/verify',
+  '/changepassword',
+  '/changepassword/success',
+  '/newpassword',
+  '/profile',
+  '/profile/edit',
+  '/profile/changepassword',
+  '/bruise',
+  '/showarea/accuracy',
+  '/viewphoto/result',
+  '/analysis',
+  '/analysis/result',
+  '/exportfeature',
+  '/resize',
+  '/crop',
+  '/removebackground',
+  '/k-means',
+  '/testtoken',
+  '/logout',
+  '/signin',
+  '/signup',
+  '/apikeys',
+  '/api-docs',
+];
+
+const isApiPath = (p: string) => p.startsWith('/api-node') || p.startsWith('/api-py') || p.startsWith('/api/');
+
+export function createApp(ctx: ServerContext): Hono {
+  const app = new Hono();
+
+  app.onError((err, c) => {
+    const status = isMangoError(err) ? err.status : 500;
+    if (status >= 500) ctx.logger.error(`${c.req.method} ${c.req.path} failed`, err);
+    const message = status >= 500 && !isMangoError(err) ? 'Internal server error' : userMessage(err);
+    const body = c.req.path.startsWith('/api-py') ? { detail: message } : { error: message };
+    return c.json(body, status as 400);
+  });
+
+  app.get('/healthz', (c) => c.json({ ok: true }));
+
+  mountRoutes(app, ctx);
+
+  app.notFound((c) => {
+    if (c.req.path.startsWith('/api-py')) return c.json({ detail: 'Not found' }, 404);
+    if (isApiPath(c.req.path)) return c.json({ error: 'Not found' }, 404);
+    return c.text('Not found', 404);
+  });
+
+  // The widget bundle for partner pages.
+  app.use(
+    '/widget/*',
+    serveStatic({ root: ctx.config.widgetDist, rewriteRequestPath: (p) => p.replace(/^\/widget/, '') }),
+  );
+
+  // The built web app: static assets, then index.html for every client route (SPA fallback).
+  const indexFile = join(ctx.config.webDist, 'index.html');
+  app.use('/*', serveStatic({ root: ctx.config.webDist }));
+  app.get('*', (c) => {
+    if (isApiPath(c.req.path) || c.req.path.startsWith('/widget/')) return c.notFound();
+    if (!existsSync(indexFile)) {
+      return c.text('The web app is not built yet: run `npm run build` (npm start does it for you).', 503);
+    }
+    return c.html(readFileSync(indexFile, 'utf8'));
+  });
+
+  return app;
+}

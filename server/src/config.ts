@@ -1,0 +1,58 @@
+/** Server configuration from the environment; every value has a working default for a local install. */
+import { resolve } from 'node:path';
+
+export interface ServerConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** postgres://... to use PostgreSQL; otherwise SQLite in dataDir */
+  databaseUrl?: string;
+  jwtSecret?: string;
+  /** Origins allowed to call the API cross-origin (comma-separated CORS_ORIGINS). */
+  corsOrigins: string[];
+  smtpUrl?: string;
+  mailFrom: string;
+  /** Largest accepted upload per file, bytes (MAX_UPLOAD_MB, default 25). */
+  maxUploadBytes: number;
+  /** Largest accepted image, pixels (MAX_MEGAPIXELS, default 50). */
+  maxPixels: number;
+  /** Largest request body, bytes (MAX_REQUEST_MB, default 200). */
+  maxRequestBytes: number;
+  /** Folder holding the built web app (web/dist). */
+  webDist: string;
+  /** Folder holding the built widget bundle (widget/dist). */
+  widgetDist: string;
+  /** Rate limits can be relaxed for tests through the environment. */
+  loginLimitPerMinute: number;
+  trustProxy: boolean;
+  logRequests: boolean;
+}
+
+const num = (v: string | undefined, d: number) =>
+  v !== undefined && v !== '' && !Number.isNaN(Number(v)) ? Number(v) : d;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<ServerConfig> = {}): ServerConfig {
+  const repo = resolve(import.meta.dirname, '../..');
+  return {
+    port: num(env.PORT, 8080),
+    host: env.HOST ?? '0.0.0.0',
+    dataDir: resolve(env.DATA_DIR ?? './data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    jwtSecret: env.JWT_SECRET || undefined,
+    corsOrigins: (env.CORS_ORIGINS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM ?? 'Mango Bruise Tracker <no-reply@localhost>',
+    maxUploadBytes: num(env.MAX_UPLOAD_MB, 25) * 1024 * 1024,
+    maxPixels: num(env.MAX_MEGAPIXELS, 50) * 1_000_000,
+    maxRequestBytes: num(env.MAX_REQUEST_MB, 200) * 1024 * 1024,
+    webDist: resolve(env.WEB_DIST ?? resolve(repo, 'web/dist')),
+    widgetDist: resolve(env.WIDGET_DIST ?? resolve(repo, 'widget/dist')),
+    loginLimitPerMinute: num(env.LOGIN_LIMIT_PER_MINUTE, 10),
+    trustProxy: env.TRUST_PROXY === '1',
+    logRequests: env.LOG_REQUESTS !== '0',
+    ...overrides,
+  };
+}

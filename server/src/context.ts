@@ -1,0 +1,67 @@
+/** Everything a router needs, built once per server (tests build their own with a temp DATA_DIR). */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import type { ImageBackend, Logger, ModelLoader, PluginRegistry } from '@mango/core';
+import { consoleLogger } from '@mango/core';
+import { createNodeImageBackend } from '@mango/core/node';
+import { registry as builtinRegistry } from '@mango/plugins';
+import type { ServerConfig } from './config.ts';
+import { migrateToLatest, openDatabase, type DB } from './db/index.ts';
+import type { Dialect } from './db/migrations.ts';
+
+export interface ServerContext {
+  config: ServerConfig;
+  db: DB;
+  dialect: Dialect;
+  /** HMAC key for JWTs (JWT_SECRET, or generated once into DATA_DIR/jwt-secret) */
+  jwtKey: Uint8Array;
+  registry: PluginRegistry;
+  images: ImageBackend;
+  models: ModelLoader;
+  logger: Logger;
+  close(): Promise<void>;
+}
+
+/** JWT secret from the environment, or generated once into DATA_DIR with mode 0600. */
+function loadJwtKey(config: ServerConfig): Uint8Array {
+  if (config.jwtSecret) {
+    if (config.jwtSecret.length < 32) throw new Error('JWT_SECRET must be at least 32 characters');
+    return new TextEncoder().encode(config.jwtSecret);
+  }
+  mkdirSync(config.dataDir, { recursive: true });
+  const file = join(config.dataDir, 'jwt-secret');
+  if (!existsSync(file)) writeFileSync(file, randomBytes(48).toString('base64url'), { mode: 0o600, flag: 'wx' });
+  return new TextEncoder().encode(readFileSync(file, 'utf8').trim());
+}
+
+export async function createServerContext(
+  config: ServerConfig,
+  extra: { models?: ModelLoader; logger?: Logger } = {},
+): Promise<ServerContext> {
+  const opened = openDatabase(config);
+  await migrateToLatest(opened);
+  const { noModels } = await import('@mango/core');
+  let models = extra.models ?? noModels;
+  if (!extra.models) {
+    try {
+      // Loaded by name at run time so the server starts even where onnxruntime-node cannot load.
+      const modelsPackage = '@mango/models';
+      const m = (await import(modelsPackage)) as { createModelLoader?: () => ModelLoader };
+      if (typeof m.createModelLoader === 'function') models = m.createModelLoader();
+    } catch {
+      // No model package available: the classical methods still work.
+    }
+  }
+  return {
+    config,
+    db: opened.db,
+    dialect: opened.dialect,
+    jwtKey: loadJwtKey(config),
+    registry: builtinRegistry,
+    images: createNodeImageBackend({ maxPixels: config.maxPixels }),
+    models,
+    logger: extra.logger ?? consoleLogger,
+    close: opened.close,
+  };
+}

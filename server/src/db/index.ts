@@ -1,0 +1,51 @@
+/**
+ * The database: better-sqlite3 in DATA_DIR by default (created on first start, WAL mode), or
+ * PostgreSQL when DATABASE_URL=postgres://... Migrations run on every start and are idempotent;
+ * on PostgreSQL several server instances may start at once (Kysely's migrator takes a lock).
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationProvider } from 'kysely';
+import type { Database } from './schema.ts';
+import { migrations, type Dialect } from './migrations.ts';
+
+export type { Database } from './schema.ts';
+export type DB = Kysely<Database>;
+
+export interface OpenedDatabase {
+  db: DB;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+export function openDatabase(options: { databaseUrl?: string; dataDir: string }): OpenedDatabase {
+  const url = options.databaseUrl;
+  if (url && /^postgres(ql)?:\/\//.test(url)) {
+    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', close: () => db.destroy() };
+  }
+  if (url) throw new Error(`DATABASE_URL must start with postgres:// (got ${url.split(':')[0]}:)`);
+  mkdirSync(options.dataDir, { recursive: true });
+  const sqlite = new SQLite(join(options.dataDir, 'mango.sqlite'));
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+export async function migrateToLatest(opened: OpenedDatabase): Promise<void> {
+  const provider: MigrationProvider = { getMigrations: async () => migrations(opened.dialect) };
+  const migrator = new Migrator({ db: opened.db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`);
+  }
+}
+
+/** Current time as the ISO string stored in timestamp columns. */
+export const now = () => new Date().toISOString();

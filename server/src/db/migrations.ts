@@ -1,0 +1,52 @@
+/**
+ * Migrations, in order. The same migrations run on SQLite and PostgreSQL, so they use only portable
+ * column types (integer/text) and Kysely's schema builder; `serial` vs autoincrement is the one
+ * dialect difference. Append new migrations with the next number; never edit a published one.
+ */
+import type { Kysely, Migration } from 'kysely';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+function idColumn(dialect: Dialect) {
+  return dialect === 'postgres' ? ('serial' as const) : ('integer' as const);
+}
+
+export function migrations(dialect: Dialect): Record<string, Migration> {
+  const id = idColumn(dialect);
+  return {
+    '0001_accounts': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('users')
+          .addColumn('id', id, (c) => (dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()))
+          .addColumn('username', 'text', (c) => c.notNull().unique())
+          .addColumn('email', 'text', (c) => c.notNull().unique())
+          .addColumn('organization', 'text', (c) => c.notNull())
+          .addColumn('password_hash', 'text', (c) => c.notNull())
+          .addColumn('name', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('phone', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('country', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createTable('refresh_tokens')
+          .addColumn('id', id, (c) => (dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()))
+          .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+          .addColumn('expires_at', 'text', (c) => c.notNull())
+          .addColumn('revoked_at', 'text')
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('refresh_tokens_user').on('refresh_tokens').column('user_id').execute();
+        await db.schema
+          .createTable('actions')
+          .addColumn('id', id, (c) => (dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()))
+          .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('operation_type', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('actions_user').on('actions').columns(['user_id', 'created_at']).execute();
+      },
+    },
+  };
+}

@@ -1,0 +1,43 @@
+/** Test helpers: a real server on a random port with a real database in a temporary directory. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig, type ServerConfig } from '../config.ts';
+import { startServer, type RunningServer } from '../server.ts';
+import { silentLogger } from '@mango/core';
+
+export interface TestServer extends RunningServer {
+  dataDir: string;
+}
+
+/**
+ * Starts a server on 127.0.0.1:random with SQLite in a fresh temp dir, or on PostgreSQL when
+ * `database: 'postgres'` and TEST_DATABASE_URL is set (each call gets a fresh schema-less database by
+ * truncating the tables first).
+ */
+export async function startTestServer(
+  overrides: Partial<ServerConfig> = {},
+  opts: { database?: 'sqlite' | 'postgres' } = {},
+): Promise<TestServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'mango-test-'));
+  const databaseUrl = opts.database === 'postgres' ? process.env.TEST_DATABASE_URL : undefined;
+  if (opts.database === 'postgres' && !databaseUrl) throw new Error('TEST_DATABASE_URL is not set');
+  const config = loadConfig(
+    {},
+    { port: 0, host: '127.0.0.1', dataDir, databaseUrl, logRequests: false, loginLimitPerMinute: 1000, ...overrides },
+  );
+  const running = await startServer(config, { logger: silentLogger });
+  return {
+    ...running,
+    dataDir,
+    close: async () => {
+      await running.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The databases the suite runs on: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
+export const TEST_DATABASES: ('sqlite' | 'postgres')[] = process.env.TEST_DATABASE_URL
+  ? ['sqlite', 'postgres']
+  : ['sqlite'];
