@@ -1,0 +1,98 @@
+/**
+ * End-to-end harness: a real server (real database in a temp dir, random port) serving the built web
+ * app, and Debian's Chromium driven by playwright-core.
+ */
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startTestServer, type TestServer } from '@mango/server/testing';
+import type { ServerConfig } from '@mango/server';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+export function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install -y chromium`);
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+}
+
+export interface E2E {
+  server: TestServer;
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  url: (path: string) => string;
+  /** messages of window.alert() calls, in order (dialogs are accepted) */
+  alerts: string[];
+  close(): Promise<void>;
+}
+
+export async function startE2E(
+  overrides: Partial<ServerConfig> = {},
+  opts: { database?: 'sqlite' | 'postgres' } = {},
+): Promise<E2E> {
+  const server = await startTestServer(overrides, opts);
+  const browser = await launchBrowser();
+  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const alerts: string[] = [];
+  page.on('dialog', (d) => {
+    alerts.push(d.message());
+    void d.accept();
+  });
+  return {
+    server,
+    browser,
+    context,
+    page,
+    alerts,
+    url: (path) => server.url + path,
+    close: async () => {
+      await browser.close();
+      await server.close();
+    },
+  };
+}
+
+let counter = 0;
+/** A fresh, unique user (usernames must not collide when PostgreSQL is shared between runs). */
+export function newUser(prefix = 'user') {
+  const id = `${Date.now().toString(36)}${(counter++).toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+  return {
+    username: `${prefix}_${id}`,
+    email: `${prefix}_${id}@example.test`,
+    organization: 'Mango Lab',
+    password: `Secret-${id}-pw`,
+  };
+}
+
+/** Registers and signs in through the real API, then stores the tokens in the page's local storage. */
+export async function signInViaApi(e2e: E2E, user = newUser()) {
+  const reg = await fetch(e2e.url('/api-node/register'), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(user),
+  });
+  if (!reg.ok) throw new Error(`register failed: ${reg.status} ${await reg.text()}`);
+  const login = await fetch(e2e.url('/api-node/login'), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email: user.username, password: user.password }),
+  });
+  if (!login.ok) throw new Error(`login failed: ${login.status} ${await login.text()}`);
+  const tokens = (await login.json()) as { accessToken: string; refreshToken: string };
+  await e2e.page.goto(e2e.url('/aboutus'));
+  await e2e.page.evaluate((t) => {
+    localStorage.setItem('accessToken', t.accessToken);
+    localStorage.setItem('refreshToken', t.refreshToken);
+  }, tokens);
+  return { user, tokens };
+}

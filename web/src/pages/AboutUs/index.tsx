@@ -1,0 +1,3 @@
+export default function AboutUs() {
+  return <main className="page">AboutUs</main>;
+}

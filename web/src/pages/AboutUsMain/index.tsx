@@ -1,0 +1,3 @@
+export default function AboutUsMain() {
+  return <main className="page">AboutUsMain</main>;
+}

@@ -1,0 +1,3 @@
+export default function Analysis() {
+  return <main className="page">Analysis</main>;
+}

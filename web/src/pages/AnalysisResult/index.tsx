@@ -1,0 +1,3 @@
+export default function AnalysisResult() {
+  return <main className="page">AnalysisResult</main>;
+}

@@ -1,0 +1,3 @@
+export default function ApiDocs() {
+  return <main className="page">ApiDocs</main>;
+}

@@ -1,0 +1,3 @@
+export default function ApiKeys() {
+  return <main className="page">ApiKeys</main>;
+}

@@ -1,0 +1,3 @@
+export default function Bruise() {
+  return <main className="page">Bruise</main>;
+}

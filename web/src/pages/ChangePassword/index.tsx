@@ -1,0 +1,3 @@
+export default function ChangePassword() {
+  return <main className="page">ChangePassword</main>;
+}

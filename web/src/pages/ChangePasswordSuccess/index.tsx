@@ -1,0 +1,3 @@
+export default function ChangePasswordSuccess() {
+  return <main className="page">ChangePasswordSuccess</main>;
+}

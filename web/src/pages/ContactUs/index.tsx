@@ -1,0 +1,3 @@
+export default function ContactUs() {
+  return <main className="page">ContactUs</main>;
+}

@@ -1,0 +1,3 @@
+export default function ContactUsMain() {
+  return <main className="page">ContactUsMain</main>;
+}

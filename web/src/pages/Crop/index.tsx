@@ -1,0 +1,3 @@
+export default function Crop() {
+  return <main className="page">Crop</main>;
+}

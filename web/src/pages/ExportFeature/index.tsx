@@ -1,0 +1,3 @@
+export default function ExportFeature() {
+  return <main className="page">ExportFeature</main>;
+}

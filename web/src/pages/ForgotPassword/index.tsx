@@ -1,0 +1,3 @@
+export default function ForgotPassword() {
+  return <main className="page">ForgotPassword</main>;
+}

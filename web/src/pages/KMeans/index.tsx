@@ -1,0 +1,3 @@
+export default function KMeans() {
+  return <main className="page">KMeans</main>;
+}

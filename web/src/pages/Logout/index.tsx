@@ -1,0 +1,3 @@
+export default function Logout() {
+  return <main className="page">Logout</main>;
+}

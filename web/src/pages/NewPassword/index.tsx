@@ -1,0 +1,3 @@
+export default function NewPassword() {
+  return <main className="page">NewPassword</main>;
+}

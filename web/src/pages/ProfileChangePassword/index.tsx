@@ -1,0 +1,3 @@
+export default function ProfileChangePassword() {
+  return <main className="page">ProfileChangePassword</main>;
+}

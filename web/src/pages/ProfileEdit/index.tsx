@@ -1,0 +1,3 @@
+export default function ProfileEdit() {
+  return <main className="page">ProfileEdit</main>;
+}

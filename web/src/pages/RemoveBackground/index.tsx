@@ -1,0 +1,3 @@
+export default function RemoveBackground() {
+  return <main className="page">RemoveBackground</main>;
+}

@@ -1,0 +1,3 @@
+export default function Resize() {
+  return <main className="page">Resize</main>;
+}

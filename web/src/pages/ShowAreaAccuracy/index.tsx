@@ -1,0 +1,3 @@
+export default function ShowAreaAccuracy() {
+  return <main className="page">ShowAreaAccuracy</main>;
+}

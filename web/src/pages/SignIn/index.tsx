@@ -1,0 +1,3 @@
+export default function SignIn() {
+  return <main className="page">SignIn</main>;
+}

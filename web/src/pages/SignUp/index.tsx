@@ -1,0 +1,3 @@
+export default function SignUp() {
+  return <main className="page">SignUp</main>;
+}

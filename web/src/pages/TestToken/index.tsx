@@ -1,0 +1,3 @@
+export default function TestToken() {
+  return <main className="page">TestToken</main>;
+}

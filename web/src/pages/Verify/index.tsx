@@ -1,0 +1,3 @@
+export default function Verify() {
+  return <main className="page">Verify</main>;
+}

@@ -1,0 +1,3 @@
+export default function ViewPhotoResult() {
+  return <main className="page">ViewPhotoResult</main>;
+}

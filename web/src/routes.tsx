@@ -1,0 +1,78 @@
+/** Every route of product-spec.md section 2. Pages load lazily, one folder per screen. */
+import { lazy, Suspense } from 'react';
+import { Navigate, Route, Routes } from 'react-router-dom';
+import ProtectedRoute from './components/ProtectedRoute.tsx';
+
+const AboutUsMain = lazy(() => import('./pages/AboutUsMain/index.tsx'));
+const ContactUsMain = lazy(() => import('./pages/ContactUsMain/index.tsx'));
+const AboutUs = lazy(() => import('./pages/AboutUs/index.tsx'));
+const ContactUs = lazy(() => import('./pages/ContactUs/index.tsx'));
+const ForgotPassword = lazy(() => import('./pages/ForgotPassword/index.tsx'));
+const Verify = lazy(() => import('./pages/Verify/index.tsx'));
+const ChangePassword = lazy(() => import('./pages/ChangePassword/index.tsx'));
+const ChangePasswordSuccess = lazy(() => import('./pages/ChangePasswordSuccess/index.tsx'));
+const KMeans = lazy(() => import('./pages/KMeans/index.tsx'));
+const TestToken = lazy(() => import('./pages/TestToken/index.tsx'));
+const Logout = lazy(() => import('./pages/Logout/index.tsx'));
+const SignIn = lazy(() => import('./pages/SignIn/index.tsx'));
+const SignUp = lazy(() => import('./pages/SignUp/index.tsx'));
+const ApiDocs = lazy(() => import('./pages/ApiDocs/index.tsx'));
+const Home = lazy(() => import('./pages/Home/index.tsx'));
+const Dashboard = lazy(() => import('./pages/Dashboard/index.tsx'));
+const NewPassword = lazy(() => import('./pages/NewPassword/index.tsx'));
+const Profile = lazy(() => import('./pages/Profile/index.tsx'));
+const ProfileEdit = lazy(() => import('./pages/ProfileEdit/index.tsx'));
+const ProfileChangePassword = lazy(() => import('./pages/ProfileChangePassword/index.tsx'));
+const Bruise = lazy(() => import('./pages/Bruise/index.tsx'));
+const ShowAreaAccuracy = lazy(() => import('./pages/ShowAreaAccuracy/index.tsx'));
+const ViewPhotoResult = lazy(() => import('./pages/ViewPhotoResult/index.tsx'));
+const Analysis = lazy(() => import('./pages/Analysis/index.tsx'));
+const AnalysisResult = lazy(() => import('./pages/AnalysisResult/index.tsx'));
+const ExportFeature = lazy(() => import('./pages/ExportFeature/index.tsx'));
+const Resize = lazy(() => import('./pages/Resize/index.tsx'));
+const Crop = lazy(() => import('./pages/Crop/index.tsx'));
+const RemoveBackground = lazy(() => import('./pages/RemoveBackground/index.tsx'));
+const ApiKeys = lazy(() => import('./pages/ApiKeys/index.tsx'));
+
+export default function AppRoutes() {
+  return (
+    <Suspense fallback={<div className="page-loading">Loading...</div>}>
+      <Routes>
+        <Route path="/" element={<Navigate to="/home" replace />} />
+        <Route path="/aboutusmain" element={<AboutUsMain />} />
+        <Route path="/contactusmain" element={<ContactUsMain />} />
+        <Route path="/aboutus" element={<AboutUs />} />
+        <Route path="/contactus" element={<ContactUs />} />
+        <Route path="/forgotpassword" element={<ForgotPassword />} />
+        <Route path="/verify" element={<Verify />} />
+        <Route path="/changepassword" element={<ChangePassword />} />
+        <Route path="/changepassword/success" element={<ChangePasswordSuccess />} />
+        <Route path="/k-means" element={<KMeans />} />
+        <Route path="/testtoken" element={<TestToken />} />
+        <Route path="/logout" element={<Logout />} />
+        <Route path="/signin" element={<SignIn />} />
+        <Route path="/signup" element={<SignUp />} />
+        <Route path="/api-docs" element={<ApiDocs />} />
+        <Route element={<ProtectedRoute />}>
+          <Route path="/home" element={<Home />} />
+          <Route path="/dashboard" element={<Dashboard />} />
+          <Route path="/newpassword" element={<NewPassword />} />
+          <Route path="/profile" element={<Profile />} />
+          <Route path="/profile/edit" element={<ProfileEdit />} />
+          <Route path="/profile/changepassword" element={<ProfileChangePassword />} />
+          <Route path="/bruise" element={<Bruise />} />
+          <Route path="/showarea/accuracy" element={<ShowAreaAccuracy />} />
+          <Route path="/viewphoto/result" element={<ViewPhotoResult />} />
+          <Route path="/analysis" element={<Analysis />} />
+          <Route path="/analysis/result" element={<AnalysisResult />} />
+          <Route path="/exportfeature" element={<ExportFeature />} />
+          <Route path="/resize" element={<Resize />} />
+          <Route path="/crop" element={<Crop />} />
+          <Route path="/removebackground" element={<RemoveBackground />} />
+          <Route path="/apikeys" element={<ApiKeys />} />
+        </Route>
+        <Route path="*" element={<Navigate to="/home" replace />} />
+      </Routes>
+    </Suspense>
+  );
+}
