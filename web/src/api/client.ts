@@ -55,12 +55,7 @@ export async function apiJson<T>(
   const headers = new Headers(init.headers);
   if (init.body && typeof init.body === 'string') headers.set('Content-Type', 'application/json');
   const res = await apiFetch(input, { ...init, headers });
-  let data: unknown = null;
-  try {
-    data = await res.json();
-  } catch {
-    data = null;
-  }
+  const data: unknown = await res.json().catch(() => null);
   return { ok: res.ok, status: res.status, data: data as T };
 }
 

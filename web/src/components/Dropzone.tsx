@@ -1,0 +1,102 @@
+import { useRef, useState } from 'react';
+
+/** Accepted by name on every upload page (product-spec.md section 5). */
+export const ACCEPTED_EXTENSIONS = ['.jpg', '.jpeg', '.png'];
+export const ONLY_IMAGES_ALERT = 'Only .jpg, .jpeg, and .png files are allowed.';
+
+export function hasAcceptedExtension(name: string): boolean {
+  const lower = name.toLowerCase();
+  return ACCEPTED_EXTENSIONS.some((ext) => lower.endsWith(ext));
+}
+
+/** Size in KB with 2 decimals, as the file lists show it. */
+export function formatKB(bytes: number): string {
+  return `${(bytes / 1024).toFixed(2)} KB`;
+}
+
+/**
+ * Keeps the valid files of a selection; when none passes, alerts the spec's message.
+ * Valid ones are appended to the current list.
+ */
+export function acceptFiles(current: File[], incoming: File[]): File[] {
+  const valid = incoming.filter((f) => hasAcceptedExtension(f.name));
+  if (valid.length === 0 && incoming.length > 0) {
+    alert(ONLY_IMAGES_ALERT);
+    return current;
+  }
+  return [...current, ...valid];
+}
+
+export interface DropzoneProps {
+  files: File[];
+  onChange: (files: File[]) => void;
+  multiple?: boolean;
+  label?: string;
+}
+
+/** Click or drag and drop; lists the selected files with their size and a remove button each. */
+export default function Dropzone({ files, onChange, multiple = true, label }: DropzoneProps) {
+  const input = useRef<HTMLInputElement>(null);
+  const [over, setOver] = useState(false);
+  const add = (list: FileList | null) => {
+    if (!list) return;
+    const incoming = Array.from(list);
+    onChange(acceptFiles(multiple ? files : [], multiple ? incoming : incoming.slice(0, 1)));
+  };
+  return (
+    <div className="dropzone-wrap">
+      <div
+        className={`dropzone${over ? ' dropzone-over' : ''}`}
+        role="button"
+        tabIndex={0}
+        aria-label={label ?? 'Select images: click or drag and drop'}
+        data-testid="dropzone"
+        onClick={() => input.current?.click()}
+        onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && input.current?.click()}
+        onDragOver={(e) => {
+          e.preventDefault();
+          setOver(true);
+        }}
+        onDragLeave={() => setOver(false)}
+        onDrop={(e) => {
+          e.preventDefault();
+          setOver(false);
+          add(e.dataTransfer.files);
+        }}
+      >
+        <p>{label ?? 'Drag and drop images here, or click to select files'}</p>
+        <p className="dropzone-hint">JPG, JPEG or PNG</p>
+        <input
+          ref={input}
+          type="file"
+          accept=".jpg,.jpeg,.png,image/jpeg,image/png"
+          multiple={multiple}
+          hidden
+          data-testid="file-input"
+          onChange={(e) => {
+            add(e.target.files);
+            e.target.value = '';
+          }}
+        />
+      </div>
+      {files.length > 0 && (
+        <ul className="file-list" aria-label="Selected files">
+          {files.map((f, i) => (
+            <li key={`${f.name}-${i}`}>
+              <span className="file-name">{f.name}</span>
+              <span className="file-size">{formatKB(f.size)}</span>
+              <button
+                type="button"
+                className="btn btn-secondary btn-small"
+                aria-label={`Remove ${f.name}`}
+                onClick={() => onChange(files.filter((_, j) => j !== i))}
+              >
+                Remove
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

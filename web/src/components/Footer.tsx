@@ -1,0 +1,7 @@
+export default function Footer() {
+  return (
+    <footer className="footer">
+      <p>Mango Bruise Tracker</p>
+    </footer>
+  );
+}
