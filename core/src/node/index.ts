@@ -12,6 +12,13 @@ export interface NodeBackendOptions {
   maxPixels?: number;
 }
 
+function knownSignature(b: Uint8Array): boolean {
+  const jpeg = b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
+  const png = b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47;
+  const webp = b[0] === 0x52 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x46 && b[8] === 0x57;
+  return jpeg || png || webp;
+}
+
 function label(name?: string) {
   return name ? `${name}: ` : '';
 }
@@ -23,7 +30,9 @@ export async function probeImage(bytes: Uint8Array, name?: string, maxPixels = D
   try {
     meta = await sharp(bytes, { limitInputPixels: false }).metadata();
   } catch (e) {
-    throw unsupportedImage(`${label(name)}not a supported image (JPEG or PNG expected): ${(e as Error).message}`);
+    // A known signature whose header cannot be read is a damaged file, anything else is not an image.
+    if (knownSignature(bytes)) throw corruptImage(`${label(name)}the image data is corrupt or truncated`, e);
+    throw unsupportedImage(`${label(name)}not a supported image (JPEG or PNG expected)`);
   }
   if (!meta.format || !FORMATS.has(meta.format)) {
     throw unsupportedImage(`${label(name)}unsupported image format ${meta.format ?? 'unknown'} (JPEG or PNG expected)`);

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { deflateSync, crc32 } from 'node:zlib';
+import sharp from 'sharp';
+import { decodeImage, encodeImage } from './index.ts';
+import { createImage } from '../image.ts';
+
+/** A PNG whose header claims width x height (the pixel data is a token: the size check comes first). */
+function pngHeader(width: number, height: number): Uint8Array {
+  const chunk = (type: string, data: Buffer) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body) >>> 0);
+    return Buffer.concat([len, body, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 2; // RGB
+  return new Uint8Array(
+    Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      chunk('IHDR', ihdr),
+      chunk('IDAT', deflateSync(Buffer.alloc(16))),
+      chunk('IEND', Buffer.alloc(0)),
+    ]),
+  );
+}
+
+describe('node image backend', () => {
+  it('applies the EXIF orientation', async () => {
+    // 4x2 image stored with orientation 6 (rotate 90 clockwise to display): decoded as 2x4.
+    const jpeg = await sharp(Buffer.alloc(4 * 2 * 3, 128), { raw: { width: 4, height: 2, channels: 3 } })
+      .jpeg()
+      .withMetadata({ orientation: 6 })
+      .toBuffer();
+    const img = await decodeImage(jpeg, 'rotated.jpg');
+    expect([img.width, img.height]).toEqual([2, 4]);
+  });
+
+  it('refuses a 30000x30000 PNG from its header, before decoding', async () => {
+    await expect(decodeImage(pngHeader(30000, 30000), 'huge.png')).rejects.toMatchObject({
+      code: 'IMAGE_TOO_LARGE',
+      message: expect.stringContaining('900.0 megapixels'),
+    });
+  });
+
+  it('names empty, non-image and truncated files clearly', async () => {
+    await expect(decodeImage(new Uint8Array(0), 'empty.jpg')).rejects.toMatchObject({ code: 'EMPTY_FILE' });
+    const pdf = new TextEncoder().encode('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n');
+    await expect(decodeImage(pdf, 'doc.jpg')).rejects.toMatchObject({ code: 'UNSUPPORTED_IMAGE' });
+    const jpeg = await encodeImage(createImage(64, 64, [10, 200, 30, 255]), 'jpeg');
+    await expect(decodeImage(jpeg.slice(0, jpeg.length / 2), 'cut.jpg')).rejects.toMatchObject({
+      code: 'CORRUPT_IMAGE',
+    });
+  });
+
+  it('round-trips RGBA through PNG exactly and reports alpha', async () => {
+    const img = createImage(3, 2, [1, 2, 3, 4]);
+    img.data[0] = 250;
+    const back = await decodeImage(await encodeImage(img, 'png'));
+    expect(back.hasAlpha).toBe(true);
+    expect(Array.from(back.data)).toEqual(Array.from(img.data));
+  });
+});

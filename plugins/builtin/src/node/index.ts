@@ -1,0 +1,2 @@
+export { runImageJob, type ImageJob, type JobResult, type JobSuccess, type JobFailure } from './jobs.ts';
+export { createJobPool, defaultThreads, type JobPool } from './pool.ts';

@@ -1,0 +1,60 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { createImage } from '@mango/core';
+import { encodeImage, decodeImage } from '@mango/core/node';
+import { createJobPool, runImageJob } from './index.ts';
+
+async function png(w: number, h: number) {
+  return encodeImage(createImage(w, h, [200, 120, 30, 255]), 'png');
+}
+
+describe('image jobs', () => {
+  const pool = createJobPool({ threads: 2 });
+  afterAll(() => pool.destroy());
+
+  it('runs a resize pipeline on a worker thread and encodes the result', async () => {
+    const r = await pool.run({
+      name: 'a.png',
+      bytes: await png(40, 20),
+      steps: [{ plugin: 'resize', options: { width: 10, keepAspect: true } }],
+      output: { format: 'jpeg' },
+    });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.result).toEqual({ width: 10, height: 5 });
+    const back = await decodeImage(r.image!);
+    expect([back.width, back.height, back.format]).toEqual([10, 5, 'jpeg']);
+  });
+
+  it('reports bad input as a typed failure without throwing', async () => {
+    const cases: [Uint8Array, string][] = [
+      [new Uint8Array(0), 'EMPTY_FILE'],
+      [new TextEncoder().encode('%PDF-1.4 not an image'), 'UNSUPPORTED_IMAGE'],
+      [(await png(50, 50)).slice(0, 60), 'CORRUPT_IMAGE'],
+    ];
+    for (const [bytes, code] of cases) {
+      const r = await runImageJob({
+        name: 'x.jpg',
+        bytes,
+        steps: [{ plugin: 'resize', options: { width: 5, height: 5 } }],
+      });
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.error.code).toBe(code);
+    }
+  });
+
+  it('refuses images above the pixel limit and files above the byte limit', async () => {
+    const bytes = await png(300, 300);
+    const big = await runImageJob({
+      bytes,
+      steps: [{ plugin: 'resize', options: { width: 5, height: 5 } }],
+      maxPixels: 80_000,
+    });
+    expect(big.ok === false && big.error.code).toBe('IMAGE_TOO_LARGE');
+    const heavy = await runImageJob({
+      bytes,
+      steps: [{ plugin: 'resize', options: { width: 5, height: 5 } }],
+      maxBytes: 10,
+    });
+    expect(heavy.ok === false && heavy.error.code).toBe('FILE_TOO_LARGE');
+  });
+});

@@ -1,0 +1,36 @@
+/** A pool of worker threads running image jobs (piscina). threads = 0 runs jobs inline on this thread. */
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+import { runImageJob, type ImageJob, type JobResult } from './jobs.ts';
+
+export interface JobPool {
+  threads: number;
+  run(job: ImageJob): Promise<JobResult>;
+  destroy(): Promise<void>;
+}
+
+export function defaultThreads(): number {
+  return Math.max(1, availableParallelism());
+}
+
+export function createJobPool(options: { threads?: number; idleTimeout?: number } = {}): JobPool {
+  const threads = options.threads ?? defaultThreads();
+  if (threads <= 0) {
+    return { threads: 0, run: runImageJob, destroy: async () => {} };
+  }
+  const piscina = new Piscina({
+    filename: new URL('./worker.mjs', import.meta.url).href,
+    minThreads: 1,
+    maxThreads: threads,
+    idleTimeout: options.idleTimeout ?? 30_000,
+  });
+  return {
+    threads,
+    run: (job) => {
+      // Transfer the bytes instead of copying them into the worker.
+      const transfer = job.bytes ? [job.bytes.buffer as ArrayBuffer] : [];
+      return piscina.run(job, { transferList: transfer }) as Promise<JobResult>;
+    },
+    destroy: () => piscina.destroy(),
+  };
+}
