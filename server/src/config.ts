@@ -25,6 +25,8 @@ export interface ServerConfig {
   /** Rate limits can be relaxed for tests through the environment. */
   loginLimitPerMinute: number;
   trustProxy: boolean;
+  /** worker threads for image jobs (WORKER_THREADS, default: one per core) */
+  workerThreads?: number;
   logRequests: boolean;
 }
 
@@ -53,6 +55,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     loginLimitPerMinute: num(env.LOGIN_LIMIT_PER_MINUTE, 10),
     trustProxy: env.TRUST_PROXY === '1',
     logRequests: env.LOG_REQUESTS !== '0',
+    workerThreads: env.WORKER_THREADS ? num(env.WORKER_THREADS, 1) : undefined,
     ...overrides,
   };
 }

@@ -6,6 +6,7 @@ import type { ImageBackend, Logger, ModelLoader, PluginRegistry } from '@mango/c
 import { consoleLogger } from '@mango/core';
 import { createNodeImageBackend } from '@mango/core/node';
 import { registry as builtinRegistry } from '@mango/plugins';
+import { createJobPool, type JobPool } from '@mango/plugins/node';
 import type { ServerConfig } from './config.ts';
 import { migrateToLatest, openDatabase, type DB } from './db/index.ts';
 import type { Dialect } from './db/migrations.ts';
@@ -20,6 +21,8 @@ export interface ServerContext {
   images: ImageBackend;
   models: ModelLoader;
   logger: Logger;
+  /** worker threads that decode and run plugins off the event loop */
+  pool: JobPool;
   close(): Promise<void>;
 }
 
@@ -53,6 +56,7 @@ export async function createServerContext(
       // No model package available: the classical methods still work.
     }
   }
+  const pool = createJobPool({ threads: config.workerThreads });
   return {
     config,
     db: opened.db,
@@ -62,6 +66,10 @@ export async function createServerContext(
     images: createNodeImageBackend({ maxPixels: config.maxPixels }),
     models,
     logger: extra.logger ?? consoleLogger,
-    close: opened.close,
+    pool,
+    close: async () => {
+      await pool.destroy();
+      await opened.close();
+    },
   };
 }

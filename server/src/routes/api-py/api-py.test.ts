@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createImage } from '@mango/core';
+import { encodeImage } from '@mango/core/node';
+import { startTestServer, type TestServer } from '../../testing/index.ts';
+
+async function form(files: [string, Uint8Array][], extra: Record<string, string> = {}) {
+  const fd = new FormData();
+  for (const [name, bytes] of files) fd.append('images', new Blob([bytes as BlobPart]), name);
+  for (const [k, v] of Object.entries(extra)) fd.append(k, v);
+  return fd;
+}
+
+describe('/api-py input handling', () => {
+  let server: TestServer;
+  let auth: Record<string, string> = {};
+  beforeAll(async () => {
+    server = await startTestServer({ maxUploadBytes: 200_000 });
+    const user = {
+      username: 'apipy_user',
+      email: 'apipy@example.test',
+      organization: 'Lab',
+      password: 'long-enough-pw',
+    };
+    const reg = await fetch(server.url + '/api-node/register', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(user),
+    });
+    if (reg.ok) {
+      const login = await fetch(server.url + '/api-node/login', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: user.username, password: user.password }),
+      });
+      const t = (await login.json()) as { accessToken: string };
+      auth = { Authorization: `Bearer ${t.accessToken}` };
+    }
+  });
+  afterAll(() => server.close());
+
+  const post = (path: string, body: FormData | string, headers: Record<string, string> = {}) =>
+    fetch(server.url + path, { method: 'POST', body, headers: { ...auth, ...headers } });
+
+  it('answers 400 {detail} for no images, no features and unknown feature ids', async () => {
+    const png = await encodeImage(createImage(8, 8, [200, 100, 0, 255]), 'png');
+    let res = await post('/api-py/python/analyze', await form([], { features: '["rgb"]' }));
+    expect(res.status).toBe(400);
+    expect((await res.json()).detail).toMatch(/No images/);
+    res = await post('/api-py/python/analyze', await form([['a.png', png]]));
+    expect(res.status).toBe(400);
+    expect((await res.json()).detail).toMatch(/No features/);
+    res = await post('/api-py/python/analyze', await form([['a.png', png]], { features: '["rgb","shininess"]' }));
+    expect(res.status).toBe(400);
+    expect((await res.json()).detail).toBe('Unknown feature id: shininess');
+  });
+
+  it('refuses a non-multipart body, an empty file, a PDF and an oversized file on the bruise endpoint', async () => {
+    let res = await post('/api-py/python/bruise_detection/DeepLearning', '{"images": []}', {
+      'Content-Type': 'application/json',
+    });
+    expect(res.status).toBe(415);
+    res = await post('/api-py/python/bruise_detection/DeepLearning', await form([['empty.jpg', new Uint8Array(0)]]));
+    expect(res.status).toBe(400);
+    expect((await res.json()).detail).toBe('empty.jpg is empty (0 bytes)');
+    const pdf = new TextEncoder().encode('%PDF-1.4\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\n');
+    res = await post('/api-py/python/bruise_detection/DeepLearning', await form([['scan.jpg', pdf]]));
+    expect(res.status).toBe(415);
+    expect((await res.json()).detail).toMatch(/^scan.jpg: not a supported image/);
+    res = await post('/api-py/python/bruise_detection/Classical', await form([['big.png', new Uint8Array(300_000)]]));
+    expect(res.status).toBe(413);
+    // and the server is still serving
+    expect((await fetch(server.url + '/healthz')).status).toBe(200);
+  });
+
+  it('remove_background wants exactly one image', async () => {
+    const png = await encodeImage(createImage(8, 8, [200, 100, 0, 255]), 'png');
+    const res = await post(
+      '/api-py/python/remove_background',
+      await form([
+        ['a.png', png],
+        ['b.png', png],
+      ]),
+    );
+    expect(res.status).toBe(400);
+    expect((await res.json()).detail).toBe('send exactly one image per request');
+  });
+});

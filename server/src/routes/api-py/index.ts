@@ -1,0 +1,113 @@
+/**
+ * Plugin endpoints that keep the original /api-py paths and payloads (product-spec.md section 7).
+ * Every image is decoded and processed on the worker pool; bad input becomes a 4xx {detail}.
+ */
+import { Hono, type MiddlewareHandler } from 'hono';
+import { z } from 'zod';
+import { FeatureId, MangoError, type PipelineStep } from '@mango/core';
+import type { JobResult } from '@mango/plugins/node';
+import type { ServerContext } from '../../context.ts';
+import { readMultipart, safeName, uploadedFiles, type Upload } from './uploads.ts';
+
+export interface ApiPyOptions {
+  /** authentication for these endpoints (user token or partner API key) */
+  auth?: MiddlewareHandler;
+  /** called after a successful bruise call (history logging for API-key callers) */
+  onBruise?: (c: Parameters<MiddlewareHandler>[0], count: number) => Promise<void>;
+}
+
+const FeatureList = z.array(FeatureId).min(1);
+
+function jobError(r: JobResult): MangoError | null {
+  if (r.ok) return null;
+  const code = r.error.code as ConstructorParameters<typeof MangoError>[0];
+  return r.error.status >= 500 ? null : new MangoError(code, r.error.message);
+}
+
+function parseFeatures(values: (string | File)[] | undefined): z.infer<typeof FeatureList> {
+  const raw = values?.filter((v): v is string => typeof v === 'string') ?? [];
+  if (raw.length === 0)
+    throw new MangoError('INVALID_INPUT', 'No features were selected (field `features`, a JSON array of ids)');
+  let ids: unknown;
+  try {
+    // Either one JSON array, or the field repeated once per id.
+    ids = raw.length === 1 && raw[0].trim().startsWith('[') ? JSON.parse(raw[0]) : raw;
+  } catch {
+    throw new MangoError('INVALID_INPUT', '`features` must be a JSON array of feature ids');
+  }
+  const parsed = FeatureList.safeParse(ids);
+  if (!parsed.success) {
+    const unknown = Array.isArray(ids) ? ids.filter((i) => !FeatureId.safeParse(i).success) : [];
+    throw new MangoError(
+      'INVALID_INPUT',
+      unknown.length
+        ? `Unknown feature id: ${unknown.map(String).join(', ')}`
+        : 'No features were selected (field `features`, a JSON array of ids)',
+    );
+  }
+  return [...new Set(parsed.data)];
+}
+
+export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hono {
+  const app = new Hono();
+  const { maxUploadBytes, maxPixels } = ctx.config;
+  if (options.auth) app.use('/python/*', options.auth);
+
+  const run = (u: Upload, steps: PipelineStep[], output?: { format: 'png' | 'jpeg' }) =>
+    ctx.pool.run({ name: u.name, bytes: u.bytes, steps, maxPixels, maxBytes: maxUploadBytes, output });
+
+  app.post('/python/analyze', async (c) => {
+    const fields = await readMultipart(c);
+    const features = parseFeatures(fields.features);
+    const uploads = await uploadedFiles(fields, maxUploadBytes);
+    const isolate = fields.isolate?.some((v) => v === 'true' || v === '1') ?? false;
+    const steps: PipelineStep[] = [
+      ...(isolate ? [{ plugin: 'remove-background' }] : []),
+      { plugin: 'features', options: { features } },
+    ];
+    const results = await Promise.all(uploads.map((u) => run(u, steps)));
+    return c.json(
+      results.map((r) =>
+        r.ok
+          ? { image_name: r.name, ...(r.result as object) }
+          : { image_name: r.name, error: r.error.status >= 500 ? 'the image could not be analysed' : r.error.message },
+      ),
+    );
+  });
+
+  const bruise = (method: 'auto' | 'classical') => async (c: Parameters<MiddlewareHandler>[0]) => {
+    const fields = await readMultipart(c);
+    const uploads = await uploadedFiles(fields, maxUploadBytes);
+    const pxPerCm = fields.px_per_cm?.find((v): v is string => typeof v === 'string');
+    const opts: Record<string, unknown> = { method };
+    if (pxPerCm !== undefined) {
+      const n = Number(pxPerCm);
+      if (!(n > 0)) throw new MangoError('INVALID_INPUT', '`px_per_cm` must be a positive number');
+      opts.pxPerCm = n;
+    }
+    const results = await Promise.all(uploads.map((u) => run(u, [{ plugin: 'bruise', options: opts }])));
+    // One bad file fails the request with its reason; nothing else is stored, so nothing is lost.
+    for (const r of results) {
+      if (!r.ok) throw jobError(r) ?? new Error(r.error.message);
+    }
+    await options.onBruise?.(c, results.length);
+    return c.json(results.map((r) => (r.ok ? r.result : null)));
+  };
+  app.post('/python/bruise_detection/DeepLearning', bruise('auto'));
+  app.post('/python/bruise_detection/Classical', bruise('classical'));
+
+  app.post('/python/remove_background', async (c) => {
+    const fields = await readMultipart(c);
+    const uploads = await uploadedFiles(fields, maxUploadBytes, ['images', 'image', 'file']);
+    if (uploads.length !== 1) throw new MangoError('INVALID_INPUT', 'send exactly one image per request');
+    const r = await run(uploads[0], [{ plugin: 'remove-background' }], { format: 'png' });
+    if (!r.ok) throw jobError(r) ?? new Error(r.error.message);
+    const png = r.image!;
+    return c.body(png.buffer.slice(png.byteOffset, png.byteOffset + png.byteLength) as ArrayBuffer, 200, {
+      'Content-Type': 'image/png',
+      'Content-Disposition': `inline; filename="processed-${safeName(uploads[0].name)}.png"`,
+    });
+  });
+
+  return app;
+}
