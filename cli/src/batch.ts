@@ -1,0 +1,85 @@
+/**
+ * Runs one job per input file on the worker pool: a progress bar on a terminal, results in input
+ * order, failures collected (a failed file never stops the others) and summarised at the end.
+ */
+import { SingleBar, Presets } from 'cli-progress';
+import { createJobPool, defaultThreads, type ImageJob, type JobResult } from '@mango/plugins/node';
+import type { InputFile } from './inputs.ts';
+
+export interface BatchOptions {
+  concurrency?: number;
+  /** called as each file finishes (in completion order) */
+  onResult?: (file: InputFile, result: JobResult) => Promise<void> | void;
+  quiet?: boolean;
+}
+
+export interface BatchOutcome {
+  results: { file: InputFile; result: JobResult }[];
+  failed: { file: InputFile; message: string }[];
+  seconds: number;
+}
+
+export async function runBatch(
+  files: InputFile[],
+  makeJob: (f: InputFile) => ImageJob,
+  options: BatchOptions = {},
+): Promise<BatchOutcome> {
+  const threads = Math.max(1, Math.min(options.concurrency ?? defaultThreads(), files.length));
+  const pool = createJobPool({ threads, idleTimeout: 1000 });
+  const bar =
+    process.stderr.isTTY && !options.quiet && files.length > 1
+      ? new SingleBar(
+          {
+            format: ' {bar} {value}/{total} images | {eta_formatted} left | {file}',
+            hideCursor: true,
+            stream: process.stderr,
+          },
+          Presets.shades_classic,
+        )
+      : null;
+  bar?.start(files.length, 0, { file: '' });
+  const started = performance.now();
+  const results: BatchOutcome['results'] = new Array(files.length);
+  const failed: BatchOutcome['failed'] = [];
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    while (next < files.length) {
+      const i = next++;
+      const file = files[i];
+      const result = await pool.run(makeJob(file));
+      results[i] = { file, result };
+      if (!result.ok) failed.push({ file, message: result.error.message });
+      try {
+        await options.onResult?.(file, result);
+      } catch (e) {
+        failed.push({ file, message: `could not write the output: ${(e as Error).message}` });
+      }
+      done++;
+      bar?.update(done, { file: file.relative });
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: threads * 2 }, worker));
+  } finally {
+    bar?.stop();
+    await pool.destroy();
+  }
+  return { results, failed, seconds: (performance.now() - started) / 1000 };
+}
+
+/** The end-of-run summary; returns the exit code (1 when any file failed). */
+export function summarise(outcome: BatchOutcome, what: string, missing: string[] = []): number {
+  const ok = outcome.results.filter((r) => r?.result.ok).length;
+  const rate = outcome.seconds > 0 ? ` (${(outcome.results.length / outcome.seconds).toFixed(1)} images/s)` : '';
+  console.error(`${what}: ${ok} of ${outcome.results.length} images in ${outcome.seconds.toFixed(1)} s${rate}`);
+  for (const m of missing) console.error(`  not found: ${m}`);
+  if (outcome.failed.length > 0) {
+    console.error(`${outcome.failed.length} failed:`);
+    for (const f of outcome.failed) {
+      const prefix = `${f.file.relative}: `;
+      console.error(`  ${f.file.path}: ${f.message.startsWith(prefix) ? f.message.slice(prefix.length) : f.message}`);
+    }
+  }
+  return outcome.failed.length > 0 || missing.length > 0 ? 1 : 0;
+}

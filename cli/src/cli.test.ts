@@ -1,0 +1,59 @@
+import { describe, expect, it, beforeAll } from 'vitest';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { createImage } from '@mango/core';
+import { decodeImage, encodeImage } from '@mango/core/node';
+
+const run = promisify(execFile);
+const BIN = resolve(import.meta.dirname, '../bin/mango.js');
+
+async function mango(args: string[]) {
+  try {
+    const r = await run(process.execPath, [BIN, ...args], { maxBuffer: 64 * 1024 * 1024 });
+    return { code: 0, stdout: r.stdout, stderr: r.stderr };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
+  }
+}
+
+describe('mango CLI', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'mango-cli-'));
+    mkdirSync(join(dir, 'in/nested'), { recursive: true });
+    writeFileSync(join(dir, 'in/a.png'), await encodeImage(createImage(400, 300, [250, 180, 40, 255]), 'png'));
+    writeFileSync(join(dir, 'in/nested/b.jpg'), await encodeImage(createImage(200, 100, [90, 160, 40, 255]), 'jpeg'));
+    writeFileSync(join(dir, 'in/broken.jpg'), Buffer.from('%PDF-1.4 renamed'));
+    writeFileSync(join(dir, 'in/notes.txt'), 'ignored');
+  });
+
+  it('lists the plugins with options from their schemas', async () => {
+    const r = await mango(['plugins', '--json']);
+    expect(r.code).toBe(0);
+    const list = JSON.parse(r.stdout) as { id: string; options: Record<string, { type: string }> }[];
+    const resize = list.find((p) => p.id === 'resize')!;
+    expect(resize.options.width.type).toBe('integer');
+    expect(resize.options.keepAspect.type).toBe('boolean');
+  });
+
+  it('resizes a directory recursively, keeps going past a bad file and exits non-zero naming it', async () => {
+    const out = join(dir, 'out');
+    const r = await mango(['resize', join(dir, 'in'), '--width', '100', '--keep-aspect', '--out-dir', out]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('2 of 3 images');
+    expect(r.stderr).toMatch(/broken\.jpg: not a supported image/);
+    const a = await decodeImage(await import('node:fs').then((fs) => fs.readFileSync(join(out, 'a.jpg'))));
+    expect([a.width, a.height, a.format]).toEqual([100, 75, 'jpeg']);
+    expect(readdirSync(join(out, 'nested'))).toEqual(['b.jpg']);
+  });
+
+  it('refuses invalid options with the schema message and exit code 2', async () => {
+    const r = await mango(['resize', join(dir, 'in'), '--width', '100', '--out-dir', join(dir, 'x')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Please enter both width and height!');
+  });
+});

@@ -1,0 +1,2 @@
+export { buildProgram, main } from './main.ts';
+export { collectInputs } from './inputs.ts';

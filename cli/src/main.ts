@@ -1,0 +1,32 @@
+/** The `mango` command: one sub-command per plugin, a thin shell over the plugins and the job pool. */
+import { Command, CommanderError } from 'commander';
+import { pluginsCommand } from './commands/plugins.ts';
+import { resizeCommand } from './commands/resize.ts';
+import { UsageError } from './util.ts';
+
+export function buildProgram(): Command {
+  const program = new Command('mango')
+    .description('Mango Bruise Tracker: bruise ratio, features and image tools for directories of photos')
+    .version('0.1.0')
+    .exitOverride();
+  pluginsCommand(program);
+  resizeCommand(program);
+  return program;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  process.exitCode = 0;
+  try {
+    await program.parseAsync(argv);
+    return Number(process.exitCode ?? 0);
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode;
+    if (e instanceof UsageError) {
+      console.error(`error: ${e.message}`);
+      return 2;
+    }
+    console.error(`error: ${(e as Error).message}`);
+    return 1;
+  }
+}
