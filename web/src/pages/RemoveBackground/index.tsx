@@ -1,3 +1,220 @@
+/** /removebackground: one request per photo with upload progress, then a list of processed pngs. */
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import JSZip from 'jszip';
+import Layout from '../../components/Layout.tsx';
+import Dropzone from '../../components/Dropzone.tsx';
+import ConfirmDialog from '../../components/ConfirmDialog.tsx';
+import { logAction } from '../../api/client.ts';
+import { uploadWithProgress, readDetail } from '../../lib/upload.ts';
+import { downloadBlob, fileStem } from '../../lib/download.ts';
+import '../tool-pages.css';
+import './removebackground.css';
+
+export const REMOVE_BACKGROUND_ENDPOINT = '/api-py/python/remove_background';
+export const PROCESSED_ZIP_NAME = 'processed_images.zip';
+const FAILED = 'Failed to remove background. Please try again.';
+
+/** A processed image entry: name (already prefixed 'processed-'), object URL, png blob. */
+interface Processed {
+  name: string;
+  url: string;
+  blob: Blob;
+}
+
+export function processedName(original: string): string {
+  return `processed-${fileStem(original)}.png`;
+}
+
 export default function RemoveBackground() {
-  return <main className="page">RemoveBackground</main>;
+  const navigate = useNavigate();
+  const [files, setFiles] = useState<File[]>([]);
+  const [confirming, setConfirming] = useState(false);
+  const [processing, setProcessing] = useState(false);
+  const [progress, setProgress] = useState(0);
+  const [current, setCurrent] = useState('');
+  const [error, setError] = useState('');
+  const [processed, setProcessed] = useState<Processed[]>([]);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+
+  // Object URLs die with the page.
+  const urls = useRef<string[]>([]);
+  useEffect(() => () => urls.current.forEach((u) => URL.revokeObjectURL(u)), []);
+
+  const onRemove = () => {
+    if (files.length === 0) {
+      alert('Please upload images first!');
+      return;
+    }
+    setConfirming(true);
+  };
+
+  const run = async () => {
+    setConfirming(false);
+    setProcessing(true);
+    setError('');
+    setProgress(0);
+    const batch = files;
+    const done: Processed[] = [];
+    let failed = false;
+    for (let i = 0; i < batch.length; i++) {
+      const file = batch[i];
+      setCurrent(file.name);
+      const form = new FormData();
+      form.append('images', file, file.name);
+      try {
+        const res = await uploadWithProgress(REMOVE_BACKGROUND_ENDPOINT, form, (fraction) =>
+          setProgress(Math.round(((i + fraction) / batch.length) * 100)),
+        );
+        if (!res.ok) {
+          console.error(`Remove background failed for ${file.name}:`, res.status, await readDetail(res.body));
+          failed = true;
+        } else {
+          const blob = res.body.type === 'image/png' ? res.body : new Blob([res.body], { type: 'image/png' });
+          const url = URL.createObjectURL(blob);
+          urls.current.push(url);
+          const entry = { name: processedName(file.name), url, blob };
+          done.push(entry);
+          setProcessed((list) => [...list.filter((p) => p.name !== entry.name), entry]);
+        }
+      } catch (e) {
+        console.error(`Remove background failed for ${file.name}:`, e);
+        failed = true;
+      }
+      setProgress(Math.round(((i + 1) / batch.length) * 100));
+    }
+    if (failed) setError(FAILED);
+    if (done.length > 0) {
+      void logAction('Remove Background');
+      // Photos done are taken off the upload list; failed ones stay for another try.
+      const doneNames = new Set(done.map((d) => d.name));
+      setFiles((list) => list.filter((f) => !doneNames.has(processedName(f.name))));
+    }
+    setCurrent('');
+    setProcessing(false);
+  };
+
+  const toggle = (name: string) =>
+    setSelected((s) => {
+      const next = new Set(s);
+      if (next.has(name)) next.delete(name);
+      else next.add(name);
+      return next;
+    });
+  const allSelected = processed.length > 0 && processed.every((p) => selected.has(p.name));
+
+  const downloadAll = async () => {
+    if (processed.length === 0) return;
+    const zip = new JSZip();
+    for (const p of processed) zip.file(p.name, p.blob);
+    downloadBlob(await zip.generateAsync({ type: 'blob' }), PROCESSED_ZIP_NAME);
+  };
+
+  const sendToAnalysis = () => {
+    const chosen = processed.filter((p) => selected.has(p.name));
+    if (chosen.length === 0) {
+      alert('Please select at least one image to analyze!');
+      return;
+    }
+    const selectedFiles = chosen.map((p) => new File([p.blob], p.name, { type: 'image/png' }));
+    navigate('/analysis', { state: { selectedFiles } });
+  };
+
+  const reset = () => {
+    setFiles([]);
+    setProcessed([]);
+    setSelected(new Set());
+    setError('');
+    setProgress(0);
+  };
+
+  return (
+    <Layout>
+      <section className="tool-page">
+        <h1>Remove Background</h1>
+        <p className="tool-intro">
+          Cut the fruit out of its background. Each photo comes back as a png with a transparent background.
+        </p>
+        <div className="card">
+          <Dropzone files={files} onChange={setFiles} />
+          {error && (
+            <div className="alert" role="alert">
+              {error}
+            </div>
+          )}
+          {processing && (
+            <div className="upload-progress" role="status">
+              <progress max={100} value={progress} aria-label="Progress" />
+              <span data-testid="progress">
+                Processing {current}... {progress}%
+              </span>
+            </div>
+          )}
+          <div className="tool-actions">
+            <button type="button" className="btn btn-secondary" onClick={reset} disabled={processing}>
+              Reset
+            </button>
+            <button type="button" className="btn btn-primary" onClick={onRemove} disabled={processing}>
+              {processing ? `Processing... ${progress}%` : 'Remove Background'}
+            </button>
+          </div>
+        </div>
+
+        {processed.length > 0 && (
+          <div className="card" style={{ marginTop: 20 }}>
+            <div className="processed-head">
+              <h2>Processed images</h2>
+              <label>
+                <input
+                  type="checkbox"
+                  checked={allSelected}
+                  onChange={() => setSelected(allSelected ? new Set() : new Set(processed.map((p) => p.name)))}
+                />{' '}
+                Select all
+              </label>
+            </div>
+            <ul className="processed-list" aria-label="Processed images">
+              {processed.map((p) => (
+                <li key={p.name} className={selected.has(p.name) ? 'processed-item processed-on' : 'processed-item'}>
+                  <label className="processed-select">
+                    <input
+                      type="checkbox"
+                      checked={selected.has(p.name)}
+                      onChange={() => toggle(p.name)}
+                      aria-label={`Select ${p.name}`}
+                    />
+                    <img src={p.url} alt={`Background removed: ${p.name}`} />
+                  </label>
+                  <span className="processed-name">{p.name}</span>
+                  <button
+                    type="button"
+                    className="btn btn-secondary btn-small"
+                    aria-label={`Download ${p.name}`}
+                    onClick={() => downloadBlob(p.blob, p.name)}
+                  >
+                    Download
+                  </button>
+                </li>
+              ))}
+            </ul>
+            <div className="tool-actions">
+              <button type="button" className="btn btn-secondary" onClick={() => void downloadAll()}>
+                Download All
+              </button>
+              <button type="button" className="btn btn-primary" onClick={sendToAnalysis}>
+                Send to Analysis
+              </button>
+            </div>
+          </div>
+        )}
+      </section>
+      <ConfirmDialog
+        open={confirming}
+        title="Confirm background removal"
+        message={`Remove the background of ${files.length} image${files.length === 1 ? '' : 's'}?`}
+        onConfirm={() => void run()}
+        onCancel={() => setConfirming(false)}
+      />
+    </Layout>
+  );
 }

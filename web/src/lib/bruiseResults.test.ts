@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import JSZip from 'jszip';
+import Papa from 'papaparse';
+import {
+  BRUISE_CSV_COLUMNS,
+  bruiseCsv,
+  buildBruiseZip,
+  decodeDataUrl,
+  formatPercent,
+  loadUploadedFiles,
+  saveUploadedFiles,
+  stripOverlays,
+  toRows,
+  UPLOADED_FILES_KEY,
+  type BruiseRow,
+} from './bruiseResults.ts';
+
+/** A minimal in-memory Storage. */
+function memoryStorage(): Storage {
+  const data = new Map<string, string>();
+  return {
+    get length() {
+      return data.size;
+    },
+    clear: () => data.clear(),
+    getItem: (k) => data.get(k) ?? null,
+    key: (i) => [...data.keys()][i] ?? null,
+    removeItem: (k) => void data.delete(k),
+    setItem: (k, v) => void data.set(k, String(v)),
+  };
+}
+
+const PNG_1PX =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
+const rows: BruiseRow[] = [
+  {
+    filename: 'a.jpg',
+    total_mango_pixels: 1000,
+    bruise_percent: 12.3456,
+    non_bruise_percent: 87.6544,
+    overlay_img: PNG_1PX,
+    bruise_pixels: 123,
+    severity: null,
+    method: 'classical',
+    version: '1',
+    width: 10,
+    height: 10,
+    elapsed_ms: 5,
+  },
+  { filename: 'b.png', total_mango_pixels: 2000, bruise_percent: 0, non_bruise_percent: 100 } as BruiseRow,
+];
+
+describe('bruise results', () => {
+  it('formats percentages with 2 decimals', () => {
+    expect(formatPercent(12.3456)).toBe('12.35');
+    expect(formatPercent(0)).toBe('0.00');
+    expect(formatPercent(100)).toBe('100.00');
+    expect(formatPercent(undefined)).toBe('-');
+  });
+
+  it('stores rows without their overlays and reads them back', () => {
+    const storage = memoryStorage();
+    saveUploadedFiles(rows, storage);
+    const raw = storage.getItem(UPLOADED_FILES_KEY)!;
+    expect(raw).not.toContain('overlay_img');
+    const back = loadUploadedFiles(storage)!;
+    expect(back).toHaveLength(2);
+    expect(back[0].filename).toBe('a.jpg');
+    expect(back[0].bruise_pixels).toBe(123);
+    expect(back[0].overlay_img).toBeUndefined();
+    // the original rows keep their overlay
+    expect(rows[0].overlay_img).toBe(PNG_1PX);
+    expect(stripOverlays(rows)[0]).not.toHaveProperty('overlay_img');
+  });
+
+  it('ignores missing or malformed storage and rows', () => {
+    const storage = memoryStorage();
+    expect(loadUploadedFiles(storage)).toBeNull();
+    storage.setItem(UPLOADED_FILES_KEY, '{not json');
+    expect(loadUploadedFiles(storage)).toBeNull();
+    expect(toRows({ results: [] })).toBeNull();
+    expect(toRows([{ filename: 'x' }, rows[1]])).toEqual([rows[1]]);
+  });
+
+  it('writes data.csv with the spec columns and 2-decimal percentages', () => {
+    const parsed = Papa.parse<string[]>(bruiseCsv(rows), { skipEmptyLines: true });
+    expect(parsed.data[0]).toEqual(BRUISE_CSV_COLUMNS);
+    expect(parsed.data[0]).toEqual(['Filename', 'Total Mango Pixels', 'Bruise Percentage', 'Non-Bruise Percentage']);
+    expect(parsed.data[1]).toEqual(['a.jpg', '1000', '12.35', '87.65']);
+    expect(parsed.data[2]).toEqual(['b.png', '2000', '0.00', '100.00']);
+  });
+
+  it('decodes base64 data URLs', () => {
+    const d = decodeDataUrl(PNG_1PX)!;
+    expect(d.extension).toBe('png');
+    expect([...d.bytes.slice(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+    expect(decodeDataUrl('data:image/jpeg;base64,/9j/')!.extension).toBe('jpg');
+    expect(decodeDataUrl('not a data url')).toBeNull();
+  });
+
+  it('zips data.csv and the overlays of the rows that have one', async () => {
+    const zip = await JSZip.loadAsync(await (await buildBruiseZip(rows)).arrayBuffer());
+    const names = Object.keys(zip.files).sort();
+    expect(names).toEqual(['data.csv', 'images/', 'images/a.png']);
+    const png = await zip.file('images/a.png')!.async('uint8array');
+    expect([...png.slice(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+    const csv = await zip.file('data.csv')!.async('string');
+    expect(csv.split(/\r?\n/)).toHaveLength(3);
+  });
+
+  it('keeps overlay names unique when two photos share a stem', async () => {
+    const twins = [rows[0], { ...rows[0], filename: 'a.jpeg' }];
+    const zip = await JSZip.loadAsync(await (await buildBruiseZip(twins)).arrayBuffer());
+    expect(Object.keys(zip.files).filter((n) => n.startsWith('images/a'))).toEqual(['images/a.png', 'images/a_2.png']);
+  });
+});

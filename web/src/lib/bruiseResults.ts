@@ -1,0 +1,118 @@
+/**
+ * Bruised Area Calculation results on the client: the rows of the results table, their copy in
+ * local storage (uploadedFiles, without the overlay images: they are too large for it) and the
+ * area_calculation_results.zip export.
+ */
+import JSZip from 'jszip';
+import Papa from 'papaparse';
+import type { BruiseResultItem } from '@mango/core';
+import { fileStem } from './download.ts';
+
+/** A result row: the API item, whose overlay is absent once restored from local storage. */
+export type BruiseRow = Omit<BruiseResultItem, 'overlay_img' | 'fruits'> & {
+  overlay_img?: string;
+  fruits?: BruiseResultItem['fruits'];
+};
+
+export const UPLOADED_FILES_KEY = 'uploadedFiles';
+export const BRUISE_ZIP_NAME = 'area_calculation_results.zip';
+export const BRUISE_CSV_NAME = 'data.csv';
+export const BRUISE_CSV_COLUMNS = ['Filename', 'Total Mango Pixels', 'Bruise Percentage', 'Non-Bruise Percentage'];
+
+/** Percentages are shown (and exported) with 2 decimals (product-spec.md section 9). */
+export function formatPercent(value: number | null | undefined): string {
+  return typeof value === 'number' && Number.isFinite(value) ? value.toFixed(2) : '-';
+}
+
+function isRow(v: unknown): v is BruiseRow {
+  if (!v || typeof v !== 'object') return false;
+  const r = v as Record<string, unknown>;
+  return (
+    typeof r.filename === 'string' &&
+    typeof r.total_mango_pixels === 'number' &&
+    typeof r.bruise_percent === 'number' &&
+    typeof r.non_bruise_percent === 'number'
+  );
+}
+
+/** Keeps the well-formed rows of an unknown value (navigation state or parsed storage). */
+export function toRows(value: unknown): BruiseRow[] | null {
+  return Array.isArray(value) ? value.filter(isRow) : null;
+}
+
+/** The rows without their overlay images, as stored under uploadedFiles. */
+export function stripOverlays(rows: readonly BruiseRow[]): BruiseRow[] {
+  return rows.map((r) => {
+    const copy = { ...r };
+    delete copy.overlay_img;
+    return copy;
+  });
+}
+
+export function saveUploadedFiles(rows: readonly BruiseRow[], storage: Storage = localStorage): void {
+  try {
+    storage.setItem(UPLOADED_FILES_KEY, JSON.stringify(stripOverlays(rows)));
+  } catch (e) {
+    // A full storage must not break the page: the results are still on screen.
+    console.error('Could not store uploadedFiles', e);
+  }
+}
+
+/** The stored rows, or null when nothing (or nothing readable) is stored. */
+export function loadUploadedFiles(storage: Storage = localStorage): BruiseRow[] | null {
+  const raw = storage.getItem(UPLOADED_FILES_KEY);
+  if (!raw) return null;
+  try {
+    return toRows(JSON.parse(raw));
+  } catch {
+    return null;
+  }
+}
+
+/** data.csv: one line per row, percentages with 2 decimals. */
+export function bruiseCsv(rows: readonly BruiseRow[]): string {
+  return Papa.unparse({
+    fields: BRUISE_CSV_COLUMNS,
+    data: rows.map((r) => [
+      r.filename,
+      r.total_mango_pixels,
+      formatPercent(r.bruise_percent),
+      formatPercent(r.non_bruise_percent),
+    ]),
+  });
+}
+
+/** Decodes a base64 data URL into its bytes and the file extension of its media type. */
+export function decodeDataUrl(dataUrl: string): { bytes: Uint8Array; extension: string } | null {
+  const match = /^data:([^;,]+)?(;base64)?,(.*)$/s.exec(dataUrl);
+  if (!match) return null;
+  const mime = (match[1] ?? 'application/octet-stream').toLowerCase();
+  const extension = mime === 'image/jpeg' ? 'jpg' : mime.startsWith('image/') ? mime.slice(6) : 'bin';
+  if (!match[2]) return { bytes: new TextEncoder().encode(decodeURIComponent(match[3])), extension };
+  const binary = atob(match[3]);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return { bytes, extension };
+}
+
+/**
+ * area_calculation_results.zip: data.csv and images/ with each row's overlay, named after the
+ * photo (a row restored from local storage has no overlay, so no image).
+ */
+export async function buildBruiseZip(rows: readonly BruiseRow[]): Promise<Blob> {
+  const zip = new JSZip();
+  zip.file(BRUISE_CSV_NAME, bruiseCsv(rows));
+  const images = zip.folder('images');
+  const used = new Set<string>();
+  for (const row of rows) {
+    if (!row.overlay_img || !images) continue;
+    const decoded = decodeDataUrl(row.overlay_img);
+    if (!decoded) continue;
+    const stem = fileStem(row.filename);
+    let name = `${stem}.${decoded.extension}`;
+    for (let n = 2; used.has(name); n++) name = `${stem}_${n}.${decoded.extension}`;
+    used.add(name);
+    images.file(name, decoded.bytes);
+  }
+  return zip.generateAsync({ type: 'blob' });
+}
