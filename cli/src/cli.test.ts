@@ -51,6 +51,30 @@ describe('mango CLI', () => {
     expect(readdirSync(join(out, 'nested'))).toEqual(['b.jpg']);
   });
 
+  it('computes features for a directory as CSV (feature_analysis_results layout) and JSON', async () => {
+    const csvPath = join(dir, 'features.csv');
+    const r = await mango(['features', join(dir, 'in'), '--features', 'area,rgb', '--out', csvPath]);
+    expect(r.code).toBe(1); // broken.jpg
+    const lines = (await import('node:fs')).readFileSync(csvPath, 'utf8').trim().split('\n');
+    expect(lines[0]).toBe(
+      'Image,mean_R,mean_G,mean_B,std_R,std_G,std_B,area,convex_area,solidity,extent,equivalent_diameter,area_fraction',
+    );
+    expect(lines).toHaveLength(3);
+    expect(lines[1].startsWith('a.png,250,180,40,0,0,0,120000,')).toBe(true);
+    const json = await mango(['features', join(dir, 'in/a.png'), '--features', 'rgb']);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual([
+      {
+        image_name: 'a.png',
+        downscaled: false,
+        features: { rgb: { mean_R: 250, mean_G: 180, mean_B: 40, std_R: 0, std_G: 0, std_B: 0 } },
+      },
+    ]);
+    const bad = await mango(['features', join(dir, 'in/a.png'), '--features', 'rgb,colour']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('Unknown feature id: colour');
+  });
+
   it('refuses invalid options with the schema message and exit code 2', async () => {
     const r = await mango(['resize', join(dir, 'in'), '--width', '100', '--out-dir', join(dir, 'x')]);
     expect(r.code).toBe(2);

@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { pluginsCommand } from './commands/plugins.ts';
 import { resizeCommand } from './commands/resize.ts';
+import { featuresCommand } from './commands/features.ts';
 import { UsageError } from './util.ts';
 
 export function buildProgram(): Command {
@@ -11,6 +12,7 @@ export function buildProgram(): Command {
     .exitOverride();
   pluginsCommand(program);
   resizeCommand(program);
+  featuresCommand(program);
   return program;
 }
 

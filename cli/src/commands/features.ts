@@ -1,0 +1,74 @@
+import { writeFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { stringify } from 'csv-stringify/sync';
+import { FEATURE_IDS, FeatureId, type FeatureResultItem } from '@mango/core';
+import { registry } from '@mango/plugins';
+import { FEATURE_VALUE_NAMES } from '@mango/plugin-features';
+import { collectInputs } from '../inputs.ts';
+import { runBatch, summarise } from '../batch.ts';
+import { UsageError } from '../util.ts';
+
+/** feature_analysis_results.csv layout: Image, then each selected feature's value names, full precision. */
+export function featuresCsv(items: FeatureResultItem[], ids: FeatureId[]): string {
+  const columns = ids.flatMap((id) => FEATURE_VALUE_NAMES[id].map((name) => ({ id, name })));
+  const rows = items
+    .filter((it) => it.features)
+    .map((it) => [it.image_name, ...columns.map((c) => it.features![c.id]?.[c.name] ?? '')]);
+  return stringify([['Image', ...columns.map((c) => c.name)], ...rows], { cast: { number: (n) => String(n) } });
+}
+
+export function parseFeatureList(o: { features?: string; all?: boolean }): FeatureId[] {
+  if (o.all) return [...FEATURE_IDS];
+  if (!o.features) throw new UsageError('give --features rgb,glcm,... or --all');
+  const ids = o.features
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const unknown = ids.filter((i) => !FeatureId.safeParse(i).success);
+  if (unknown.length)
+    throw new UsageError(`Unknown feature id: ${unknown.join(', ')} (known: ${FEATURE_IDS.join(', ')})`);
+  // Canonical order, duplicates removed.
+  return FEATURE_IDS.filter((id) => ids.includes(id));
+}
+
+export function featuresCommand(program: Command) {
+  program
+    .command('features')
+    .description('compute feature values (features.md) for images; JSON like the API, or CSV')
+    .argument('<inputs...>', 'image files or directories')
+    .option('--features <ids>', `comma-separated feature ids: ${FEATURE_IDS.join(',')}`)
+    .option('--all', 'all 13 features')
+    .option('--isolate', 'remove the background first (fruit-only features on opaque photos)')
+    .option('--out <file>', 'results.csv or results.json (default: JSON on stdout)')
+    .option('--concurrency <n>', 'worker threads (default: one per core)', Number)
+    .action(
+      async (
+        inputs: string[],
+        o: { features?: string; all?: boolean; isolate?: boolean; out?: string; concurrency?: number },
+      ) => {
+        const ids = parseFeatureList(o);
+        if (o.isolate && !registry.has('remove-background')) {
+          throw new UsageError('--isolate needs the remove-background plugin, which is not available in this build');
+        }
+        const { files, missing } = await collectInputs(inputs);
+        const steps = [
+          ...(o.isolate ? [{ plugin: 'remove-background' }] : []),
+          { plugin: 'features', options: { features: ids } },
+        ];
+        const outcome = await runBatch(files, (f) => ({ path: f.path, name: f.relative, steps }), {
+          concurrency: o.concurrency,
+        });
+        const items: FeatureResultItem[] = outcome.results.map(({ file, result }) =>
+          result.ok
+            ? { image_name: file.relative, ...(result.result as object) }
+            : { image_name: file.relative, error: result.error.message },
+        );
+        const text = o.out?.toLowerCase().endsWith('.csv')
+          ? featuresCsv(items, ids)
+          : JSON.stringify(items, null, 2) + '\n';
+        if (o.out) await writeFile(o.out, text);
+        else process.stdout.write(text);
+        process.exitCode = summarise(outcome, `features${o.out ? ` written to ${o.out}` : ''}`, missing);
+      },
+    );
+}
