@@ -16,12 +16,24 @@ export const MSG = {
 export const MIN_PASSWORD = 8;
 export const MAX_RECOVERY_INPUT = 100;
 
-/** The server's error text plus its details when it sends any, else the fallback. */
+/** One line per validation issue the server names: "path: message", or the plain string. */
+function detailLines(details: unknown): string[] {
+  if (typeof details === 'string') return details ? [details] : [];
+  if (!Array.isArray(details)) return [];
+  return details
+    .map((d) => {
+      if (typeof d === 'string') return d;
+      const issue = d as { path?: unknown; message?: unknown } | null;
+      if (typeof issue?.message !== 'string') return '';
+      return typeof issue.path === 'string' && issue.path ? `${issue.path}: ${issue.message}` : issue.message;
+    })
+    .filter(Boolean);
+}
+
+/** The server's error text plus any details it adds, else the fallback. */
 export function errorText(data: unknown, fallback: string): string {
   const body = data as { error?: unknown; details?: unknown } | null;
   const error = typeof body?.error === 'string' && body.error ? body.error : fallback;
-  const details = body?.details;
-  if (Array.isArray(details) && details.length > 0) return `${error}: ${details.map(String).join(', ')}`;
-  if (typeof details === 'string' && details) return `${error}: ${details}`;
-  return error;
+  const extra = detailLines(body?.details).filter((line) => !error.includes(line.split(': ').pop() ?? line));
+  return extra.length > 0 ? `${error} (${extra.join('; ')})` : error;
 }

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import Aurora from './Aurora.tsx';
+import './shell.css';
 import '../account/account.css';
 
 /** The recovery screens: aurora background, the logo (to /) and one centred card. */
@@ -10,6 +11,7 @@ export default function RecoveryFrame({ title, children }: { title: string; chil
       <Aurora colorStops={['#f4a300', '#3a8d2f', '#ffd166']} blend={0.5} amplitude={1} speed={0.5} />
       <main className="recovery-main">
         <Link to="/" className="logo recovery-logo">
+          <span className="logo-mark" aria-hidden="true" />
           Mango Bruise Tracker
         </Link>
         <section className="auth-card card" aria-labelledby="recovery-title">

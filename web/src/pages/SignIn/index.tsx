@@ -4,6 +4,7 @@ import PasswordField from '../../components/PasswordField.tsx';
 import { setTokens } from '../../auth/tokens.ts';
 import { postJson } from '../../account/recovery.ts';
 import { errorText } from '../../account/messages.ts';
+import '../../components/shell.css';
 import '../../account/account.css';
 
 interface SignInState {

@@ -3,6 +3,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import PasswordField from '../../components/PasswordField.tsx';
 import { postJson } from '../../account/recovery.ts';
 import { errorText, MIN_PASSWORD, MSG } from '../../account/messages.ts';
+import '../../components/shell.css';
 import '../../account/account.css';
 
 const FIELDS = [
