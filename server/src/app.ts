@@ -10,6 +10,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { isMangoError, userMessage } from '@mango/core';
 import type { ServerContext } from './context.ts';
 import { mountRoutes } from './routes/index.ts';
+import { applySecurity } from './security/index.ts';
 
 /** Every client route of product-spec.md section 2 answers with the web app. */
 export const SPA_ROUTES = [
@@ -58,6 +59,9 @@ export function createApp(ctx: ServerContext): Hono {
     const body = c.req.path.startsWith('/api-py') ? { detail: message } : { error: message };
     return c.json(body, status as 400);
   });
+
+  // Secure headers, CORS allow-lists and body limits for everything below.
+  applySecurity(app, ctx);
 
   app.get('/healthz', (c) => c.json({ ok: true }));
 

@@ -49,3 +49,9 @@ export async function migrateToLatest(opened: OpenedDatabase): Promise<void> {
 
 /** Current time as the ISO string stored in timestamp columns. */
 export const now = () => new Date().toISOString();
+
+/** True for a unique-constraint violation on either database (a concurrent insert won the race). */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}

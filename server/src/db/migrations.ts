@@ -48,5 +48,43 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('actions_user').on('actions').columns(['user_id', 'created_at']).execute();
       },
     },
+    '0002_security': {
+      async up(db: Kysely<unknown>) {
+        // Refresh tokens rotate within a family (one sign-in); reusing a revoked one revokes the family.
+        await db.schema.alterTable('refresh_tokens').addColumn('family', 'text').execute();
+        await db.schema.createIndex('refresh_tokens_family').on('refresh_tokens').column('family').execute();
+        await db.schema
+          .createTable('api_keys')
+          .addColumn('id', id, (c) => (dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()))
+          .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('organization', 'text', (c) => c.notNull())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('prefix', 'text', (c) => c.notNull())
+          .addColumn('key_hash', 'text', (c) => c.notNull().unique())
+          .addColumn('allowed_origins', 'text', (c) => c.notNull().defaultTo('[]'))
+          .addColumn('rate_limit_per_minute', 'integer', (c) => c.notNull())
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('revoked_at', 'text')
+          .addColumn('last_used_at', 'text')
+          .execute();
+        await db.schema.createIndex('api_keys_user').on('api_keys').column('user_id').execute();
+        // Which partner key made a call (null for calls from the web app).
+        await db.schema.alterTable('actions').addColumn('api_key_id', 'integer').execute();
+        await db.schema
+          .createTable('password_resets')
+          .addColumn('id', id, (c) => (dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()))
+          .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('code_hash', 'text', (c) => c.notNull())
+          .addColumn('code_expires_at', 'text', (c) => c.notNull())
+          .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('verified_at', 'text')
+          .addColumn('reset_token_hash', 'text', (c) => c.unique())
+          .addColumn('reset_expires_at', 'text')
+          .addColumn('used_at', 'text')
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('password_resets_user').on('password_resets').column('user_id').execute();
+      },
+    },
   };
 }

@@ -22,6 +22,8 @@ export interface RefreshTokensTable {
   expires_at: string;
   revoked_at: string | null;
   created_at: string;
+  /** one sign-in's chain of rotated tokens; null only for rows from before migration 0002 */
+  family: string | null;
 }
 
 export interface ActionsTable {
@@ -29,10 +31,47 @@ export interface ActionsTable {
   user_id: number;
   operation_type: string;
   created_at: string;
+  /** the partner API key that made the call, null for calls from the web app */
+  api_key_id: number | null;
+}
+
+export interface ApiKeysTable {
+  id: Generated<number>;
+  user_id: number;
+  organization: string;
+  name: string;
+  /** the first characters of the key, shown in lists so the owner can tell keys apart */
+  prefix: string;
+  /** sha256 of the key; the key itself is shown once and never stored */
+  key_hash: string;
+  /** JSON array of origins (scheme://host[:port]) that may call with this key from a browser */
+  allowed_origins: Generated<string>;
+  rate_limit_per_minute: number;
+  created_at: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+}
+
+/** A password-recovery attempt: a 6-digit code (hashed), then a single-use reset token (hashed). */
+export interface PasswordResetsTable {
+  id: Generated<number>;
+  user_id: number;
+  /** HMAC-SHA256 of the code with the server key */
+  code_hash: string;
+  code_expires_at: string;
+  attempts: Generated<number>;
+  verified_at: string | null;
+  /** sha256 of the reset token handed out after a correct code */
+  reset_token_hash: string | null;
+  reset_expires_at: string | null;
+  used_at: string | null;
+  created_at: string;
 }
 
 export interface Database {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
   actions: ActionsTable;
+  api_keys: ApiKeysTable;
+  password_resets: PasswordResetsTable;
 }

@@ -1,8 +1,10 @@
 /** One router per feature, mounted here. */
 import type { Hono } from 'hono';
 import type { ServerContext } from '../context.ts';
-import { apiPyRoutes } from './api-py/index.ts';
+import { openApiRoutes } from '../openapi/index.ts';
+import { apiNodeRoutes } from './api-node/index.ts';
 
 export function mountRoutes(app: Hono, ctx: ServerContext): void {
-  app.route('/api-py', apiPyRoutes(ctx));
+  app.route('/api-node', apiNodeRoutes(ctx));
+  app.route('/api', openApiRoutes(ctx));
 }

@@ -1,0 +1,142 @@
+/**
+ * Who is calling: `requireUser` (bearer access token; the /api-node routes) and `requireCaller`
+ * (bearer access token or partner API key; the /api-py plugin endpoints). Both set c.get('caller').
+ */
+import type { Context, MiddlewareHandler } from 'hono';
+import type { ServerContext } from '../context.ts';
+import { now } from '../db/index.ts';
+import { securityState } from '../security/state.ts';
+import { looksLikeApiKey, parseOrigins, sha256 } from './api-keys.ts';
+import { verifyAccessToken } from './tokens.ts';
+
+export interface Caller {
+  userId: number;
+  username: string;
+  organization: string;
+  /** set when the call was made with a partner API key */
+  apiKeyId?: number;
+  /** refresh-token family of the access token's sign-in (not set for API keys) */
+  family?: string;
+}
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    caller: Caller;
+  }
+}
+
+export type CallerEnv = { Variables: { caller: Caller } };
+
+/** Error bodies: {detail} on /api-py (the original plugin API), {error} elsewhere. */
+export function errorResponse(c: Context, status: 401 | 403 | 404 | 429, message: string): Response {
+  return c.req.path.startsWith('/api-py') ? c.json({ detail: message }, status) : c.json({ error: message }, status);
+}
+
+function bearer(c: Context): string | null {
+  const header = c.req.header('authorization') ?? '';
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return m ? m[1] : null;
+}
+
+async function userCaller(ctx: ServerContext, token: string): Promise<Caller | null> {
+  const claims = await verifyAccessToken(ctx, token);
+  if (!claims) return null;
+  const user = await ctx.db
+    .selectFrom('users')
+    .select(['id', 'username', 'organization'])
+    .where('id', '=', claims.userId)
+    .executeTakeFirst();
+  if (!user) return null;
+  return { userId: user.id, username: user.username, organization: user.organization, family: claims.family };
+}
+
+/** Bearer access token required (API keys are refused: they are for the plugin endpoints only). */
+export function requireUser(ctx: ServerContext): MiddlewareHandler<CallerEnv> {
+  return async (c, next) => {
+    const token = bearer(c);
+    if (!token) return errorResponse(c, 401, 'Authentication required');
+    const caller = looksLikeApiKey(token) ? null : await userCaller(ctx, token);
+    if (!caller) return errorResponse(c, 401, 'Invalid or expired token');
+    c.set('caller', caller);
+    await next();
+  };
+}
+
+/** Same-origin browser requests carry an Origin header too; they are not partner calls. */
+function isSameOrigin(c: Context, origin: string): boolean {
+  try {
+    return new URL(origin).host === (c.req.header('host') ?? new URL(c.req.url).host);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Bearer access token or partner API key. For a key: unknown or revoked -> 401, a browser origin
+ * not in the key's list -> 403, over the key's per-minute limit -> 429.
+ */
+export function requireCaller(ctx: ServerContext): MiddlewareHandler<CallerEnv> {
+  return async (c, next) => {
+    const token = bearer(c);
+    if (!token) return errorResponse(c, 401, 'Not authenticated: send Authorization: Bearer <token or API key>');
+    if (!looksLikeApiKey(token)) {
+      const caller = await userCaller(ctx, token);
+      if (!caller) return errorResponse(c, 401, 'Invalid or expired token');
+      c.set('caller', caller);
+      return next();
+    }
+    const key = await ctx.db
+      .selectFrom('api_keys')
+      .innerJoin('users', 'users.id', 'api_keys.user_id')
+      .select([
+        'api_keys.id',
+        'api_keys.user_id',
+        'api_keys.organization',
+        'api_keys.allowed_origins',
+        'api_keys.rate_limit_per_minute',
+        'api_keys.revoked_at',
+        'api_keys.last_used_at',
+        'users.username',
+      ])
+      .where('api_keys.key_hash', '=', sha256(token))
+      .executeTakeFirst();
+    if (!key || key.revoked_at !== null) return errorResponse(c, 401, 'Invalid or revoked API key');
+    const origin = c.req.header('origin');
+    if (origin && !isSameOrigin(c, origin)) {
+      const allowed = parseOrigins(key.allowed_origins);
+      if (!allowed.includes(origin) && !allowed.includes('*')) {
+        return errorResponse(c, 403, `Origin ${origin} is not allowed for this API key`);
+      }
+    }
+    const decision = securityState(ctx).limiter.hit(`api-key:${key.id}`, key.rate_limit_per_minute);
+    if (!decision.ok) {
+      c.header('Retry-After', String(decision.retryAfter));
+      return errorResponse(c, 429, `Rate limit of ${key.rate_limit_per_minute} requests per minute exceeded`);
+    }
+    const t = now();
+    // last_used_at is informative: written at most once a minute per key.
+    if (!key.last_used_at || Date.parse(t) - Date.parse(key.last_used_at) > 60_000) {
+      await ctx.db.updateTable('api_keys').set({ last_used_at: t }).where('id', '=', key.id).execute();
+    }
+    c.set('caller', {
+      userId: key.user_id,
+      username: key.username,
+      organization: key.organization,
+      apiKeyId: key.id,
+    });
+    return next();
+  };
+}
+
+/** Records an operation in the caller's history (API key calls land under the key owner). */
+export async function logAction(ctx: ServerContext, caller: Caller, operationType: string): Promise<void> {
+  await ctx.db
+    .insertInto('actions')
+    .values({
+      user_id: caller.userId,
+      operation_type: operationType,
+      created_at: now(),
+      api_key_id: caller.apiKeyId ?? null,
+    })
+    .execute();
+}

@@ -1,0 +1,41 @@
+/**
+ * Outgoing mail: SMTP through nodemailer when SMTP_URL is set; otherwise each message is written to
+ * DATA_DIR/outbox/ as a file named after its ISO timestamp (for local installs and tests).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { ServerContext } from '../context.ts';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+const transports = new WeakMap<ServerContext, Transporter>();
+
+/** Sends (or files) one message; resolves with where it went, for the log. */
+export async function sendMail(ctx: ServerContext, message: MailMessage): Promise<string> {
+  const { smtpUrl, mailFrom, dataDir } = ctx.config;
+  if (smtpUrl) {
+    let transport = transports.get(ctx);
+    if (!transport) {
+      transport = nodemailer.createTransport(smtpUrl);
+      transports.set(ctx, transport);
+    }
+    await transport.sendMail({ from: mailFrom, ...message });
+    return 'smtp';
+  }
+  const dir = join(dataDir, 'outbox');
+  await mkdir(dir, { recursive: true });
+  // ':' is not allowed in Windows file names; the name still starts with the ISO timestamp.
+  const name = `${new Date().toISOString().replaceAll(':', '-')}-${randomBytes(4).toString('hex')}.txt`;
+  const file = join(dir, name);
+  const body = [`From: ${mailFrom}`, `To: ${message.to}`, `Subject: ${message.subject}`, '', message.text, ''].join(
+    '\n',
+  );
+  await writeFile(file, body, { mode: 0o600 });
+  return file;
+}

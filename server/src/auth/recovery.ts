@@ -1,0 +1,124 @@
+/**
+ * Password recovery on the server: a random 6-digit code (crypto.randomInt) stored as an HMAC with
+ * the server key, valid 15 minutes and 5 attempts; a correct code buys a single-use reset token
+ * (`rst_` + 32 random bytes, stored as sha256, valid 15 minutes).
+ */
+import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import type { ServerContext } from '../context.ts';
+import { now } from '../db/index.ts';
+import { sha256 } from './api-keys.ts';
+import { sendMail } from './mail.ts';
+
+export const CODE_MINUTES = 15;
+export const CODE_ATTEMPTS = 5;
+export const RESET_TOKEN_MINUTES = 15;
+export const RESET_TOKEN_PREFIX = 'rst_';
+
+const codeHash = (ctx: ServerContext, userId: number, code: string) =>
+  createHmac('sha256', ctx.jwtKey).update(`password-reset:${userId}:${code}`).digest();
+
+const minutesFromNow = (m: number) => new Date(Date.now() + m * 60_000).toISOString();
+
+const findUserByEmail = (ctx: ServerContext, email: string) =>
+  ctx.db
+    .selectFrom('users')
+    .select(['id', 'email', 'username'])
+    .where('email', '=', email.trim().toLowerCase())
+    .executeTakeFirst();
+
+/** Makes and sends a code when the address belongs to an account; does nothing visible otherwise. */
+export async function startRecovery(ctx: ServerContext, email: string): Promise<void> {
+  const user = await findUserByEmail(ctx, email);
+  if (!user) return;
+  const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+  const t = now();
+  // A new code replaces any earlier one.
+  await ctx.db
+    .updateTable('password_resets')
+    .set({ used_at: t })
+    .where('user_id', '=', user.id)
+    .where('used_at', 'is', null)
+    .execute();
+  await ctx.db
+    .insertInto('password_resets')
+    .values({
+      user_id: user.id,
+      code_hash: codeHash(ctx, user.id, code).toString('hex'),
+      code_expires_at: minutesFromNow(CODE_MINUTES),
+      created_at: t,
+    })
+    .execute();
+  const message = {
+    to: user.email,
+    subject: 'Your Mango Bruise Tracker verification code',
+    text: [
+      `Hello ${user.username},`,
+      '',
+      'Someone (hopefully you) asked to reset the password of your Mango Bruise Tracker account.',
+      '',
+      `Verification code: ${code}`,
+      '',
+      `The code is valid for ${CODE_MINUTES} minutes. If you did not ask for it, ignore this message.`,
+    ].join('\n'),
+  };
+  const sent = sendMail(ctx, message).then(
+    (where) => ctx.logger.info(`password recovery mail for user ${user.id} sent (${where})`),
+    (err: unknown) => ctx.logger.error(`password recovery mail for user ${user.id} failed`, err),
+  );
+  // Writing the outbox file is quick and lets a local user find the code at once; SMTP can be slow
+  // and its timing would tell whether the account exists, so it is not awaited.
+  if (!ctx.config.smtpUrl) await sent;
+}
+
+/** Checks a code; a correct one returns a reset token, anything else null (and uses up an attempt). */
+export async function verifyRecoveryCode(ctx: ServerContext, email: string, code: string): Promise<string | null> {
+  const user = await findUserByEmail(ctx, email);
+  if (!user) return null;
+  const row = await ctx.db
+    .selectFrom('password_resets')
+    .select(['id', 'code_hash', 'code_expires_at', 'attempts'])
+    .where('user_id', '=', user.id)
+    .where('used_at', 'is', null)
+    .where('verified_at', 'is', null)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!row || row.code_expires_at <= now() || row.attempts >= CODE_ATTEMPTS) return null;
+  const counted = await ctx.db
+    .updateTable('password_resets')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+    .where('id', '=', row.id)
+    .where('attempts', '<', CODE_ATTEMPTS)
+    .where('verified_at', 'is', null)
+    .executeTakeFirst();
+  if (Number(counted.numUpdatedRows) !== 1) return null;
+  const expected = Buffer.from(row.code_hash, 'hex');
+  const actual = codeHash(ctx, user.id, code.trim());
+  if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return null;
+  const token = RESET_TOKEN_PREFIX + randomBytes(32).toString('base64url');
+  const verified = await ctx.db
+    .updateTable('password_resets')
+    .set({ verified_at: now(), reset_token_hash: sha256(token), reset_expires_at: minutesFromNow(RESET_TOKEN_MINUTES) })
+    .where('id', '=', row.id)
+    .where('verified_at', 'is', null)
+    .executeTakeFirst();
+  return Number(verified.numUpdatedRows) === 1 ? token : null;
+}
+
+/** Uses up a reset token; returns its user id, or null if it is unknown, expired or already used. */
+export async function consumeResetToken(ctx: ServerContext, token: string): Promise<number | null> {
+  const row = await ctx.db
+    .selectFrom('password_resets')
+    .select(['id', 'user_id', 'reset_expires_at'])
+    .where('reset_token_hash', '=', sha256(token))
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  if (!row || !row.reset_expires_at || row.reset_expires_at <= now()) return null;
+  const used = await ctx.db
+    .updateTable('password_resets')
+    .set({ used_at: now() })
+    .where('id', '=', row.id)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return Number(used.numUpdatedRows) === 1 ? row.user_id : null;
+}

@@ -1,0 +1,129 @@
+/**
+ * Access tokens: HS256 JWTs (jose) signed with ctx.jwtKey, 15 minutes, claims sub (user id),
+ * username, typ 'access' and fam (the refresh-token family of the sign-in).
+ * Refresh tokens: 32 random bytes, stored as sha256, 14 days, rotated on every use; a revoked token
+ * presented again means it was copied, so its whole family is revoked.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { jwtVerify, SignJWT } from 'jose';
+import type { ServerContext } from '../context.ts';
+import { now } from '../db/index.ts';
+import { sha256 } from './api-keys.ts';
+
+export const ACCESS_TOKEN_SECONDS = 15 * 60;
+export const REFRESH_TOKEN_DAYS = 14;
+
+export interface AccessClaims {
+  userId: number;
+  username: string;
+  family?: string;
+}
+
+export async function signAccessToken(ctx: ServerContext, claims: AccessClaims): Promise<string> {
+  return new SignJWT({ username: claims.username, typ: 'access', ...(claims.family ? { fam: claims.family } : {}) })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(String(claims.userId))
+    .setIssuedAt()
+    .setExpirationTime(`${ACCESS_TOKEN_SECONDS}s`)
+    .sign(ctx.jwtKey);
+}
+
+/** The claims of a valid access token, or null (bad signature, other algorithm, expired, wrong typ). */
+export async function verifyAccessToken(ctx: ServerContext, token: string): Promise<AccessClaims | null> {
+  try {
+    const { payload } = await jwtVerify(token, ctx.jwtKey, { algorithms: ['HS256'] });
+    const userId = Number(payload.sub);
+    if (payload.typ !== 'access' || !Number.isInteger(userId) || typeof payload.username !== 'string') return null;
+    return { userId, username: payload.username, family: typeof payload.fam === 'string' ? payload.fam : undefined };
+  } catch {
+    return null;
+  }
+}
+
+async function insertRefreshToken(ctx: ServerContext, userId: number, family: string): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  const expires = new Date(Date.now() + REFRESH_TOKEN_DAYS * 86_400_000).toISOString();
+  await ctx.db
+    .insertInto('refresh_tokens')
+    .values({ user_id: userId, token_hash: sha256(token), expires_at: expires, created_at: now(), family })
+    .execute();
+  return token;
+}
+
+/** A fresh pair for a new sign-in (a new refresh-token family). */
+export async function issueTokenPair(ctx: ServerContext, user: { id: number; username: string }) {
+  const family = randomUUID();
+  const refreshToken = await insertRefreshToken(ctx, user.id, family);
+  const accessToken = await signAccessToken(ctx, { userId: user.id, username: user.username, family });
+  return { accessToken, refreshToken };
+}
+
+/** Exchanges a refresh token for a new pair (rotation), or null when it is unknown, expired or revoked. */
+export async function rotateRefreshToken(ctx: ServerContext, refreshToken: string) {
+  const row = await ctx.db
+    .selectFrom('refresh_tokens')
+    .innerJoin('users', 'users.id', 'refresh_tokens.user_id')
+    .select([
+      'refresh_tokens.id',
+      'refresh_tokens.user_id',
+      'refresh_tokens.family',
+      'refresh_tokens.expires_at',
+      'refresh_tokens.revoked_at',
+      'users.username',
+    ])
+    .where('refresh_tokens.token_hash', '=', sha256(refreshToken))
+    .executeTakeFirst();
+  if (!row) return null;
+  if (row.revoked_at !== null) {
+    await revokeFamily(ctx, row.user_id, row.family);
+    return null;
+  }
+  if (row.expires_at <= now()) return null;
+  // Only one of two concurrent uses of the same token wins; the other is treated as reuse.
+  const res = await ctx.db
+    .updateTable('refresh_tokens')
+    .set({ revoked_at: now() })
+    .where('id', '=', row.id)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) !== 1) {
+    await revokeFamily(ctx, row.user_id, row.family);
+    return null;
+  }
+  const family = row.family ?? randomUUID();
+  const next = await insertRefreshToken(ctx, row.user_id, family);
+  const accessToken = await signAccessToken(ctx, { userId: row.user_id, username: row.username, family });
+  return { accessToken, refreshToken: next };
+}
+
+async function revokeFamily(ctx: ServerContext, userId: number, family: string | null): Promise<void> {
+  let q = ctx.db
+    .updateTable('refresh_tokens')
+    .set({ revoked_at: now() })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null);
+  // Tokens from before families existed: revoke all of the user's tokens.
+  if (family !== null) q = q.where('family', '=', family);
+  await q.execute();
+}
+
+/** Revokes one refresh token (logout); unknown tokens are ignored. */
+export async function revokeRefreshToken(ctx: ServerContext, refreshToken: string): Promise<void> {
+  await ctx.db
+    .updateTable('refresh_tokens')
+    .set({ revoked_at: now() })
+    .where('token_hash', '=', sha256(refreshToken))
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+/** Revokes all of a user's refresh tokens except those of `keepFamily` (after a password change). */
+export async function revokeUserTokens(ctx: ServerContext, userId: number, keepFamily?: string): Promise<void> {
+  let q = ctx.db
+    .updateTable('refresh_tokens')
+    .set({ revoked_at: now() })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null);
+  if (keepFamily) q = q.where((eb) => eb.or([eb('family', 'is', null), eb('family', '!=', keepFamily)]));
+  await q.execute();
+}

@@ -1,0 +1,353 @@
+/**
+ * The OpenAPI 3.1 document of the whole HTTP API, generated from the zod schemas the server
+ * validates with (@mango/core's contracts plus the account schemas in auth/schemas.ts).
+ * Every route the app registers must be listed here; openapi.test.ts walks app.routes to check.
+ */
+import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import {
+  ActionRequest,
+  ApiError,
+  BruiseResultItem,
+  DetailError,
+  FEATURE_IDS,
+  FeatureResultItem,
+  HistoryRecord,
+  LoginRequest,
+  OPERATION_TYPES,
+  OperationType,
+  ProfileUpdate,
+  RegisterRequest,
+  TokenPair,
+} from '@mango/core';
+import {
+  ApiKeyView,
+  ChangePasswordRequest,
+  CreateApiKeyRequest,
+  CreatedApiKey,
+  ForgotPasswordRequest,
+  Message,
+  ProfileResponse,
+  ProfileUpdateResponse,
+  RefreshRequest,
+  RegisterResponse,
+  ResetTokenResponse,
+  VerifyCodeRequest,
+} from '../auth/schemas.ts';
+
+type Responses = RouteConfig['responses'];
+
+function buildRegistry(): OpenAPIRegistry {
+  const r = new OpenAPIRegistry();
+  const bearer = r.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'Access token from POST /api-node/login (15 minutes; renew with POST /api-node/refresh).',
+  });
+  const apiKey = r.registerComponent('securitySchemes', 'apiKey', {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'Partner API key (mbt_...) from POST /api-node/api-keys, sent as Authorization: Bearer <key>. ' +
+      "Browser calls must come from one of the key's allowed origins; each key has its own per-minute limit.",
+  });
+  const userOnly = [{ [bearer.name]: [] }];
+  const userOrKey = [{ [bearer.name]: [] }, { [apiKey.name]: [] }];
+
+  // Named components through zod's own metadata (the global registry is shared by zod's ESM and
+  // CommonJS builds, which this library and the server load side by side).
+  const named = <T extends z.ZodType>(id: string, schema: T): T => schema.meta({ id }) as T;
+  const schemas = {
+    ApiError: named('ApiError', ApiError),
+    DetailError: named('DetailError', DetailError),
+    Message: named('Message', Message),
+    RegisterRequest: named('RegisterRequest', RegisterRequest),
+    RegisterResponse: named('RegisterResponse', RegisterResponse),
+    LoginRequest: named(
+      'LoginRequest',
+      LoginRequest.meta({ description: '`email` holds the username or the e-mail address; `username` is an alias' }),
+    ),
+    TokenPair: named('TokenPair', TokenPair),
+    RefreshRequest: named('RefreshRequest', RefreshRequest),
+    Profile: named('Profile', ProfileResponse),
+    ProfileUpdate: named('ProfileUpdate', ProfileUpdate),
+    ProfileUpdateResponse: named('ProfileUpdateResponse', ProfileUpdateResponse),
+    HistoryRecord: named('HistoryRecord', HistoryRecord),
+    ActionRequest: named(
+      'ActionRequest',
+      ActionRequest.extend({
+        operationType: OperationType.meta({
+          description: `One of ${OPERATION_TYPES.map((t) => `'${t}'`).join(', ')}, or 'Features Analysis: ' followed by comma-joined feature ids`,
+          examples: ['Resize', 'Features Analysis: rgb,glcm'],
+        }),
+      }),
+    ),
+    ForgotPasswordRequest: named('ForgotPasswordRequest', ForgotPasswordRequest),
+    VerifyCodeRequest: named('VerifyCodeRequest', VerifyCodeRequest),
+    ResetTokenResponse: named('ResetTokenResponse', ResetTokenResponse),
+    ChangePasswordRequest: named('ChangePasswordRequest', ChangePasswordRequest),
+    CreateApiKeyRequest: named('CreateApiKeyRequest', CreateApiKeyRequest),
+    ApiKey: named('ApiKey', ApiKeyView),
+    CreatedApiKey: named('CreatedApiKey', CreatedApiKey),
+    FeatureResultItem: named('FeatureResultItem', FeatureResultItem),
+    BruiseResultItem: named('BruiseResultItem', BruiseResultItem),
+  };
+
+  const json = (schema: z.ZodType, description: string) => ({
+    description,
+    content: { 'application/json': { schema } },
+  });
+  const jsonBody = (schema: z.ZodType) => ({ required: true, content: { 'application/json': { schema } } });
+  const err = (description: string) => json(schemas.ApiError, description);
+  const detail = (description: string) => json(schemas.DetailError, description);
+  const common: Responses = {
+    400: err('Malformed body: {error, details}'),
+    413: err('Request body too large'),
+  };
+  const signedIn: Responses = { 401: err('Missing, invalid or expired access token') };
+  const limited: Responses = { 429: err('Too many attempts (see Retry-After)') };
+
+  const node = (route: Omit<RouteConfig, 'tags'>) => r.registerPath({ tags: ['Accounts'], ...route });
+
+  node({
+    method: 'post',
+    path: '/api-node/register',
+    summary: 'Create an account',
+    request: { body: jsonBody(schemas.RegisterRequest) },
+    responses: {
+      201: json(schemas.RegisterResponse, 'Account created'),
+      ...common,
+      409: err('Username or e-mail already registered; details.field names which'),
+      ...limited,
+    },
+  });
+  node({
+    method: 'post',
+    path: '/api-node/login',
+    summary: 'Sign in with username or e-mail (in `email`; `username` is an alias)',
+    request: { body: jsonBody(schemas.LoginRequest) },
+    responses: {
+      200: json(schemas.TokenPair, 'Access token (15 min) and refresh token (14 days)'),
+      ...common,
+      401: err("'Invalid username/email or password' (same answer for unknown accounts)"),
+      ...limited,
+    },
+  });
+  node({
+    method: 'post',
+    path: '/api-node/refresh',
+    summary: 'Exchange a refresh token for a new pair (the old one is revoked)',
+    request: { body: jsonBody(schemas.RefreshRequest) },
+    responses: {
+      200: json(schemas.TokenPair, 'New pair'),
+      ...common,
+      401: err('Unknown, expired or revoked refresh token (reuse revokes the whole sign-in)'),
+    },
+  });
+  node({
+    method: 'post',
+    path: '/api-node/logout',
+    summary: 'Revoke a refresh token',
+    request: { body: jsonBody(schemas.RefreshRequest) },
+    responses: { 200: json(schemas.Message, 'Signed out'), ...common },
+  });
+  node({
+    method: 'get',
+    path: '/api-node/protected',
+    summary: 'Check an access token',
+    security: userOnly,
+    responses: { 200: json(schemas.Message, '`Hello {username}, your token is valid`'), ...signedIn },
+  });
+  node({
+    method: 'get',
+    path: '/api-node/user/profile',
+    summary: "The signed-in user's profile",
+    security: userOnly,
+    responses: { 200: json(schemas.Profile, 'Profile'), ...signedIn },
+  });
+  node({
+    method: 'put',
+    path: '/api-node/user/profile',
+    summary: 'Update name, e-mail, phone and country',
+    security: userOnly,
+    request: { body: jsonBody(schemas.ProfileUpdate) },
+    responses: {
+      200: json(schemas.ProfileUpdateResponse, "'Profile updated successfully' and the new profile"),
+      ...common,
+      ...signedIn,
+      409: err('E-mail already registered to another account'),
+    },
+  });
+  node({
+    method: 'get',
+    path: '/api-node/user/history',
+    summary: "The signed-in user's operations, newest first (at most 1000)",
+    security: userOnly,
+    responses: { 200: json(z.array(schemas.HistoryRecord), 'History records'), ...signedIn },
+  });
+  node({
+    method: 'post',
+    path: '/api-node/user/action',
+    summary: 'Record an operation in the history',
+    security: userOnly,
+    request: { body: jsonBody(schemas.ActionRequest) },
+    responses: { 201: json(schemas.Message, 'Recorded'), ...common, ...signedIn },
+  });
+  node({
+    method: 'post',
+    path: '/api-node/forgot-password',
+    summary: 'Send a 6-digit verification code (valid 15 minutes, 5 attempts) to the address',
+    request: { body: jsonBody(schemas.ForgotPasswordRequest) },
+    responses: {
+      200: json(schemas.Message, 'Same answer whether or not an account has this address'),
+      ...common,
+      ...limited,
+    },
+  });
+  node({
+    method: 'post',
+    path: '/api-node/verify-code',
+    summary: 'Exchange the verification code for a single-use reset token (15 minutes)',
+    request: { body: jsonBody(schemas.VerifyCodeRequest) },
+    responses: {
+      200: json(schemas.ResetTokenResponse, 'Reset token for POST /api-node/change-password'),
+      400: err("'Incorrect verification code. Please try again.' (also for an expired or used-up code)"),
+      ...limited,
+    },
+  });
+  node({
+    method: 'post',
+    path: '/api-node/change-password',
+    summary:
+      'Set a new password: Bearer <resetToken> with {newPassword}, or Bearer <accessToken> with ' +
+      "{currentPassword, newPassword}. Revokes the user's other sessions.",
+    security: [{ [bearer.name]: [] }],
+    request: { body: jsonBody(schemas.ChangePasswordRequest) },
+    responses: {
+      200: json(schemas.Message, "'Password updated successfully'"),
+      400: err("Malformed body, or 'Current password is incorrect'"),
+      401: err('Missing, invalid, expired or already used token'),
+      ...limited,
+    },
+  });
+  const keys = (route: Omit<RouteConfig, 'tags' | 'security'>) =>
+    r.registerPath({ tags: ['API keys'], security: userOnly, ...route });
+  keys({
+    method: 'get',
+    path: '/api-node/api-keys',
+    summary: "The signed-in user's partner API keys (never the keys themselves)",
+    responses: { 200: json(z.array(schemas.ApiKey), 'Keys, newest first'), ...signedIn },
+  });
+  keys({
+    method: 'post',
+    path: '/api-node/api-keys',
+    summary: 'Create a partner API key; the key is shown only in this answer',
+    request: { body: jsonBody(schemas.CreateApiKeyRequest) },
+    responses: { 201: json(schemas.CreatedApiKey, 'Created'), ...common, ...signedIn },
+  });
+  keys({
+    method: 'delete',
+    path: '/api-node/api-keys/{id}',
+    summary: 'Revoke one of your keys',
+    request: { params: z.object({ id: z.string().regex(/^\d+$/) }) },
+    responses: { 200: json(schemas.Message, 'Revoked'), ...signedIn, 404: err('No such key of yours') },
+  });
+
+  // Plugin endpoints (routes/api-py): multipart uploads, errors as {detail}.
+  const imagesField = {
+    type: 'array' as const,
+    items: { type: 'string' as const, format: 'binary', contentMediaType: 'application/octet-stream' },
+    description: 'Image files (.jpg, .jpeg, .png); repeat the field for several images',
+  };
+  const multipart = (properties: Record<string, object>, required: string[]) => ({
+    required: true,
+    content: { 'multipart/form-data': { schema: { type: 'object' as const, properties, required } } },
+  });
+  const pluginErrors: Responses = {
+    400: detail('Missing or invalid field'),
+    401: detail('Missing or invalid token or API key'),
+    403: detail("Browser origin not in the API key's allowed origins"),
+    413: detail('File or image too large'),
+    415: detail('Not a supported image'),
+    422: detail('Corrupt image or no fruit found'),
+    429: detail("Over the API key's per-minute limit"),
+  };
+  const py = (route: Omit<RouteConfig, 'tags' | 'security' | 'method'>) =>
+    r.registerPath({ tags: ['Imaging'], method: 'post', security: userOrKey, ...route });
+  py({
+    path: '/api-py/python/analyze',
+    summary: 'Feature analysis of each image',
+    request: {
+      body: multipart(
+        {
+          images: imagesField,
+          features: {
+            type: 'string',
+            description: `JSON array of feature ids, e.g. ["rgb","glcm"]; ids: ${FEATURE_IDS.join(', ')}`,
+          },
+        },
+        ['images', 'features'],
+      ),
+    },
+    responses: { 200: json(z.array(schemas.FeatureResultItem), 'One item per image'), ...pluginErrors },
+  });
+  for (const [method, what] of [
+    ['DeepLearning', 'with the segmentation model (falls back to the classical method when no model is installed)'],
+    ['Classical', 'with the classical colour method'],
+  ] as const) {
+    py({
+      path: `/api-py/python/bruise_detection/${method}`,
+      summary: `Bruised area of each image, ${what}`,
+      request: { body: multipart({ images: imagesField }, ['images']) },
+      responses: { 200: json(z.array(schemas.BruiseResultItem), 'One item per image'), ...pluginErrors },
+    });
+  }
+  py({
+    path: '/api-py/python/remove_background',
+    summary: 'Remove the background of one image',
+    request: {
+      body: multipart({ images: { ...imagesField, description: 'One image file', maxItems: 1 } }, ['images']),
+    },
+    responses: {
+      200: {
+        description: 'The fruit on a transparent background',
+        content: { 'image/png': { schema: { type: 'string', format: 'binary' } } },
+      },
+      ...pluginErrors,
+    },
+  });
+
+  r.registerPath({
+    tags: ['Service'],
+    method: 'get',
+    path: '/api/openapi.json',
+    summary: 'This document',
+    responses: { 200: { description: 'OpenAPI 3.1 document', content: { 'application/json': { schema: {} } } } },
+  });
+  r.registerPath({
+    tags: ['Service'],
+    method: 'get',
+    path: '/healthz',
+    summary: 'Liveness check',
+    responses: { 200: json(z.object({ ok: z.boolean() }), '{ok: true}') },
+  });
+  return r;
+}
+
+let cached: object | undefined;
+
+export function openApiDocument(): object {
+  cached ??= new OpenApiGeneratorV31(buildRegistry().definitions).generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Mango Bruise Tracker API',
+      version: '1.0.0',
+      description:
+        'Accounts, profile and history under /api-node (errors as {error, details?}); imaging under /api-py ' +
+        '(multipart uploads, errors as {detail}), callable with an access token or a partner API key.',
+    },
+    servers: [{ url: '/' }],
+  });
+  return cached;
+}

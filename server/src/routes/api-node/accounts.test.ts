@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeJwt } from 'jose';
+import { startTestServer, TEST_DATABASES, type TestServer } from '../../testing/index.ts';
+import { client, newUser, signUp, type Client } from './testing.ts';
+
+describe.each(TEST_DATABASES)('accounts on %s', (database) => {
+  let server: TestServer;
+  let api: Client;
+  beforeAll(async () => {
+    server = await startTestServer({}, { database });
+    api = client(server);
+  });
+  afterAll(() => server.close());
+
+  it('registers an account and refuses a taken username or e-mail, naming the field', async () => {
+    const user = newUser('Orchard Co');
+    const reg = await api.post('/api-node/register', { ...user, email: user.email.toUpperCase() });
+    expect(reg.status).toBe(201);
+    expect(reg.body).toEqual({
+      message: 'User registered successfully',
+      user: { username: user.username, email: user.email, organization: 'Orchard Co' },
+    });
+    const sameName = await api.post('/api-node/register', { ...newUser(), username: user.username.toUpperCase() });
+    expect(sameName.status).toBe(409);
+    expect(sameName.body).toMatchObject({ error: 'Username is already taken', details: { field: 'username' } });
+    const sameEmail = await api.post('/api-node/register', { ...newUser(), email: user.email });
+    expect(sameEmail.status).toBe(409);
+    expect(sameEmail.body).toMatchObject({ error: 'Email is already registered', details: { field: 'email' } });
+  });
+
+  it('refuses weak passwords and malformed bodies with 400', async () => {
+    const weak = await api.post('/api-node/register', { ...newUser(), password: 'short' });
+    expect(weak.status).toBe(400);
+    expect(weak.body.error).toBe('Password must be at least 8 characters');
+    const bad = await api.post('/api-node/register', { username: 'x', email: 'not-an-email' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toEqual(expect.any(String));
+    expect((bad.body.details as { path: string }[]).map((d) => d.path)).toEqual(
+      expect.arrayContaining(['username', 'email', 'organization', 'password']),
+    );
+    const notJson = await api.call('POST', '/api-node/register', { body: '{"username":', headers: {} });
+    expect(notJson.status).toBe(400);
+    expect(notJson.body).toEqual({ error: 'The request body must be JSON' });
+  });
+
+  it('signs in with the username, the e-mail (any case) or the username alias field', async () => {
+    const user = newUser();
+    await api.post('/api-node/register', user);
+    for (const body of [
+      { email: user.username, password: user.password },
+      { email: user.email.toUpperCase(), password: user.password },
+      { username: user.username, password: user.password },
+    ]) {
+      const res = await api.post('/api-node/login', body);
+      expect(res.status).toBe(200);
+      const claims = decodeJwt(res.body.accessToken as string);
+      expect(claims).toMatchObject({ username: user.username, typ: 'access', sub: expect.stringMatching(/^\d+$/) });
+      expect((claims.exp as number) - (claims.iat as number)).toBe(15 * 60);
+      expect(res.body.refreshToken).toMatch(/^[\w-]{43}$/);
+    }
+  });
+
+  it('answers a wrong password and an unknown account identically', async () => {
+    const user = newUser();
+    await api.post('/api-node/register', user);
+    const wrong = await api.post('/api-node/login', { email: user.username, password: 'not-the-password' });
+    const unknown = await api.post('/api-node/login', { email: 'nobody_here', password: 'not-the-password' });
+    const unknownMail = await api.post('/api-node/login', { email: 'nobody@example.org', password: 'x' });
+    for (const res of [wrong, unknown, unknownMail]) {
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ error: 'Invalid username/email or password' });
+    }
+  });
+
+  it('rotates refresh tokens and revokes the whole sign-in when a used one comes back', async () => {
+    const me = await signUp(api);
+    const first = await api.post('/api-node/refresh', { refreshToken: me.refreshToken });
+    expect(first.status).toBe(200);
+    expect(first.body.refreshToken).not.toBe(me.refreshToken);
+    expect((await api.get('/api-node/protected', first.body.accessToken as string)).status).toBe(200);
+    // The old token was revoked by the rotation: presenting it again is treated as theft.
+    const replay = await api.post('/api-node/refresh', { refreshToken: me.refreshToken });
+    expect(replay.status).toBe(401);
+    const afterTheft = await api.post('/api-node/refresh', { refreshToken: first.body.refreshToken });
+    expect(afterTheft.status).toBe(401);
+    // Stored hashed, never in clear.
+    const stored = await server.ctx.db.selectFrom('refresh_tokens').select('token_hash').execute();
+    expect(stored.map((r) => r.token_hash)).not.toContain(me.refreshToken);
+    expect(stored.every((r) => /^[0-9a-f]{64}$/.test(r.token_hash))).toBe(true);
+  });
+
+  it('refuses an expired refresh token and one from another sign-in is unaffected by a theft', async () => {
+    const me = await signUp(api);
+    const second = await api.post<{ refreshToken: string }>('/api-node/login', {
+      email: me.email,
+      password: me.password,
+    });
+    await server.ctx.db
+      .updateTable('refresh_tokens')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('token_hash', '=', await sha256(me.refreshToken))
+      .execute();
+    expect((await api.post('/api-node/refresh', { refreshToken: me.refreshToken })).status).toBe(401);
+    expect((await api.post('/api-node/refresh', { refreshToken: second.body.refreshToken })).status).toBe(200);
+  });
+
+  it('logs out by revoking the refresh token', async () => {
+    const me = await signUp(api);
+    const out = await api.post('/api-node/logout', { refreshToken: me.refreshToken });
+    expect(out).toMatchObject({ status: 200, body: { message: 'Logged out successfully' } });
+    expect((await api.post('/api-node/refresh', { refreshToken: me.refreshToken })).status).toBe(401);
+    expect((await api.post('/api-node/logout', { refreshToken: 'unknown' })).status).toBe(200);
+    expect((await api.post('/api-node/logout', {})).status).toBe(400);
+  });
+
+  it('greets the holder of a valid access token on /protected', async () => {
+    const me = await signUp(api);
+    expect(await api.get('/api-node/protected', me.accessToken)).toMatchObject({
+      status: 200,
+      body: { message: `Hello ${me.username}, your token is valid` },
+    });
+    expect((await api.get('/api-node/protected')).status).toBe(401);
+    expect((await api.get('/api-node/protected', 'garbage')).body).toEqual({ error: 'Invalid or expired token' });
+  });
+});
+
+async function sha256(s: string) {
+  const { createHash } = await import('node:crypto');
+  return createHash('sha256').update(s).digest('hex');
+}

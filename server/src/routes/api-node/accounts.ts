@@ -1,0 +1,105 @@
+/** Sign-up, sign-in, token refresh and sign-out: /api-node/register, login, refresh, logout, protected. */
+import { Hono } from 'hono';
+import { sql } from 'kysely';
+import { LoginRequest, RegisterRequest } from '@mango/core';
+import type { ServerContext } from '../../context.ts';
+import { isUniqueViolation, now } from '../../db/index.ts';
+import { requireUser, type CallerEnv } from '../../auth/caller.ts';
+import { RefreshRequest } from '../../auth/schemas.ts';
+import { issueTokenPair, revokeRefreshToken, rotateRefreshToken } from '../../auth/tokens.ts';
+import { addressKey, hashPassword, rateLimit, verifyAgainstDummy, verifyPassword } from '../../security/index.ts';
+import { readJson } from './validate.ts';
+
+export const INVALID_LOGIN = 'Invalid username/email or password';
+
+/** Which of username/email is already taken (case-insensitively), if any. */
+async function takenField(ctx: ServerContext, username: string, email: string) {
+  const rows = await ctx.db
+    .selectFrom('users')
+    .select(['username', 'email'])
+    .where((eb) => eb.or([eb(sql<string>`lower(username)`, '=', username.toLowerCase()), eb('email', '=', email)]))
+    .execute();
+  if (rows.some((r) => r.username.toLowerCase() === username.toLowerCase())) {
+    return { error: 'Username is already taken', details: { field: 'username' } };
+  }
+  if (rows.some((r) => r.email === email)) return { error: 'Email is already registered', details: { field: 'email' } };
+  return null;
+}
+
+export function accountRoutes(ctx: ServerContext): Hono<CallerEnv> {
+  const app = new Hono<CallerEnv>();
+  const limit = () => ctx.config.loginLimitPerMinute;
+
+  app.post('/register', async (c) => {
+    const limited = rateLimit(c, ctx, [{ key: addressKey(c, ctx, 'register'), limit: limit() }]);
+    if (limited) return limited;
+    const parsed = await readJson(c, RegisterRequest);
+    if (!parsed.ok) return parsed.response;
+    const { username, organization, password } = parsed.data;
+    const email = parsed.data.email.toLowerCase();
+    const taken = await takenField(ctx, username, email);
+    if (taken) return c.json(taken, 409);
+    const passwordHash = await hashPassword(password);
+    try {
+      await ctx.db
+        .insertInto('users')
+        .values({
+          username,
+          email,
+          organization,
+          password_hash: passwordHash,
+          name: '',
+          phone: '',
+          country: '',
+          created_at: now(),
+        })
+        .execute();
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      return c.json((await takenField(ctx, username, email)) ?? { error: 'Account already exists' }, 409);
+    }
+    return c.json({ message: 'User registered successfully', user: { username, email, organization } }, 201);
+  });
+
+  app.post('/login', async (c) => {
+    const parsed = await readJson(c, LoginRequest);
+    if (!parsed.ok) return parsed.response;
+    const identifier = (parsed.data.email ?? parsed.data.username ?? '').trim().toLowerCase();
+    const limited = rateLimit(c, ctx, [
+      { key: addressKey(c, ctx, 'login'), limit: limit() },
+      { key: `login:account:${identifier}`, limit: limit() },
+    ]);
+    if (limited) return limited;
+    const user = await ctx.db
+      .selectFrom('users')
+      .select(['id', 'username', 'password_hash'])
+      .where(identifier.includes('@') ? sql<string>`email` : sql<string>`lower(username)`, '=', identifier)
+      .executeTakeFirst();
+    const ok = user
+      ? await verifyPassword(parsed.data.password, user.password_hash)
+      : await verifyAgainstDummy(parsed.data.password);
+    if (!user || !ok) return c.json({ error: INVALID_LOGIN }, 401);
+    return c.json(await issueTokenPair(ctx, user), 200);
+  });
+
+  app.post('/refresh', async (c) => {
+    const parsed = await readJson(c, RefreshRequest);
+    if (!parsed.ok) return parsed.response;
+    const pair = await rotateRefreshToken(ctx, parsed.data.refreshToken);
+    if (!pair) return c.json({ error: 'Invalid or expired refresh token' }, 401);
+    return c.json(pair, 200);
+  });
+
+  app.post('/logout', async (c) => {
+    const parsed = await readJson(c, RefreshRequest);
+    if (!parsed.ok) return parsed.response;
+    await revokeRefreshToken(ctx, parsed.data.refreshToken);
+    return c.json({ message: 'Logged out successfully' }, 200);
+  });
+
+  app.get('/protected', requireUser(ctx), (c) =>
+    c.json({ message: `Hello ${c.get('caller').username}, your token is valid` }),
+  );
+
+  return app;
+}

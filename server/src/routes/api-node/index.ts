@@ -1,0 +1,17 @@
+/** Every /api-node router (accounts, user data, recovery, API keys). */
+import { Hono } from 'hono';
+import type { ServerContext } from '../../context.ts';
+import type { CallerEnv } from '../../auth/caller.ts';
+import { accountRoutes } from './accounts.ts';
+import { apiKeyRoutes } from './api-keys.ts';
+import { recoveryRoutes } from './recovery.ts';
+import { userRoutes } from './user.ts';
+
+export function apiNodeRoutes(ctx: ServerContext): Hono<CallerEnv> {
+  const app = new Hono<CallerEnv>();
+  app.route('/', accountRoutes(ctx));
+  app.route('/', userRoutes(ctx));
+  app.route('/', recoveryRoutes(ctx));
+  app.route('/', apiKeyRoutes(ctx));
+  return app;
+}

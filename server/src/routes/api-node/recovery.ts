@@ -1,0 +1,98 @@
+/**
+ * Password recovery and change: /api-node/forgot-password, verify-code, change-password.
+ * Nothing secret reaches the browser before the user proves they read the e-mail.
+ */
+import { Hono } from 'hono';
+import type { ServerContext } from '../../context.ts';
+import { errorResponse, type CallerEnv } from '../../auth/caller.ts';
+import { consumeResetToken, RESET_TOKEN_PREFIX, startRecovery, verifyRecoveryCode } from '../../auth/recovery.ts';
+import { ChangePasswordRequest, ForgotPasswordRequest, VerifyCodeRequest } from '../../auth/schemas.ts';
+import { revokeUserTokens, verifyAccessToken } from '../../auth/tokens.ts';
+import { addressKey, hashPassword, rateLimit, verifyPassword } from '../../security/index.ts';
+import { readJson } from './validate.ts';
+
+export const RECOVERY_SENT = 'If an account exists for this address, a verification code has been sent.';
+export const INCORRECT_CODE = 'Incorrect verification code. Please try again.';
+export const PASSWORD_UPDATED = 'Password updated successfully';
+
+export function recoveryRoutes(ctx: ServerContext): Hono<CallerEnv> {
+  const app = new Hono<CallerEnv>();
+  const limit = () => ctx.config.loginLimitPerMinute;
+
+  app.post('/forgot-password', async (c) => {
+    const parsed = await readJson(c, ForgotPasswordRequest);
+    if (!parsed.ok) return parsed.response;
+    const email = parsed.data.email.toLowerCase();
+    const limited = rateLimit(c, ctx, [
+      { key: addressKey(c, ctx, 'recovery'), limit: limit() },
+      { key: `recovery:account:${email}`, limit: limit() },
+    ]);
+    if (limited) return limited;
+    const work = startRecovery(ctx, email);
+    // With SMTP the answer does not wait, so its timing says nothing about the account.
+    if (ctx.config.smtpUrl) work.catch((err: unknown) => ctx.logger.error('password recovery failed', err));
+    else await work;
+    return c.json({ message: RECOVERY_SENT }, 200);
+  });
+
+  app.post('/verify-code', async (c) => {
+    const limited = rateLimit(c, ctx, [{ key: addressKey(c, ctx, 'verify-code'), limit: limit() }]);
+    if (limited) return limited;
+    const parsed = await readJson(c, VerifyCodeRequest);
+    if (!parsed.ok) return parsed.response;
+    const resetToken = await verifyRecoveryCode(ctx, parsed.data.email, parsed.data.code);
+    if (!resetToken) return c.json({ error: INCORRECT_CODE }, 400);
+    return c.json({ resetToken }, 200);
+  });
+
+  app.post('/change-password', async (c) => {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '');
+    if (!m) return errorResponse(c, 401, 'Authentication required');
+    const token = m[1];
+    const parsed = await readJson(c, ChangePasswordRequest);
+    if (!parsed.ok) return parsed.response;
+    const { currentPassword, newPassword } = parsed.data;
+
+    if (token.startsWith(RESET_TOKEN_PREFIX)) {
+      const userId = await consumeResetToken(ctx, token);
+      if (userId === null) return errorResponse(c, 401, 'This password reset link has expired or was already used');
+      await ctx.db
+        .updateTable('users')
+        .set({ password_hash: await hashPassword(newPassword) })
+        .where('id', '=', userId)
+        .execute();
+      await revokeUserTokens(ctx, userId);
+      return c.json({ message: PASSWORD_UPDATED }, 200);
+    }
+
+    const claims = await verifyAccessToken(ctx, token);
+    if (!claims) return errorResponse(c, 401, 'Invalid or expired token');
+    if (!currentPassword) {
+      return c.json(
+        { error: 'Current password is required', details: [{ path: 'currentPassword', message: 'Required' }] },
+        400,
+      );
+    }
+    const limited = rateLimit(c, ctx, [{ key: `change-password:user:${claims.userId}`, limit: limit() }]);
+    if (limited) return limited;
+    const user = await ctx.db
+      .selectFrom('users')
+      .select(['id', 'password_hash'])
+      .where('id', '=', claims.userId)
+      .executeTakeFirst();
+    if (!user) return errorResponse(c, 401, 'Invalid or expired token');
+    if (!(await verifyPassword(currentPassword, user.password_hash))) {
+      return c.json({ error: 'Current password is incorrect' }, 400);
+    }
+    await ctx.db
+      .updateTable('users')
+      .set({ password_hash: await hashPassword(newPassword) })
+      .where('id', '=', user.id)
+      .execute();
+    // This sign-in stays valid; every other session has to sign in again.
+    await revokeUserTokens(ctx, user.id, claims.family);
+    return c.json({ message: PASSWORD_UPDATED }, 200);
+  });
+
+  return app;
+}

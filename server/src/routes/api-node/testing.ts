@@ -1,0 +1,75 @@
+/** Helpers for the account tests: JSON calls against a running test server, unique users. */
+import { randomUUID } from 'node:crypto';
+import type { TestServer } from '../../testing/index.ts';
+
+export interface JsonAnswer<T = Record<string, unknown>> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export function client(server: { url: string }) {
+  async function call<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    options: { body?: unknown; token?: string; headers?: Record<string, string> } = {},
+  ): Promise<JsonAnswer<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.body !== undefined) headers['content-type'] ??= 'application/json';
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    const res = await fetch(server.url + path, {
+      method,
+      headers,
+      body:
+        options.body === undefined
+          ? undefined
+          : typeof options.body === 'string'
+            ? options.body
+            : JSON.stringify(options.body),
+    });
+    const text = await res.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: res.status, body: body as T, headers: res.headers };
+  }
+  return {
+    call,
+    get: <T = Record<string, unknown>>(path: string, token?: string) => call<T>('GET', path, { token }),
+    post: <T = Record<string, unknown>>(path: string, body: unknown, token?: string) =>
+      call<T>('POST', path, { body, token }),
+    put: <T = Record<string, unknown>>(path: string, body: unknown, token?: string) =>
+      call<T>('PUT', path, { body, token }),
+    del: <T = Record<string, unknown>>(path: string, token?: string) => call<T>('DELETE', path, { token }),
+  };
+}
+
+export type Client = ReturnType<typeof client>;
+
+/** Unique credentials (tables are shared between test servers on PostgreSQL). */
+export function newUser(organization = 'Mango Lab') {
+  const id = randomUUID().replaceAll('-', '').slice(0, 12);
+  return { username: `u_${id}`, email: `u_${id}@example.org`, organization, password: `pw-${id}-secret` };
+}
+
+export type NewUser = ReturnType<typeof newUser>;
+
+/** Registers a fresh user and signs in. */
+export async function signUp(api: Client, organization?: string) {
+  const user = newUser(organization);
+  const reg = await api.post('/api-node/register', user);
+  if (reg.status !== 201) throw new Error(`register failed: ${reg.status} ${JSON.stringify(reg.body)}`);
+  const login = await api.post<{ accessToken: string; refreshToken: string }>('/api-node/login', {
+    email: user.username,
+    password: user.password,
+  });
+  if (login.status !== 200) throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);
+  return { ...user, ...login.body };
+}
+
+export type SignedIn = Awaited<ReturnType<typeof signUp>>;
+
+export type { TestServer };

@@ -1,0 +1,94 @@
+/**
+ * HTTP-level protections mounted by app.ts before any router: secure headers with a CSP that suits
+ * the SPA, CORS allow-lists, request body limits. Rate limits for individual routes are applied
+ * with `rateLimit()`.
+ */
+import type { Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import { secureHeaders } from 'hono/secure-headers';
+import type { ServerContext } from '../context.ts';
+import { activeKeyOrigins } from '../auth/api-keys.ts';
+import { clientAddress } from './client-address.ts';
+import { securityState } from './state.ts';
+
+export { clientAddress } from './client-address.ts';
+export { hashPassword, verifyPassword, verifyAgainstDummy } from './passwords.ts';
+export { RateLimiter } from './rate-limit.ts';
+
+/** JSON endpoints need little; uploads (the /api-py routes) get config.maxRequestBytes. */
+export const JSON_BODY_LIMIT = 64 * 1024;
+
+/**
+ * The SPA needs: its own scripts and styles (React sets inline style attributes), images from
+ * data: (bruise overlays) and blob: (processed images, canvas exports), fetch() of blob:/data: URLs
+ * (images sent on to analysis), and workers from self or blob:.
+ */
+export const CONTENT_SECURITY_POLICY = {
+  defaultSrc: ["'self'"],
+  baseUri: ["'self'"],
+  objectSrc: ["'none'"],
+  frameAncestors: ["'self'"],
+  formAction: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:', 'blob:'],
+  fontSrc: ["'self'", 'data:'],
+  connectSrc: ["'self'", 'blob:', 'data:'],
+  mediaSrc: ["'self'", 'blob:', 'data:'],
+  workerSrc: ["'self'", 'blob:'],
+  childSrc: ["'self'", 'blob:'],
+};
+
+const isPartnerPath = (path: string) => path.startsWith('/api-py') || path.startsWith('/widget/');
+
+export function applySecurity(app: Hono, ctx: ServerContext): void {
+  const sameOrigin = secureHeaders({ contentSecurityPolicy: CONTENT_SECURITY_POLICY });
+  // Partner pages load the widget bundle and call the plugin API from their own origin.
+  const crossOrigin = secureHeaders({
+    contentSecurityPolicy: CONTENT_SECURITY_POLICY,
+    crossOriginResourcePolicy: 'cross-origin',
+  });
+  app.use('*', (c, next) => (isPartnerPath(c.req.path) ? crossOrigin(c, next) : sameOrigin(c, next)));
+
+  const allowList = new Set(ctx.config.corsOrigins);
+  const corsOptions = {
+    allowHeaders: ['Authorization', 'Content-Type'],
+    allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+    exposeHeaders: ['Retry-After', 'Content-Disposition'],
+    maxAge: 600,
+  };
+  app.use('/api-node/*', cors({ ...corsOptions, origin: (o) => (allowList.has(o) ? o : null) }));
+  app.use('/api/*', cors({ ...corsOptions, origin: (o) => (allowList.has(o) ? o : null) }));
+  // A preflight carries no key, so any origin of some active key passes here; requireCaller then
+  // checks the origin against the key actually sent (403 when it is not in that key's list).
+  app.use(
+    '/api-py/*',
+    cors({
+      ...corsOptions,
+      origin: async (o) => (allowList.has(o) || (await activeKeyOrigins(ctx)).has(o) ? o : null),
+    }),
+  );
+
+  const tooLarge = (c: Context) =>
+    c.req.path.startsWith('/api-py')
+      ? c.json({ detail: 'Request body too large' }, 413)
+      : c.json({ error: 'Request body too large' }, 413);
+  app.use('*', bodyLimit({ maxSize: ctx.config.maxRequestBytes, onError: tooLarge }));
+  app.use('/api-node/*', bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: tooLarge }));
+}
+
+/**
+ * Counts a hit against each (key, limit); over any limit it answers 429 {error} with Retry-After.
+ * Returns null when the request may go on.
+ */
+export function rateLimit(c: Context, ctx: ServerContext, entries: { key: string; limit: number }[]): Response | null {
+  const decision = securityState(ctx).limiter.hitAll(entries);
+  if (decision.ok) return null;
+  c.header('Retry-After', String(decision.retryAfter));
+  return c.json({ error: `Too many attempts. Please try again in ${decision.retryAfter} seconds.` }, 429);
+}
+
+/** Rate-limit key for the client address of a request. */
+export const addressKey = (c: Context, ctx: ServerContext, scope: string) =>
+  `${scope}:ip:${clientAddress(c, ctx.config.trustProxy)}`;
