@@ -7,3 +7,4 @@ export * from './models.ts';
 export * from './color.ts';
 export * from './schemas/index.ts';
 export * from './mask.ts';
+export * from './segmentation/index.ts';

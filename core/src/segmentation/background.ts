@@ -1,0 +1,213 @@
+/**
+ * Background colour model: the image border is clustered in CIELAB (k-means), every cluster that
+ * covers a fair share of the border becomes a background mode. A pixel's fruit score is its
+ * distance to the nearest mode, measured so that shadows and lighter patches of a background
+ * (same chromaticity, scaled lightness) stay close to it while peel colours do not.
+ */
+
+export interface BackgroundMode {
+  L: number;
+  a: number;
+  b: number;
+  /** share of the border pixels in this cluster */
+  weight: number;
+  /** mean sRGB of its border pixels */
+  rgb: [number, number, number];
+}
+
+export interface LabPlanes {
+  L: Float32Array;
+  A: Float32Array;
+  B: Float32Array;
+}
+
+/** Indices of the pixels in a ring of `ring` pixels along the image border. */
+export function borderIndices(width: number, height: number, ring: number): Int32Array {
+  const r = Math.max(1, Math.min(ring, Math.floor(Math.min(width, height) / 2)));
+  const out: number[] = [];
+  for (let y = 0; y < height; y++) {
+    const inBand = y < r || y >= height - r;
+    for (let x = 0; x < width; x++) {
+      if (inBand || x < r || x >= width - r) out.push(y * width + x);
+    }
+  }
+  return Int32Array.from(out);
+}
+
+/**
+ * k-means (Lloyd, deterministic farthest-point start) of the given pixels in Lab. Returns the
+ * cluster centres with their weights, largest first; clusters under `minWeight` are dropped.
+ */
+export function clusterBorder(
+  lab: LabPlanes,
+  rgba: Uint8ClampedArray,
+  indices: Int32Array,
+  k: number,
+  minWeight: number,
+): BackgroundMode[] {
+  const n = indices.length;
+  if (n === 0) return [];
+  const { L, A, B } = lab;
+  // Start: the per-channel median, then repeatedly the sample farthest from every centre so far.
+  const med = (p: Float32Array) => {
+    const v = Float32Array.from(indices, (i) => p[i]).sort();
+    return v[v.length >> 1];
+  };
+  const cL = [med(L)];
+  const cA = [med(A)];
+  const cB = [med(B)];
+  const nearest = new Float64Array(n).fill(Infinity);
+  for (let c = 1; c < k; c++) {
+    let best = -1;
+    let bestD = 0;
+    const l0 = cL[c - 1],
+      a0 = cA[c - 1],
+      b0 = cB[c - 1];
+    for (let s = 0; s < n; s++) {
+      const i = indices[s];
+      const d = (L[i] - l0) ** 2 + (A[i] - a0) ** 2 + (B[i] - b0) ** 2;
+      if (d < nearest[s]) nearest[s] = d;
+      if (nearest[s] > bestD) {
+        bestD = nearest[s];
+        best = s;
+      }
+    }
+    if (best < 0 || bestD < 16) break; // everything within 4 units of a centre: no more clusters
+    const i = indices[best];
+    cL.push(L[i]);
+    cA.push(A[i]);
+    cB.push(B[i]);
+  }
+  const kk = cL.length;
+  const assign = new Int32Array(n);
+  for (let iter = 0; iter < 12; iter++) {
+    const sL = new Float64Array(kk),
+      sA = new Float64Array(kk),
+      sB = new Float64Array(kk),
+      cnt = new Float64Array(kk);
+    let changed = 0;
+    for (let s = 0; s < n; s++) {
+      const i = indices[s];
+      let bc = 0;
+      let bd = Infinity;
+      for (let c = 0; c < kk; c++) {
+        const d = (L[i] - cL[c]) ** 2 + (A[i] - cA[c]) ** 2 + (B[i] - cB[c]) ** 2;
+        if (d < bd) {
+          bd = d;
+          bc = c;
+        }
+      }
+      if (assign[s] !== bc) changed++;
+      assign[s] = bc;
+      sL[bc] += L[i];
+      sA[bc] += A[i];
+      sB[bc] += B[i];
+      cnt[bc]++;
+    }
+    for (let c = 0; c < kk; c++) {
+      if (cnt[c] === 0) continue;
+      cL[c] = sL[c] / cnt[c];
+      cA[c] = sA[c] / cnt[c];
+      cB[c] = sB[c] / cnt[c];
+    }
+    if (iter > 0 && changed === 0) break;
+  }
+  const cnt = new Float64Array(kk);
+  const rgb = Array.from({ length: kk }, () => [0, 0, 0]);
+  for (let s = 0; s < n; s++) {
+    const c = assign[s];
+    const p = indices[s] * 4;
+    cnt[c]++;
+    rgb[c][0] += rgba[p];
+    rgb[c][1] += rgba[p + 1];
+    rgb[c][2] += rgba[p + 2];
+  }
+  const modes: BackgroundMode[] = [];
+  for (let c = 0; c < kk; c++) {
+    if (cnt[c] === 0 || cnt[c] / n < minWeight) continue;
+    modes.push({
+      L: cL[c],
+      a: cA[c],
+      b: cB[c],
+      weight: cnt[c] / n,
+      rgb: [Math.round(rgb[c][0] / cnt[c]), Math.round(rgb[c][1] / cnt[c]), Math.round(rgb[c][2] / cnt[c])],
+    });
+  }
+  modes.sort((x, y) => y.weight - x.weight);
+  return modes;
+}
+
+/** Lightness ratios a background may take relative to its mode: shadows down to 25 %, glare to 130 %. */
+const SHADOW_MIN = 0.25;
+const LIGHT_MAX = 1.3;
+/** Weight of the lightness excess beyond that range, relative to the chroma distance. */
+const LIGHTNESS_WEIGHT = 0.5;
+
+/**
+ * Distance of one Lab colour to a background mode: chroma compared after undoing the lightness
+ * ratio (a shadow darkens a colour and shrinks its a*, b* roughly proportionally), plus the part of
+ * the lightness change that no shadow or lighting change explains.
+ */
+export function modeDistance(L: number, a: number, b: number, m: BackgroundMode): number {
+  const lm = Math.max(m.L, 1);
+  let t = L / lm;
+  let excess = 0;
+  if (t < SHADOW_MIN) {
+    excess = SHADOW_MIN * lm - L;
+    t = SHADOW_MIN;
+  } else if (t > LIGHT_MAX) {
+    excess = L - LIGHT_MAX * lm;
+    t = LIGHT_MAX;
+  }
+  // Compare chroma at the mode's lightness: a shadow's chroma, scaled back up, matches the mode's,
+  // while a shaded peel's chroma, small in absolute terms, grows to its real saturation.
+  const s = 1 / Math.min(t, 1);
+  const da = a * s - m.a;
+  const db = b * s - m.b;
+  return Math.sqrt(da * da + db * db) + LIGHTNESS_WEIGHT * excess;
+}
+
+/** Fruit score of every pixel: distance to the nearest background mode. */
+export function fruitScore(lab: LabPlanes, n: number, modes: BackgroundMode[], out = new Float32Array(n)) {
+  const { L, A, B } = lab;
+  for (let i = 0; i < n; i++) {
+    let best = Infinity;
+    for (let m = 0; m < modes.length; m++) {
+      const d = modeDistance(L[i], A[i], B[i], modes[m]);
+      if (d < best) best = d;
+    }
+    out[i] = best;
+  }
+  return out;
+}
+
+/** Otsu threshold of values in [0, max] with `bins` bins. */
+export function otsuThreshold(values: Float32Array, max: number, bins = 256): number {
+  const hist = new Float64Array(bins);
+  const scale = (bins - 1) / max;
+  for (let i = 0; i < values.length; i++) hist[Math.min(bins - 1, Math.max(0, Math.round(values[i] * scale)))]++;
+  let total = 0,
+    sum = 0;
+  for (let k = 0; k < bins; k++) {
+    total += hist[k];
+    sum += k * hist[k];
+  }
+  let w0 = 0,
+    s0 = 0,
+    best = 0,
+    bestK = 0;
+  for (let k = 0; k < bins - 1; k++) {
+    w0 += hist[k];
+    s0 += k * hist[k];
+    const w1 = total - w0;
+    if (w0 === 0 || w1 === 0) continue;
+    const m0 = s0 / w0;
+    const m1 = (sum - s0) / w1;
+    const between = w0 * w1 * (m0 - m1) ** 2;
+    if (between > best) {
+      best = between;
+      bestK = k;
+    }
+  }
+  return (bestK + 0.5) / scale;
+}

@@ -1,0 +1,57 @@
+import type { RasterImage } from '../image.ts';
+
+/**
+ * Box-average downscale by an integer factor: each output pixel is the mean of a factor x factor
+ * block (blocks on the right and bottom edges may be partial). Pure, runs in Node and the browser.
+ */
+export function boxDownscale(image: RasterImage, factor: number): RasterImage {
+  const f = Math.max(1, Math.floor(factor));
+  const { width, height, data } = image;
+  if (f === 1) return { width, height, data: data.slice() };
+  const sw = Math.ceil(width / f);
+  const sh = Math.ceil(height / f);
+  const out = new Uint8ClampedArray(sw * sh * 4);
+  const acc = new Float64Array(sw * 4);
+  for (let by = 0; by < sh; by++) {
+    acc.fill(0);
+    const y0 = by * f;
+    const y1 = Math.min(height, y0 + f);
+    for (let y = y0; y < y1; y++) {
+      let p = y * width * 4;
+      for (let bx = 0; bx < sw; bx++) {
+        const n = Math.min(f, width - bx * f);
+        let r = 0,
+          g = 0,
+          b = 0,
+          a = 0;
+        for (let k = 0; k < n; k++, p += 4) {
+          r += data[p];
+          g += data[p + 1];
+          b += data[p + 2];
+          a += data[p + 3];
+        }
+        const q = bx * 4;
+        acc[q] += r;
+        acc[q + 1] += g;
+        acc[q + 2] += b;
+        acc[q + 3] += a;
+      }
+    }
+    const rows = y1 - y0;
+    for (let bx = 0; bx < sw; bx++) {
+      const n = Math.min(f, width - bx * f) * rows;
+      const q = bx * 4;
+      const o = (by * sw + bx) * 4;
+      out[o] = acc[q] / n;
+      out[o + 1] = acc[q + 1] / n;
+      out[o + 2] = acc[q + 2] / n;
+      out[o + 3] = acc[q + 3] / n;
+    }
+  }
+  return { width: sw, height: sh, data: out };
+}
+
+/** The integer factor that brings the long side to at most `workSize` pixels (1 for small images). */
+export function downscaleFactor(width: number, height: number, workSize: number): number {
+  return Math.max(1, Math.ceil(Math.max(width, height) / Math.max(16, workSize)));
+}

@@ -1,0 +1,195 @@
+/**
+ * Fruit segmentation shared by the bruise and remove-background plugins: which pixels are fruit,
+ * on a plain background of any colour, with one or several fruits.
+ *
+ * Method (on a box-averaged copy with the long side near `workSize`):
+ * 1. background modes = k-means clusters of the image border in CIELAB;
+ * 2. fruit score = distance to the nearest mode, tolerant to shadows (same chromaticity, darker)
+ *    and lighter patches; Otsu threshold (clamped) of the score;
+ * 3. opening and closing, hole filling, components smaller than a fruit dropped;
+ * 4. border clusters that look like the fruit (a second fruit cut by the frame) are removed from
+ *    the background model and steps 2-3 repeated;
+ * 5. full resolution: blocks away from the outline are copied, the outline band is classified per
+ *    pixel with the same score, cleaned, and feathered by a 1-2 px ramp for the alpha channel.
+ */
+import type { RasterImage } from '../image.ts';
+import { rgbaToLabPlanes } from '../color.ts';
+import { closeDisk, fillHoles, labelComponents, openDisk } from '../mask.ts';
+import {
+  borderIndices,
+  clusterBorder,
+  fruitScore,
+  modeDistance,
+  otsuThreshold,
+  type BackgroundMode,
+} from './background.ts';
+import { boxDownscale, downscaleFactor } from './downscale.ts';
+import { refineToFullResolution } from './refine.ts';
+
+export { boxDownscale, downscaleFactor } from './downscale.ts';
+export { borderIndices, clusterBorder, fruitScore, modeDistance, otsuThreshold } from './background.ts';
+export type { BackgroundMode, LabPlanes } from './background.ts';
+
+export interface FruitSegmentation {
+  width: number;
+  height: number;
+  /** 1 = fruit, full resolution, holes inside a fruit filled (bruises and dark spots are fruit) */
+  mask: Uint8Array;
+  /** 0..255 soft edge for cut-outs (a tight 1-2 px feather), 255 inside */
+  alpha: Uint8Array;
+  /** 0 background, 1..count one label per fruit */
+  labels: Int32Array;
+  count: number;
+  /** estimated background colour (sRGB) */
+  background: [number, number, number];
+}
+
+export interface SegmentOptions {
+  /** long side of the working copy in pixels; the outline is refined at full resolution */
+  workSize: number;
+  /** components smaller than this fraction of the image are dropped as specks */
+  minFruitFraction: number;
+  /** components smaller than this fraction of the largest one are dropped */
+  minRelativeSize: number;
+  /** feather radius of the alpha edge in full-resolution pixels (0 = hard edge) */
+  feather: number;
+  /** lower and upper clamp of the Otsu threshold on the fruit score (CIELAB units) */
+  minThreshold: number;
+  maxThreshold: number;
+  /** border ring width as a fraction of the short side of the working copy */
+  borderFraction: number;
+}
+
+export const DEFAULT_SEGMENT_OPTIONS: SegmentOptions = {
+  workSize: 640,
+  minFruitFraction: 0.002,
+  minRelativeSize: 0.03,
+  feather: 1,
+  minThreshold: 8,
+  maxThreshold: 40,
+  borderFraction: 0.03,
+};
+
+interface Coarse {
+  mask: Uint8Array;
+  labels: Int32Array;
+  count: number;
+  threshold: number;
+}
+
+function coarseMask(score: Float32Array, sw: number, sh: number, opts: SegmentOptions): Coarse {
+  const n = sw * sh;
+  let max = 0;
+  for (let i = 0; i < n; i++) if (score[i] > max) max = score[i];
+  const otsu = max > 0 ? otsuThreshold(score, Math.min(max, 150)) : opts.maxThreshold;
+  const threshold = Math.min(opts.maxThreshold, Math.max(opts.minThreshold, otsu));
+  let mask: Uint8Array = new Uint8Array(n);
+  for (let i = 0; i < n; i++) mask[i] = score[i] > threshold ? 1 : 0;
+  const r = Math.max(1, Math.round(Math.max(sw, sh) * 0.004));
+  mask = closeDisk(openDisk(mask, sw, sh, r), sw, sh, r);
+  mask = fillHoles(mask, sw, sh);
+  const comps = labelComponents(mask, sw, sh, 8);
+  let largest = 0;
+  for (let k = 1; k <= comps.count; k++) largest = Math.max(largest, comps.areas[k]);
+  const minArea = Math.max(opts.minFruitFraction * n, opts.minRelativeSize * largest, 4);
+  const remap = new Int32Array(comps.count + 1);
+  let count = 0;
+  for (let k = 1; k <= comps.count; k++) if (comps.areas[k] >= minArea) remap[k] = ++count;
+  const labels = comps.labels;
+  for (let i = 0; i < n; i++) {
+    const l = remap[labels[i]];
+    labels[i] = l;
+    mask[i] = l ? 1 : 0;
+  }
+  return { mask, labels, count, threshold };
+}
+
+/**
+ * Border clusters that are really fruit (a second fruit cut by the frame): minor clusters whose
+ * colour is far from every major background mode but close to the colour of the fruit found so far.
+ */
+function dropFruitLikeModes(
+  modes: BackgroundMode[],
+  lab: { L: Float32Array; A: Float32Array; B: Float32Array },
+  coarse: Coarse,
+): BackgroundMode[] {
+  if (modes.length < 2 || coarse.count === 0) return modes;
+  const { L, A, B } = lab;
+  let n = 0,
+    sL = 0,
+    sA = 0,
+    sB = 0;
+  for (let i = 0; i < coarse.mask.length; i++)
+    if (coarse.mask[i]) {
+      n++;
+      sL += L[i];
+      sA += A[i];
+      sB += B[i];
+    }
+  let vA = 0,
+    vB = 0;
+  const mL = sL / n,
+    mA = sA / n,
+    mB = sB / n;
+  for (let i = 0; i < coarse.mask.length; i++)
+    if (coarse.mask[i]) {
+      vA += (A[i] - mA) ** 2;
+      vB += (B[i] - mB) ** 2;
+    }
+  const spread = Math.sqrt((vA + vB) / n);
+  const fruitMode: BackgroundMode = { L: mL, a: mA, b: mB, weight: 0, rgb: [0, 0, 0] };
+  const kept = modes.filter((m, k) => {
+    if (k === 0 || m.weight > 0.35) return true;
+    const toFruit = modeDistance(m.L, m.a, m.b, fruitMode);
+    let toBackground = Infinity;
+    for (const o of modes)
+      if (o !== m && o.weight >= m.weight) toBackground = Math.min(toBackground, modeDistance(m.L, m.a, m.b, o));
+    return !(toFruit < Math.max(2 * spread, 10) && toFruit < toBackground && toBackground > coarse.threshold);
+  });
+  return kept;
+}
+
+export function segmentFruit(image: RasterImage, options: Partial<SegmentOptions> = {}): FruitSegmentation {
+  const opts: SegmentOptions = { ...DEFAULT_SEGMENT_OPTIONS, ...options };
+  const { width: W, height: H } = image;
+  const f = downscaleFactor(W, H, opts.workSize);
+  const small = boxDownscale(image, f);
+  const sw = small.width;
+  const sh = small.height;
+  const n = sw * sh;
+  const lab = rgbaToLabPlanes(small.data, n);
+  const ring = Math.max(2, Math.round(opts.borderFraction * Math.min(sw, sh)));
+  const border = borderIndices(sw, sh, ring);
+  let modes = clusterBorder(lab, small.data, border, 6, 0.03);
+  const score = fruitScore(lab, n, modes);
+  let coarse = coarseMask(score, sw, sh, opts);
+  const pruned = dropFruitLikeModes(modes, lab, coarse);
+  if (pruned.length !== modes.length) {
+    modes = pruned;
+    fruitScore(lab, n, modes, score);
+    coarse = coarseMask(score, sw, sh, opts);
+  }
+  const background = modes[0]?.rgb ?? [0, 0, 0];
+  const full = refineToFullResolution(
+    image,
+    { width: sw, height: sh, factor: f, mask: coarse.mask, labels: coarse.labels },
+    modes,
+    coarse.threshold,
+    opts.feather,
+  );
+  return { width: W, height: H, ...full, count: coarse.count, background };
+}
+
+/** Intersection over union of two binary masks (1 when both are empty). */
+export function maskIoU(a: Uint8Array, b: Uint8Array): number {
+  if (a.length !== b.length) throw new RangeError(`mask sizes differ: ${a.length} vs ${b.length}`);
+  let inter = 0,
+    union = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] ? 1 : 0;
+    const y = b[i] ? 1 : 0;
+    inter += x & y;
+    union += x | y;
+  }
+  return union === 0 ? 1 : inter / union;
+}

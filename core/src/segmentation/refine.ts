@@ -1,0 +1,208 @@
+/**
+ * From the coarse (downscaled) segmentation to full resolution: blocks far from the outline are
+ * copied, blocks near it are classified pixel by pixel with the same colour score, then cleaned
+ * (specks not connected to a fruit dropped, enclosed background filled) and feathered.
+ */
+import { rgbaToLabPlanes } from '../color.ts';
+import { dilateSquare } from '../mask.ts';
+import type { RasterImage } from '../image.ts';
+import { fruitScore, type BackgroundMode } from './background.ts';
+
+export interface CoarseSegmentation {
+  width: number;
+  height: number;
+  factor: number;
+  mask: Uint8Array;
+  labels: Int32Array;
+}
+
+export interface FullResolution {
+  mask: Uint8Array;
+  alpha: Uint8Array;
+  labels: Int32Array;
+}
+
+export function refineToFullResolution(
+  image: RasterImage,
+  coarse: CoarseSegmentation,
+  modes: BackgroundMode[],
+  threshold: number,
+  feather: number,
+): FullResolution {
+  const { width: W, height: H, data } = image;
+  const { width: sw, height: sh, factor: f, mask: cm, labels: cl } = coarse;
+  const N = W * H;
+  const mask = new Uint8Array(N);
+  const alpha = new Uint8Array(N);
+  const labels = new Int32Array(N);
+
+  // Blocks whose 3x3 neighbourhood mixes fruit and background, widened so that the refined outline
+  // and its feather stay inside the band.
+  const mixed = new Uint8Array(sw * sh);
+  for (let y = 0; y < sh; y++)
+    for (let x = 0; x < sw; x++) {
+      const v = cm[y * sw + x];
+      let m = 0;
+      for (let dy = -1; dy <= 1 && !m; dy++) {
+        const yy = y + dy;
+        if (yy < 0 || yy >= sh) continue;
+        for (let dx = -1; dx <= 1; dx++) {
+          const xx = x + dx;
+          if (xx >= 0 && xx < sw && cm[yy * sw + xx] !== v) {
+            m = 1;
+            break;
+          }
+        }
+      }
+      mixed[y * sw + x] = m;
+    }
+  const widen = Math.max(1, Math.ceil((feather + 2) / f));
+  const band = dilateSquare(mixed, sw, sh, widen);
+
+  // Copy the blocks away from the outline; count the band pixels.
+  let bandCount = 0;
+  for (let by = 0; by < sh; by++) {
+    const y0 = by * f;
+    const y1 = Math.min(H, y0 + f);
+    for (let bx = 0; bx < sw; bx++) {
+      const b = by * sw + bx;
+      const x0 = bx * f;
+      const x1 = Math.min(W, x0 + f);
+      if (band[b]) {
+        bandCount += (x1 - x0) * (y1 - y0);
+        continue;
+      }
+      if (!cm[b]) continue;
+      const l = cl[b];
+      for (let y = y0; y < y1; y++) {
+        const row = y * W;
+        mask.fill(1, row + x0, row + x1);
+        alpha.fill(255, row + x0, row + x1);
+        labels.fill(l, row + x0, row + x1);
+      }
+    }
+  }
+  if (bandCount === 0) return { mask, alpha, labels };
+
+  // Classify band pixels with the colour score.
+  const idx = new Int32Array(bandCount);
+  const blockStart = new Int32Array(sw * sh);
+  const rgba = new Uint8ClampedArray(bandCount * 4);
+  let k = 0;
+  for (let by = 0; by < sh; by++) {
+    const y0 = by * f;
+    const y1 = Math.min(H, y0 + f);
+    for (let bx = 0; bx < sw; bx++) {
+      if (!band[by * sw + bx]) continue;
+      blockStart[by * sw + bx] = k;
+      const x0 = bx * f;
+      const x1 = Math.min(W, x0 + f);
+      for (let y = y0; y < y1; y++)
+        for (let x = x0; x < x1; x++) {
+          const i = y * W + x;
+          idx[k] = i;
+          rgba.set(data.subarray(i * 4, i * 4 + 4), k * 4);
+          k++;
+        }
+    }
+  }
+  const lab = rgbaToLabPlanes(rgba, bandCount);
+  const score = fruitScore(lab, bandCount, modes);
+  const blockOf = (i: number) => Math.floor(Math.floor(i / W) / f) * sw + Math.floor((i % W) / f);
+  const inBand = (i: number) => band[blockOf(i)] === 1;
+  for (let s = 0; s < bandCount; s++) mask[idx[s]] = score[s] > threshold ? 1 : 0;
+
+  // Fruit pixels of the band must connect to fruit outside the band (or be confidently fruit in a
+  // fruit block); background pixels of the band must connect to the outside, else they are holes.
+  const seen = new Uint8Array(bandCount);
+  // Position of a full-resolution pixel in the band list: band blocks are stored in raster order.
+  const pos = (i: number) => {
+    const x = i % W;
+    const y = (i - x) / W;
+    const b = Math.floor(y / f) * sw + Math.floor(x / f);
+    if (!band[b]) return -1;
+    const x0 = (b % sw) * f;
+    const y0 = Math.floor(b / sw) * f;
+    return blockStart[b] + (y - y0) * (Math.min(W, x0 + f) - x0) + (x - x0);
+  };
+  const flood = (value: 0 | 1, isSeed: (s: number, i: number) => boolean) => {
+    seen.fill(0);
+    const stack: number[] = [];
+    for (let s = 0; s < bandCount; s++) {
+      const i = idx[s];
+      if (mask[i] === value && isSeed(s, i)) {
+        seen[s] = 1;
+        stack.push(s);
+      }
+    }
+    while (stack.length) {
+      const s = stack.pop()!;
+      const i = idx[s];
+      const x = i % W;
+      const visit = (j: number) => {
+        const t = pos(j);
+        if (t >= 0 && !seen[t] && mask[j] === value) {
+          seen[t] = 1;
+          stack.push(t);
+        }
+      };
+      if (x > 0) visit(i - 1);
+      if (x < W - 1) visit(i + 1);
+      if (i >= W) visit(i - W);
+      if (i < N - W) visit(i + W);
+    }
+    for (let s = 0; s < bandCount; s++) if (mask[idx[s]] === value && !seen[s]) mask[idx[s]] = 1 - value;
+  };
+  const touchesOutside = (i: number, value: 0 | 1) => {
+    const x = i % W;
+    const check = (j: number) => !inBand(j) && mask[j] === value;
+    return (
+      (x > 0 && check(i - 1)) || (x < W - 1 && check(i + 1)) || (i >= W && check(i - W)) || (i < N - W && check(i + W))
+    );
+  };
+  flood(1, (s, i) => touchesOutside(i, 1) || (cm[blockOf(i)] === 1 && score[s] > 2 * threshold));
+  flood(0, (_s, i) => {
+    const x = i % W;
+    return x === 0 || x === W - 1 || i < W || i >= N - W || touchesOutside(i, 0);
+  });
+
+  // Labels of band fruit pixels: their block's label, else the largest label of a neighbouring block.
+  for (let s = 0; s < bandCount; s++) {
+    const i = idx[s];
+    if (!mask[i]) continue;
+    const bx = Math.floor((i % W) / f);
+    const by = Math.floor(Math.floor(i / W) / f);
+    let l = cl[by * sw + bx];
+    for (let r = 1; !l && r <= 3; r++)
+      for (let dy = -r; dy <= r; dy++)
+        for (let dx = -r; dx <= r; dx++) {
+          const xx = bx + dx;
+          const yy = by + dy;
+          if (xx >= 0 && yy >= 0 && xx < sw && yy < sh && cl[yy * sw + xx] > l) l = cl[yy * sw + xx];
+        }
+    labels[i] = l || 1;
+  }
+
+  // Feather: the mean of the binary mask over a (2r+1)^2 window, kept on the mask's side of 128.
+  const r = Math.max(0, Math.round(feather));
+  const win = (2 * r + 1) ** 2;
+  for (let s = 0; s < bandCount; s++) {
+    const i = idx[s];
+    const m = mask[i];
+    if (r === 0) {
+      alpha[i] = m ? 255 : 0;
+      continue;
+    }
+    const x = i % W;
+    const y = (i - x) / W;
+    let sum = 0;
+    for (let dy = -r; dy <= r; dy++) {
+      const yy = Math.min(H - 1, Math.max(0, y + dy));
+      const row = yy * W;
+      for (let dx = -r; dx <= r; dx++) sum += mask[row + Math.min(W - 1, Math.max(0, x + dx))];
+    }
+    const v = Math.round((255 * sum) / win);
+    alpha[i] = m ? Math.max(128, v) : Math.min(127, v);
+  }
+  return { mask, alpha, labels };
+}
