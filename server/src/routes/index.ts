@@ -1,10 +1,23 @@
 /** One router per feature, mounted here. */
 import type { Hono } from 'hono';
 import type { ServerContext } from '../context.ts';
+import { logAction, requireCaller } from '../auth/index.ts';
 import { openApiRoutes } from '../openapi/index.ts';
 import { apiNodeRoutes } from './api-node/index.ts';
+import { apiPyRoutes } from './api-py/index.ts';
 
 export function mountRoutes(app: Hono, ctx: ServerContext): void {
   app.route('/api-node', apiNodeRoutes(ctx));
+  app.route(
+    '/api-py',
+    apiPyRoutes(ctx, {
+      auth: requireCaller(ctx),
+      // Web users log their own actions (POST /api-node/user/action); partner keys are logged here.
+      onBruise: async (c) => {
+        const caller = c.get('caller');
+        if (caller?.apiKeyId !== undefined) await logAction(ctx, caller, 'Bruised Area Calculation');
+      },
+    }),
+  );
   app.route('/api', openApiRoutes(ctx));
 }

@@ -26,7 +26,8 @@ describe('/api-py input handling', () => {
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify(user),
     });
-    if (reg.ok) {
+    expect(reg.status).toBe(201);
+    {
       const login = await fetch(server.url + '/api-node/login', {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
@@ -40,6 +41,46 @@ describe('/api-py input handling', () => {
 
   const post = (path: string, body: FormData | string, headers: Record<string, string> = {}) =>
     fetch(server.url + path, { method: 'POST', body, headers: { ...auth, ...headers } });
+
+  it('requires a token or an API key', async () => {
+    const png = await encodeImage(createImage(8, 8, [200, 100, 0, 255]), 'png');
+    const res = await fetch(server.url + '/api-py/python/analyze', {
+      method: 'POST',
+      body: await form([['a.png', png]], { features: '["rgb"]' }),
+    });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toHaveProperty('detail');
+    const bad = await fetch(server.url + '/api-py/python/analyze', {
+      method: 'POST',
+      headers: { Authorization: 'Bearer mbt_not-a-real-key' },
+      body: await form([['a.png', png]], { features: '["rgb"]' }),
+    });
+    expect(bad.status).toBe(401);
+  });
+
+  it('analyzes images and reports an undecodable one in its own item', async () => {
+    const png = await encodeImage(createImage(8, 6, [200, 100, 0, 255]), 'png');
+    const res = await post(
+      '/api-py/python/analyze',
+      await form(
+        [
+          ['a.png', png],
+          ['b.jpg', new TextEncoder().encode('not an image')],
+        ],
+        { features: '["rgb","area"]' },
+      ),
+    );
+    expect(res.status).toBe(200);
+    const items = (await res.json()) as {
+      image_name: string;
+      features?: Record<string, Record<string, number>>;
+      error?: string;
+    }[];
+    expect(items[0].image_name).toBe('a.png');
+    expect(items[0].features!.rgb).toEqual({ mean_R: 200, mean_G: 100, mean_B: 0, std_R: 0, std_G: 0, std_B: 0 });
+    expect(items[0].features!.area.area).toBe(48);
+    expect(items[1]).toEqual({ image_name: 'b.jpg', error: 'b.jpg: not a supported image (JPEG or PNG expected)' });
+  });
 
   it('answers 400 {detail} for no images, no features and unknown feature ids', async () => {
     const png = await encodeImage(createImage(8, 8, [200, 100, 0, 255]), 'png');
