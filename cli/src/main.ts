@@ -1,7 +1,7 @@
 /** The `mango` command: one sub-command per plugin, a thin shell over the plugins and the job pool. */
 import { Command, CommanderError } from 'commander';
 import { pluginsCommand } from './commands/plugins.ts';
-import { resizeCommand } from './commands/resize.ts';
+import { removeBackgroundCommand, resizeCommand } from './commands/transforms.ts';
 import { featuresCommand } from './commands/features.ts';
 import { UsageError } from './util.ts';
 
@@ -13,6 +13,7 @@ export function buildProgram(): Command {
   pluginsCommand(program);
   resizeCommand(program);
   featuresCommand(program);
+  removeBackgroundCommand(program);
   return program;
 }
 

@@ -1,0 +1,49 @@
+/** A batch command for a transform plugin: every input image through the plugin, one output file each. */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { Command } from 'commander';
+import type { AnyPlugin } from '@mango/core';
+import { collectInputs } from '../inputs.ts';
+import { runBatch, summarise } from '../batch.ts';
+import { addSchemaOptions, readSchemaOptions } from '../schemaOptions.ts';
+import { parseOrExit, replaceExtension } from '../util.ts';
+
+export function transformCommand(
+  program: Command,
+  plugin: AnyPlugin,
+  output: { format: 'png' | 'jpeg'; ext: string; description: string },
+) {
+  const cmd = program
+    .command(plugin.id)
+    .description(output.description)
+    .argument('<inputs...>', 'image files or directories (recursive; .jpg, .jpeg, .png)')
+    .requiredOption('--out-dir <dir>', 'where the results go (sub-folders kept)')
+    .option('--concurrency <n>', 'worker threads (default: one per core)', Number);
+  addSchemaOptions(cmd, plugin.options);
+  cmd.action(async (inputs: string[], o: Record<string, unknown>) => {
+    const options = parseOrExit(plugin.options, readSchemaOptions(plugin.options, o)) as Record<string, unknown>;
+    const { files, missing } = await collectInputs(inputs);
+    const outDir = String(o.outDir);
+    const quality = typeof options.quality === 'number' ? options.quality : undefined;
+    const outcome = await runBatch(
+      files,
+      (f) => ({
+        path: f.path,
+        name: f.relative,
+        steps: [{ plugin: plugin.id, options }],
+        output: { format: output.format, quality },
+      }),
+      {
+        concurrency: o.concurrency as number | undefined,
+        onResult: async (f, r) => {
+          if (!r.ok || !r.image) return;
+          const target = join(outDir, replaceExtension(f.relative, output.ext));
+          await mkdir(dirname(target), { recursive: true });
+          await writeFile(target, r.image);
+        },
+      },
+    );
+    process.exitCode = summarise(outcome, `${plugin.id}: written to ${outDir}`, missing);
+  });
+  return cmd;
+}
