@@ -30,7 +30,7 @@ export const TECHNOLOGY = [
     name: 'Checked feature definitions',
     text: 'Colour, texture (GLCM, LBP, Gabor) and shape features are checked against scikit-image on reference images.',
   },
-  { name: 'ONNX Runtime', text: 'Runs the segmentation model on the server, with no Python service needed.' },
+  { name: 'ONNX Runtime', text: 'Runs the segmentation model inside the Node.js server.' },
 ];
 
 export function ValueProps() {
