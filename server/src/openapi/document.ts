@@ -286,6 +286,11 @@ function buildRegistry(): OpenAPIRegistry {
             type: 'string',
             description: `JSON array of feature ids, e.g. ["rgb","glcm"]; ids: ${FEATURE_IDS.join(', ')}`,
           },
+          isolate: {
+            type: 'string',
+            enum: ['true', 'false', '1', '0'],
+            description: 'Remove the background before measuring (default false)',
+          },
         },
         ['images', 'features'],
       ),
@@ -299,7 +304,18 @@ function buildRegistry(): OpenAPIRegistry {
     py({
       path: `/api-py/python/bruise_detection/${method}`,
       summary: `Bruised area of each image, ${what}`,
-      request: { body: multipart({ images: imagesField }, ['images']) },
+      request: {
+        body: multipart(
+          {
+            images: imagesField,
+            px_per_cm: {
+              type: 'string',
+              description: 'Optional scale (pixels per centimetre, a positive number) to add areas in cm²',
+            },
+          },
+          ['images'],
+        ),
+      },
       responses: { 200: json(z.array(schemas.BruiseResultItem), 'One item per image'), ...pluginErrors },
     });
   }
@@ -307,7 +323,12 @@ function buildRegistry(): OpenAPIRegistry {
     path: '/api-py/python/remove_background',
     summary: 'Remove the background of one image',
     request: {
-      body: multipart({ images: { ...imagesField, description: 'One image file', maxItems: 1 } }, ['images']),
+      body: multipart(
+        {
+          images: { ...imagesField, description: 'One image file (`image` and `file` are accepted too)', maxItems: 1 },
+        },
+        ['images'],
+      ),
     },
     responses: {
       200: {

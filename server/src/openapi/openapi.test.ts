@@ -64,6 +64,7 @@ describe('GET /api/openapi.json', () => {
     expect(Object.keys(analyze.requestBody.content['multipart/form-data'].schema.properties)).toEqual([
       'images',
       'features',
+      'isolate',
     ]);
     expect(doc.paths['/api-py/python/remove_background'].post.responses['200']).toMatchObject({
       content: { 'image/png': {} },
