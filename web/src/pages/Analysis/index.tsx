@@ -5,7 +5,7 @@ import { FEATURE_CATEGORIES, FEATURE_DISPLAY_NAMES, FEATURE_IDS, type FeatureId 
 import Layout from '../../components/Layout.tsx';
 import Dropzone from '../../components/Dropzone.tsx';
 import { apiFetch, logAction } from '../../api/client.ts';
-import { FEATURE_DESCRIPTIONS } from '../../lib/featureInfo.ts';
+import { FEATURE_DESCRIPTIONS } from '@mango/plugin-features';
 import { summarizeNames } from '../../lib/featureFormat.ts';
 import { imageRefsToPngFiles, isFileList, isImageRefList } from '../../lib/imageFiles.ts';
 import { saveAnalysisSession, toAnalysisState } from '../../lib/analysisSession.ts';

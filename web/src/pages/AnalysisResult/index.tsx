@@ -2,6 +2,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { FEATURE_DISPLAY_NAMES, type FeatureId } from '@mango/core';
+import { FEATURE_VALUE_NAMES } from '@mango/plugin-features';
 import Layout from '../../components/Layout.tsx';
 import { downloadBlob } from '../../lib/download.ts';
 import {
@@ -26,7 +27,10 @@ export default function AnalysisResult() {
 
   const results = useMemo(() => analysis?.analysisResults ?? [], [analysis]);
   const selectedFeatures = useMemo(() => analysis?.selectedFeatures ?? [], [analysis]);
-  const columns = useMemo(() => featureColumns(selectedFeatures, results), [selectedFeatures, results]);
+  const columns = useMemo(
+    () => featureColumns(selectedFeatures, results, FEATURE_VALUE_NAMES),
+    [selectedFeatures, results],
+  );
 
   // Thumbnails of the uploaded photos, when the files came along in the state.
   const [thumbs, setThumbs] = useState<Map<string, string>>(new Map());
