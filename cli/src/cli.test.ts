@@ -75,6 +75,56 @@ describe('mango CLI', () => {
     expect(bad.stderr).toContain('Unknown feature id: colour');
   });
 
+  it('crops with rotation and runs kmeans with a classes file, with identical results to the plugin', async () => {
+    const out = join(dir, 'crop.png');
+    const r = await mango([
+      'crop',
+      join(dir, 'in/a.png'),
+      '--x',
+      '10',
+      '--y',
+      '20',
+      '--width',
+      '40',
+      '--height',
+      '30',
+      '--out',
+      out,
+    ]);
+    expect(r.code).toBe(0);
+    const fs = await import('node:fs');
+    const cropped = await decodeImage(fs.readFileSync(out));
+    expect([cropped.width, cropped.height]).toEqual([40, 30]);
+    expect(Array.from(cropped.data.slice(0, 4))).toEqual([250, 180, 40, 255]);
+    // Two colour halves: the left 300 columns orange, the right 100 green.
+    const img = createImage(400, 300, [250, 180, 40, 255]);
+    for (let y = 0; y < 300; y++) for (let x = 300; x < 400; x++) img.data.set([30, 160, 40, 255], (y * 400 + x) * 4);
+    fs.writeFileSync(join(dir, 'halves.png'), await encodeImage(img, 'png'));
+    const classes = {
+      classes: [
+        { name: 'peel', color: [255, 0, 0], regions: [{ x: 0, y: 0, width: 10, height: 10 }] },
+        { name: 'leaf', color: [0, 255, 0], regions: [{ x: 390.7, y: 5, width: 5, height: 5 }] },
+      ],
+    };
+    fs.writeFileSync(join(dir, 'classes.json'), JSON.stringify(classes));
+    const k = await mango([
+      'kmeans',
+      join(dir, 'halves.png'),
+      '--classes',
+      join(dir, 'classes.json'),
+      '--out',
+      join(dir, 'k.json'),
+    ]);
+    expect(k.code).toBe(0);
+    expect(JSON.parse(fs.readFileSync(join(dir, 'k.json'), 'utf8'))).toEqual([
+      { name: 'peel', color: [255, 0, 0], percent: '75.00' },
+      { name: 'leaf', color: [0, 255, 0], percent: '25.00' },
+    ]);
+    const bad = await mango(['kmeans', join(dir, 'halves.png'), '--classes', join(dir, 'in/notes.txt')]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('not a readable JSON file');
+  });
+
   it('refuses invalid options with the schema message and exit code 2', async () => {
     const r = await mango(['resize', join(dir, 'in'), '--width', '100', '--out-dir', join(dir, 'x')]);
     expect(r.code).toBe(2);

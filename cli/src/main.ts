@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { pluginsCommand } from './commands/plugins.ts';
 import { removeBackgroundCommand, resizeCommand } from './commands/transforms.ts';
 import { featuresCommand } from './commands/features.ts';
+import { cropCommand, kmeansCommand } from './commands/single.ts';
 import { UsageError } from './util.ts';
 
 export function buildProgram(): Command {
@@ -14,6 +15,8 @@ export function buildProgram(): Command {
   resizeCommand(program);
   featuresCommand(program);
   removeBackgroundCommand(program);
+  cropCommand(program);
+  kmeansCommand(program);
   return program;
 }
 
