@@ -60,6 +60,15 @@ export function createApp(ctx: ServerContext): Hono {
     return c.json(body, status as 400);
   });
 
+  if (ctx.config.logRequests) {
+    // Method, path (no query string: it may carry personal data), status and time; never headers.
+    app.use('*', async (c, next) => {
+      const t0 = performance.now();
+      await next();
+      ctx.logger.info(`${c.req.method} ${c.req.path} ${c.res.status} ${Math.round(performance.now() - t0)}ms`);
+    });
+  }
+
   // Secure headers, CORS allow-lists and body limits for everything below.
   applySecurity(app, ctx);
 
