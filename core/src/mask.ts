@@ -24,7 +24,8 @@ export interface Components {
 export function labelComponents(mask: Uint8Array, width: number, height: number, connectivity: 4 | 8 = 8): Components {
   const n = width * height;
   const labels = new Int32Array(n);
-  const parent: number[] = [0];
+  // Union-find over provisional labels in a typed array (grown on demand): fast on megapixel masks.
+  let parent = new Int32Array(1024);
   const find = (a: number) => {
     while (parent[a] !== a) {
       parent[a] = parent[parent[a]];
@@ -35,11 +36,10 @@ export function labelComponents(mask: Uint8Array, width: number, height: number,
   const union = (a: number, b: number) => {
     const ra = find(a);
     const rb = find(b);
-    if (ra !== rb) {
-      if (ra < rb) parent[rb] = ra;
-      else parent[ra] = rb;
-    }
+    if (ra < rb) parent[rb] = ra;
+    else if (rb < ra) parent[ra] = rb;
   };
+  const eight = connectivity === 8;
   let next = 1;
   for (let y = 0; y < height; y++) {
     const row = y * width;
@@ -47,24 +47,39 @@ export function labelComponents(mask: Uint8Array, width: number, height: number,
       const i = row + x;
       if (!mask[i]) continue;
       let l = 0;
-      const consider = (j: number) => {
-        const lj = labels[j];
-        if (lj) {
-          if (!l) l = lj;
-          else if (lj !== l) union(l, lj);
-        }
-      };
-      if (x > 0) consider(i - 1);
+      // neighbours already visited: left, up, and (8-connectivity) up-left, up-right
+      if (x > 0 && labels[i - 1]) l = labels[i - 1];
       if (y > 0) {
-        consider(i - width);
-        if (connectivity === 8) {
-          if (x > 0) consider(i - width - 1);
-          if (x < width - 1) consider(i - width + 1);
+        const up = labels[i - width];
+        if (up) {
+          if (!l) l = up;
+          else if (up !== l) union(l, up);
+        }
+        if (eight) {
+          if (x > 0) {
+            const ul = labels[i - width - 1];
+            if (ul) {
+              if (!l) l = ul;
+              else if (ul !== l) union(l, ul);
+            }
+          }
+          if (x < width - 1) {
+            const ur = labels[i - width + 1];
+            if (ur) {
+              if (!l) l = ur;
+              else if (ur !== l) union(l, ur);
+            }
+          }
         }
       }
       if (!l) {
         l = next++;
-        parent.push(l);
+        if (l >= parent.length) {
+          const grown = new Int32Array(parent.length * 2);
+          grown.set(parent);
+          parent = grown;
+        }
+        parent[l] = l;
       }
       labels[i] = l;
     }

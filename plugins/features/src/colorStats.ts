@@ -1,5 +1,5 @@
 /** Colour and grayscale statistics over the mask (population statistics, as numpy's mean and std). */
-import { rgbToHsv, rgbToLab, type RasterImage } from '@mango/core';
+import { rgb8ToLab, rgbToHsv, type RasterImage } from '@mango/core';
 import { npMean, npStd } from './numeric.ts';
 
 /** Mean and population std of each of k interleaved channels at the masked pixels. */
@@ -25,51 +25,46 @@ function named(names: string[], s: { mean: number[]; std: number[] }): Record<st
   return out;
 }
 
-type Converter = (r: number, g: number, b: number, out: Float64Array) => unknown;
-
-/** Converts each masked pixel once per distinct colour (photos repeat colours a lot). */
-function convertMasked(image: RasterImage, mask: Uint8Array, count: number, convert: Converter | null) {
+/** Mean and population std of 3 channels over the masked pixels, each pixel converted by `convert`. */
+function channelStats(
+  image: RasterImage,
+  mask: Uint8Array,
+  count: number,
+  convert: (r: number, g: number, b: number, out: Float64Array) => void,
+) {
   const values = new Float64Array(count * 3);
   const d = image.data;
-  const cache = new Map<number, number>(); // colour -> index of its first converted copy in values
   const tmp = new Float64Array(3);
-  let k = 0;
-  for (let i = 0, j = 0; i < mask.length; i++, j += 4) {
+  for (let i = 0, j = 0, k = 0; i < mask.length; i++, j += 4) {
     if (!mask[i]) continue;
-    if (!convert) {
-      values[k] = d[j];
-      values[k + 1] = d[j + 1];
-      values[k + 2] = d[j + 2];
-    } else {
-      const key = (d[j] << 16) | (d[j + 1] << 8) | d[j + 2];
-      const at = cache.get(key);
-      if (at !== undefined) {
-        values[k] = values[at];
-        values[k + 1] = values[at + 1];
-        values[k + 2] = values[at + 2];
-      } else {
-        convert(d[j] / 255, d[j + 1] / 255, d[j + 2] / 255, tmp);
-        values[k] = tmp[0];
-        values[k + 1] = tmp[1];
-        values[k + 2] = tmp[2];
-        cache.set(key, k);
-      }
-    }
-    k += 3;
+    convert(d[j], d[j + 1], d[j + 2], tmp);
+    values[k++] = tmp[0];
+    values[k++] = tmp[1];
+    values[k++] = tmp[2];
   }
-  return values;
+  return meanStd(values, 3);
 }
 
 export function rgbStats(image: RasterImage, mask: Uint8Array, count: number) {
-  return named(['R', 'G', 'B'], meanStd(convertMasked(image, mask, count, null), 3));
+  return named(
+    ['R', 'G', 'B'],
+    channelStats(image, mask, count, (r, g, b, out) => {
+      out[0] = r;
+      out[1] = g;
+      out[2] = b;
+    }),
+  );
 }
 
 export function hsvStats(image: RasterImage, mask: Uint8Array, count: number) {
-  return named(['H', 'S', 'V'], meanStd(convertMasked(image, mask, count, rgbToHsv), 3));
+  return named(
+    ['H', 'S', 'V'],
+    channelStats(image, mask, count, (r, g, b, out) => rgbToHsv(r / 255, g / 255, b / 255, out)),
+  );
 }
 
 export function labStats(image: RasterImage, mask: Uint8Array, count: number) {
-  return named(['L', 'a', 'b'], meanStd(convertMasked(image, mask, count, rgbToLab), 3));
+  return named(['L', 'a', 'b'], channelStats(image, mask, count, rgb8ToLab));
 }
 
 /**
@@ -95,10 +90,15 @@ export function grayscaleStats(gray: Float64Array, g8: Uint8Array, mask: Uint8Ar
   let skewness = 0;
   let kurtosis = 0;
   if (sd > 0) {
-    for (let i = 0; i < count; i++) scratch[i] = Math.pow(g[i] - mean, 3);
-    skewness = npMean(scratch) / Math.pow(sd, 3);
-    for (let i = 0; i < count; i++) scratch[i] = Math.pow(g[i] - mean, 4);
-    kurtosis = npMean(scratch) / Math.pow(sd, 4) - 3;
+    const scratch4 = new Float64Array(count);
+    for (let i = 0; i < count; i++) {
+      const d = g[i] - mean;
+      const d2 = d * d;
+      scratch[i] = d2 * d;
+      scratch4[i] = d2 * d2;
+    }
+    skewness = npMean(scratch) / (sd * sd * sd);
+    kurtosis = npMean(scratch4) / (sd * sd * sd * sd) - 3;
   }
   let entropy = 0;
   for (let v = 0; v < 256; v++) {

@@ -66,13 +66,18 @@ export function convexArea(mask: Uint8Array, width: number, height: number): num
   // Only the first and last pixel of each row and column can be hull vertices (skimage's possible_hull).
   const pts: Points = [];
   const add = (r: number, c: number) => pts.push(r - 0.5, c, r + 0.5, c, r, c - 0.5, r, c + 0.5);
+  const firstRow = new Int32Array(width).fill(-1);
+  const lastRow = new Int32Array(width).fill(-1);
   for (let r = 0; r < height; r++) {
     let first = -1;
     let last = -1;
+    const row = r * width;
     for (let c = 0; c < width; c++)
-      if (mask[r * width + c]) {
+      if (mask[row + c]) {
         if (first < 0) first = c;
         last = c;
+        if (firstRow[c] < 0) firstRow[c] = r;
+        lastRow[c] = r;
       }
     if (first >= 0) {
       add(r, first);
@@ -80,17 +85,9 @@ export function convexArea(mask: Uint8Array, width: number, height: number): num
     }
   }
   for (let c = 0; c < width; c++) {
-    let first = -1;
-    let last = -1;
-    for (let r = 0; r < height; r++)
-      if (mask[r * width + c]) {
-        if (first < 0) first = r;
-        last = r;
-      }
-    if (first >= 0) {
-      add(first, c);
-      if (last !== first) add(last, c);
-    }
+    if (firstRow[c] < 0) continue;
+    add(firstRow[c], c);
+    if (lastRow[c] !== firstRow[c]) add(lastRow[c], c);
   }
   const hull = convexHull(pts);
   const nv = hull.length / 2;

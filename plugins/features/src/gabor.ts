@@ -53,39 +53,100 @@ function factor(half: number, sigma: number, w: number): Factor {
   return { half, re, im };
 }
 
-/** Convolves every row of a real plane with a real or complex 1-D kernel: out[c] = sum_t k(t) in[c - t]. */
-function rowPass(src: Float64Array, width: number, height: number, k: Float64Array, half: number, dst: Float64Array) {
+/**
+ * Convolves every row of a real plane with a 1-D kernel k = kRe + i kIm, kRe even and kIm odd
+ * (so the sums fold: out[c] = kRe(0) p[c] + sum_t kRe(t) (p[c-t] + p[c+t]) + i kIm(t) (p[c-t] - p[c+t])).
+ * Writes the real part to dstRe and, when kIm is given, the imaginary part to dstIm.
+ */
+function rowPass(
+  src: Float64Array,
+  width: number,
+  height: number,
+  f: Factor,
+  withImaginary: boolean,
+  dstRe: Float64Array,
+  dstIm: Float64Array | null,
+) {
+  const half = f.half;
   const padded = new Float64Array(width + 2 * half);
-  const taps = 2 * half + 1;
+  const kr = f.re.subarray(half);
+  const ki = f.im.subarray(half);
+  const k0 = kr[0];
   for (let r = 0; r < height; r++) {
     const row = r * width;
     for (let i = 0; i < padded.length; i++) padded[i] = src[row + reflectIndex(i - half, width)];
-    for (let c = 0; c < width; c++) {
-      // in[c - t] = padded[c - t + half], t = j - half
-      let acc = 0;
-      const base = c + 2 * half;
-      for (let j = 0; j < taps; j++) acc += k[j] * padded[base - j];
-      dst[row + c] = acc;
+    if (withImaginary && dstIm) {
+      for (let c = 0; c < width; c++) {
+        const p = c + half;
+        let re = k0 * padded[p];
+        let im = 0;
+        for (let t = 1; t <= half; t++) {
+          const a = padded[p - t];
+          const b = padded[p + t];
+          re += kr[t] * (a + b);
+          im += ki[t] * (a - b);
+        }
+        dstRe[row + c] = re;
+        dstIm[row + c] = im;
+      }
+    } else {
+      for (let c = 0; c < width; c++) {
+        const p = c + half;
+        let re = k0 * padded[p];
+        for (let t = 1; t <= half; t++) re += kr[t] * (padded[p - t] + padded[p + t]);
+        dstRe[row + c] = re;
+      }
     }
   }
 }
 
-/** Convolves every column of a plane with a real 1-D kernel: out[r] = sum_t k(t) in[r - t]. */
+/**
+ * Convolves every column of one or two planes with the even and odd parts of a 1-D kernel:
+ * for each source plane s and output row r, even[s][r] = sum_t kRe(t) s[r - t] and
+ * odd[s][r] = sum_t kIm(t) s[r - t] (folded like rowPass). Outputs may be null when not needed.
+ */
 function columnPass(
-  src: Float64Array,
+  sources: Float64Array[],
   width: number,
   height: number,
-  k: Float64Array,
-  half: number,
-  dst: Float64Array,
+  f: Factor,
+  even: (Float64Array | null)[],
+  odd: (Float64Array | null)[],
 ) {
-  dst.fill(0);
-  for (let r = 0; r < height; r++) {
-    const out = r * width;
-    for (let j = 0; j < k.length; j++) {
-      const w = k[j];
-      const from = reflectIndex(r - (j - half), height) * width;
-      for (let c = 0; c < width; c++) dst[out + c] += w * src[from + c];
+  const half = f.half;
+  const kr = f.re.subarray(half);
+  const ki = f.im.subarray(half);
+  const accE = new Float64Array(width);
+  const accO = new Float64Array(width);
+  for (let s = 0; s < sources.length; s++) {
+    const src = sources[s];
+    const dE = even[s];
+    const dO = odd[s];
+    for (let r = 0; r < height; r++) {
+      const mid = r * width;
+      const k0 = kr[0];
+      for (let c = 0; c < width; c++) accE[c] = k0 * src[mid + c];
+      accO.fill(0);
+      for (let t = 1; t <= half; t++) {
+        const a = reflectIndex(r - t, height) * width;
+        const b = reflectIndex(r + t, height) * width;
+        const ke = kr[t];
+        const ko = ki[t];
+        if (dE && dO) {
+          for (let c = 0; c < width; c++) {
+            const u = src[a + c];
+            const v = src[b + c];
+            accE[c] += ke * (u + v);
+            accO[c] += ko * (u - v);
+          }
+        } else if (dE) {
+          for (let c = 0; c < width; c++) accE[c] += ke * (src[a + c] + src[b + c]);
+        } else {
+          for (let c = 0; c < width; c++) accO[c] += ko * (src[a + c] - src[b + c]);
+        }
+      }
+      if (dE) dE.set(accE, mid);
+      if (dO) dO.set(accO, mid);
     }
   }
 }
@@ -145,24 +206,18 @@ export function gaborFeatures(
       const fy = factor(half, sigma, w * st);
       if (name === '0') {
         // column factor is real (sin 0 = 0): real column pass, then complex row pass
-        columnPass(gray, width, height, fy.re, half, a);
-        rowPass(a, width, height, fx.re, half, b);
-        rowPass(a, width, height, fx.im, half, c);
+        columnPass([gray], width, height, fy, [a], [null]);
+        rowPass(a, width, height, fx, true, b, c);
         results[name] = magnitudeStats(b, c, norm, mask, count);
       } else if (name === '90') {
         // row factor is real up to cos(pi/2) = 6e-17 (a relative effect below 1e-14)
-        rowPass(gray, width, height, fx.re, half, a);
-        columnPass(a, width, height, fy.re, half, b);
-        columnPass(a, width, height, fy.im, half, c);
+        rowPass(gray, width, height, fx, false, a, null);
+        columnPass([a], width, height, fy, [b], [c]);
         results[name] = magnitudeStats(b, c, norm, mask, count);
       } else {
         // 45: T = rows(gray, fx) complex; 135 uses conj(fx) so its T is conj(T). Column factor fy = Br + i Bi.
-        rowPass(gray, width, height, fx.re, half, a); // Tr
-        rowPass(gray, width, height, fx.im, half, b); // Ti
-        columnPass(a, width, height, fy.re, half, c); // Br*Tr
-        columnPass(b, width, height, fy.im, half, d); // Bi*Ti
-        columnPass(b, width, height, fy.re, half, e); // Br*Ti
-        columnPass(a, width, height, fy.im, half, f2); // Bi*Tr
+        rowPass(gray, width, height, fx, true, a, b); // Tr, Ti
+        columnPass([a, b], width, height, fy, [c, e], [f2, d]); // BrTr, BrTi; BiTr, BiTi
         // 45: re = BrTr - BiTi, im = BrTi + BiTr; 135: re = BrTr + BiTi, im = BiTr - BrTi
         const re45 = a;
         const im45 = b;

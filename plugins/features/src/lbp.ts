@@ -17,34 +17,84 @@ function round5(x: number): number {
 const RP = Array.from({ length: P }, (_, i) => round5(-Math.sin((2 * Math.PI * i) / P)));
 const CP = Array.from({ length: P }, (_, i) => round5(Math.cos((2 * Math.PI * i) / P)));
 
+/**
+ * Interpolation weights of neighbour i along one axis for every coordinate: the floor offset and
+ * the fraction, computed exactly as skimage does (coordinate + offset, then floor), since the
+ * fraction's last bits depend on the coordinate.
+ */
+function axisWeights(offset: number, size: number) {
+  const lo = new Int32Array(size);
+  const hi = new Int32Array(size);
+  const frac = new Float64Array(size);
+  for (let k = 0; k < size; k++) {
+    const v = k + offset;
+    lo[k] = Math.floor(v);
+    hi[k] = Math.ceil(v);
+    frac[k] = v - lo[k];
+  }
+  return { lo, hi, frac };
+}
+
+/** skimage's 'uniform' code of each 8-bit pattern (bit i = neighbour i): changes counted without the wrap-around pair. */
+const UNIFORM_CODE = (() => {
+  const lut = new Uint8Array(256);
+  for (let v = 0; v < 256; v++) {
+    let changes = 0;
+    let ones = 0;
+    for (let i = 0; i < P; i++) {
+      const bit = (v >> i) & 1;
+      ones += bit;
+      if (i < P - 1 && bit !== ((v >> (i + 1)) & 1)) changes++;
+    }
+    lut[v] = changes <= 2 ? ones : P + 1;
+  }
+  return lut;
+})();
+
 /** Uniform LBP codes (0..9) for every pixel. */
 export function lbpUniform(g8: Uint8Array, width: number, height: number): Uint8Array {
   const out = new Uint8Array(width * height);
-  const at = (r: number, c: number) => (r < 0 || r >= height || c < 0 || c >= width ? 0 : g8[r * width + c]);
-  const bits = new Uint8Array(P);
+  // zero border of one pixel (skimage's constant mode, cval 0): every neighbour is within +-1
+  const pw = width + 2;
+  const pad = new Float64Array(pw * (height + 2));
+  for (let r = 0; r < height; r++) for (let c = 0; c < width; c++) pad[(r + 1) * pw + c + 1] = g8[r * width + c];
+  // Axis neighbours (i = 0, 2, 4, 6) have zero fractions, so skimage's interpolation returns the
+  // pixel itself; the diagonals (i = 1, 3, 5, 7) use per-row and per-column weights.
+  const axis = [
+    [0, 0, 1],
+    [2, -1, 0],
+    [4, 0, -1],
+    [6, 1, 0],
+  ];
+  const diagonals = [1, 3, 5, 7].map((i) => ({ i, rows: axisWeights(RP[i], height), cols: axisWeights(CP[i], width) }));
+  const code = new Uint8Array(width);
   for (let r = 0; r < height; r++) {
-    for (let c = 0; c < width; c++) {
-      const centre = g8[r * width + c];
-      for (let i = 0; i < P; i++) {
-        const rr = r + RP[i];
-        const cc = c + CP[i];
-        const minr = Math.floor(rr);
-        const minc = Math.floor(cc);
-        const maxr = Math.ceil(rr);
-        const maxc = Math.ceil(cc);
-        const dr = rr - minr;
-        const dc = cc - minc;
-        const top = (1 - dc) * at(minr, minc) + dc * at(minr, maxc);
-        const bottom = (1 - dc) * at(maxr, minc) + dc * at(maxr, maxc);
-        const value = (1 - dr) * top + dr * bottom;
-        bits[i] = value - centre >= 0 ? 1 : 0;
-      }
-      let changes = 0;
-      let ones = 0;
-      for (let i = 0; i < P - 1; i++) changes += bits[i] !== bits[i + 1] ? 1 : 0;
-      for (let i = 0; i < P; i++) ones += bits[i];
-      out[r * width + c] = changes <= 2 ? ones : P + 1;
+    const prow = (r + 1) * pw + 1;
+    code.fill(0);
+    for (const [i, dr, dc] of axis) {
+      const shift = prow + dr * pw + dc;
+      for (let c = 0; c < width; c++) if (pad[shift + c] - pad[prow + c] >= 0) code[c] |= 1 << i;
     }
+    for (const { i, rows, cols } of diagonals) {
+      const fr = rows.frac[r];
+      const gr = 1 - fr;
+      const t = (rows.lo[r] + 1) * pw + 1;
+      const b = (rows.hi[r] + 1) * pw + 1;
+      const lo = cols.lo;
+      const hi = cols.hi;
+      const frac = cols.frac;
+      const bit = 1 << i;
+      for (let c = 0; c < width; c++) {
+        const dc = frac[c];
+        const cl = lo[c];
+        const ch = hi[c];
+        const top = (1 - dc) * pad[t + cl] + dc * pad[t + ch];
+        const bottom = (1 - dc) * pad[b + cl] + dc * pad[b + ch];
+        if (gr * top + fr * bottom - pad[prow + c] >= 0) code[c] |= bit;
+      }
+    }
+    const row = r * width;
+    for (let c = 0; c < width; c++) out[row + c] = UNIFORM_CODE[code[c]];
   }
   return out;
 }

@@ -1,37 +1,67 @@
 /**
  * Flusser-Suk affine moment invariants I1..I4 of the object, from central moments with x = column,
- * y = row (the reference's central_moments_xy), summed in numpy's order.
+ * y = row (the reference's central_moments_xy).
  */
-import { npMean, npSum } from './numeric.ts';
 
 export function affineInvariants(object: Uint8Array, width: number, height: number) {
+  // centroid from exact integer sums (as numpy's mean of integer-valued floats)
   let n = 0;
-  for (let i = 0; i < object.length; i++) n += object[i];
-  const xs = new Float64Array(n);
-  const ys = new Float64Array(n);
-  for (let y = 0, k = 0; y < height; y++)
+  let sx = 0;
+  let sy = 0;
+  for (let y = 0; y < height; y++)
     for (let x = 0; x < width; x++)
       if (object[y * width + x]) {
-        xs[k] = x;
-        ys[k++] = y;
+        n++;
+        sx += x;
+        sy += y;
       }
-  const mx = npMean(xs);
-  const my = npMean(ys);
-  const dx = xs.map((v) => v - mx);
-  const dy = ys.map((v) => v - my);
-  const terms = new Float64Array(n);
-  const mu = (p: number, q: number) => {
-    for (let k = 0; k < n; k++) terms[k] = dx[k] ** p * dy[k] ** q;
-    return npSum(terms);
-  };
-  const m00 = mu(0, 0);
-  const u20 = mu(2, 0);
-  const u02 = mu(0, 2);
-  const u11 = mu(1, 1);
-  const u30 = mu(3, 0);
-  const u03 = mu(0, 3);
-  const u21 = mu(2, 1);
-  const u12 = mu(1, 2);
+  const mx = sx / n;
+  const my = sy / n;
+  // mu[p][q] = sum dx^p dy^q, accumulated row by row (short partial sums keep the rounding small)
+  const mu = [
+    [0, 0, 0, 0],
+    [0, 0, 0, 0],
+    [0, 0, 0, 0],
+    [0, 0, 0, 0],
+  ];
+  for (let y = 0; y < height; y++) {
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    const row = y * width;
+    for (let x = 0; x < width; x++)
+      if (object[row + x]) {
+        const d = x - mx;
+        const d2 = d * d;
+        s0 += 1;
+        s1 += d;
+        s2 += d2;
+        s3 += d2 * d;
+      }
+    if (s0 === 0) continue;
+    const dy = y - my;
+    const dy2 = dy * dy;
+    const dy3 = dy2 * dy;
+    mu[0][0] += s0;
+    mu[1][0] += s1;
+    mu[2][0] += s2;
+    mu[3][0] += s3;
+    mu[0][1] += s0 * dy;
+    mu[1][1] += s1 * dy;
+    mu[2][1] += s2 * dy;
+    mu[0][2] += s0 * dy2;
+    mu[1][2] += s1 * dy2;
+    mu[0][3] += s0 * dy3;
+  }
+  const m00 = mu[0][0];
+  const u20 = mu[2][0];
+  const u02 = mu[0][2];
+  const u11 = mu[1][1];
+  const u30 = mu[3][0];
+  const u03 = mu[0][3];
+  const u21 = mu[2][1];
+  const u12 = mu[1][2];
   const i1 = (u20 * u02 - u11 ** 2) / m00 ** 4;
   const i2 =
     (u30 ** 2 * u03 ** 2 -

@@ -141,17 +141,22 @@ const PERIMETER_WEIGHTS = (() => {
 export function perimeter4(o: ObjectImage): number {
   const { image, width, height } = o;
   const eroded = erodeCross(image, width, height);
-  const border = new Uint8Array(image.length);
-  for (let i = 0; i < border.length; i++) border[i] = image[i] && !eroded[i] ? 1 : 0;
-  const at = (r: number, c: number) => (r < 0 || r >= height || c < 0 || c >= width ? 0 : border[r * width + c]);
-  const hist = new Float64Array(50);
+  // border pixels in a zero-padded copy so all 8 neighbours can be read without checks
+  const pw = width + 2;
+  const border = new Uint8Array(pw * (height + 2));
   for (let r = 0; r < height; r++)
     for (let c = 0; c < width; c++) {
-      if (!border[r * width + c]) continue;
+      const i = r * width + c;
+      border[(r + 1) * pw + c + 1] = image[i] && !eroded[i] ? 1 : 0;
+    }
+  const hist = new Float64Array(50);
+  for (let r = 1; r <= height; r++)
+    for (let p = r * pw + 1, end = p + width; p < end; p++) {
+      if (!border[p]) continue;
       const code =
         1 +
-        2 * (at(r - 1, c) + at(r + 1, c) + at(r, c - 1) + at(r, c + 1)) +
-        10 * (at(r - 1, c - 1) + at(r - 1, c + 1) + at(r + 1, c - 1) + at(r + 1, c + 1));
+        2 * (border[p - pw] + border[p + pw] + border[p - 1] + border[p + 1]) +
+        10 * (border[p - pw - 1] + border[p - pw + 1] + border[p + pw - 1] + border[p + pw + 1]);
       hist[code]++;
     }
   let total = 0;
@@ -182,15 +187,18 @@ const CROFTON4 = [
 /** skimage.measure.perimeter_crofton(image, 4): 2x2 configuration counts of the zero-padded image. */
 export function perimeterCrofton(o: ObjectImage): number {
   const { image, width, height } = o;
-  // padded coordinates: pixel (i, j) of the padded image is image (i - 1, j - 1)
-  const at = (i: number, j: number) => {
-    const r = i - 1;
-    const c = j - 1;
-    return r < 0 || r >= height || c < 0 || c >= width ? 0 : image[r * width + c];
-  };
+  // zero-padded copy with one more zero ring so every 2x2 configuration reads inside the array
+  const pw = width + 3;
+  const pad = new Uint8Array(pw * (height + 3));
+  for (let r = 0; r < height; r++) pad.set(image.subarray(r * width, (r + 1) * width), (r + 2) * pw + 2);
   const hist = new Float64Array(16);
-  for (let i = 0; i < height + 2; i++)
-    for (let j = 0; j < width + 2; j++) hist[at(i, j) + 2 * at(i - 1, j) + 4 * at(i, j - 1) + 8 * at(i - 1, j - 1)]++;
+  // padded-image pixel (i, j), i in 0..height+1, sits at pad[(i + 1) * pw + j + 1]
+  for (let i = 0; i < height + 2; i++) {
+    const cur = (i + 1) * pw + 1;
+    const up = i * pw + 1;
+    for (let j = 0; j < width + 2; j++)
+      hist[pad[cur + j] + 2 * pad[up + j] + 4 * pad[cur + j - 1] + 8 * pad[up + j - 1]]++;
+  }
   let total = 0;
   for (let k = 0; k < 16; k++) total += CROFTON4[k] * hist[k];
   return total;

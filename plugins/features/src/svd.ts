@@ -4,7 +4,7 @@
  * eigenvalues of the 2k x 2k symmetric tridiagonal with zero diagonal and off-diagonals
  * a1, b1, a2, b2, ... (no squaring, so small values keep their relative accuracy); those come
  * from the implicit QL algorithm. The top values converge in a few dozen steps on photographs;
- * the iteration stops when the wanted values have not moved by 1e-13 (relative) over 8 steps, or
+ * the iteration stops when the wanted values have not moved by 1e-12 of the largest over 3 steps, or
  * when the Krylov space is the whole row space (then the values are exact).
  */
 
@@ -197,14 +197,13 @@ export function topSingularValues(a: Float64Array, rows: number, cols: number, c
     u = z;
     U.push(u);
     alpha.push(al);
-    if (alpha.length >= count + 4 && alpha.length % 2 === 0) {
+    if (alpha.length >= count + 2) {
       const sv = bidiagonalSingularValues(alpha, beta).slice(0, count);
       history.push(sv);
-      if (history.length > 4) {
-        const old = history[history.length - 5];
-        const settled = sv.every((s, i) => Math.abs(s - old[i]) <= 1e-13 * sv[0]);
-        if (settled) break;
-        history = history.slice(-5);
+      if (history.length > 3) {
+        const old = history[history.length - 4];
+        if (sv.every((s, i) => Math.abs(s - old[i]) <= 1e-12 * sv[0])) break;
+        history = history.slice(-4);
       }
     }
   }
