@@ -94,7 +94,7 @@ describe.skipIf(!shared)('Remove Background page', () => {
     await page.getByRole('button', { name: 'Send to Analysis' }).click();
     await page.waitForURL('**/analysis');
     const selected = page.getByRole('list', { name: 'Selected files' });
-    expect(await selected.locator('.file-name').allInnerTexts()).toEqual(['processed-anthracnose_088.png']);
+    await expect.poll(() => selected.locator('.file-name').allInnerTexts()).toEqual(['processed-anthracnose_088.png']);
     // the transparent png analyses over its foreground only
     await page.getByLabel('RGB Color Space').check();
     await page.getByRole('tab', { name: 'Shape' }).click();
