@@ -26,6 +26,27 @@ describe('password recovery', () => {
     expect(await page.getByRole('link', { name: 'Mango Bruise Tracker' }).getAttribute('href')).toBe('/');
   });
 
+  it('the aurora moves, and stands still under prefers-reduced-motion: reduce', async () => {
+    const { page } = e2e;
+    const frame = () => page.getByTestId('aurora').evaluate((c) => (c as HTMLCanvasElement).toDataURL());
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    await page.goto(e2e.url('/verify'));
+    await page.getByTestId('aurora').waitFor();
+    await page.waitForTimeout(300);
+    const a = await frame();
+    await page.waitForTimeout(500);
+    expect(await frame()).not.toBe(a);
+
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.goto(e2e.url('/forgotpassword'));
+    await page.getByTestId('aurora').waitFor();
+    await page.waitForTimeout(300);
+    const still = await frame();
+    await page.waitForTimeout(500);
+    expect(await frame()).toBe(still);
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+  });
+
   it('walks forgot -> code from the outbox -> verify (wrong, empty, right) -> new password -> sign in', async () => {
     const user = newUser('recover');
     await registerViaApi(e2e, user);

@@ -69,11 +69,15 @@ export default function Aurora({ colorStops = DEFAULT_STOPS, blend = 0.5, amplit
       start = performance.now();
       frame = requestAnimationFrame(loop);
     };
+    // a still aurora still has to fill the new size
+    const onResize = () => motion.matches && draw(performance.now());
     restart();
     motion.addEventListener('change', restart);
+    window.addEventListener('resize', onResize);
     return () => {
       cancelAnimationFrame(frame);
       motion.removeEventListener('change', restart);
+      window.removeEventListener('resize', onResize);
     };
   }, [c0, c1, c2, blend, amplitude, speed]);
 
