@@ -206,13 +206,24 @@ describe.skipIf(!shared)('Feature Analysis pages', () => {
     await page.getByRole('list', { name: 'Selected files' }).getByText('handed.png').waitFor();
   });
 
-  it('shows the scroll-to-top button after 200px', async () => {
+  it('shows the scroll-to-top button after 200px, and after 300px on the results', async () => {
     const { page } = e2e;
     await page.setViewportSize({ width: 800, height: 400 });
     await page.goto(e2e.url('/analysis'));
     await page.getByRole('heading', { name: 'Feature Analysis' }).waitFor();
     expect(await page.getByRole('button', { name: 'Scroll to top' }).count()).toBe(0);
     await page.evaluate(() => window.scrollTo(0, 250));
+    await page.getByRole('button', { name: 'Scroll to top' }).click();
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+
+    // the results page (kept in session storage) waits for 300px
+    await page.setViewportSize({ width: 800, height: 300 });
+    await page.goto(e2e.url('/analysis/result'));
+    await page.getByTestId('feature-row').first().waitFor();
+    await page.evaluate(() => window.scrollTo(0, 250));
+    await page.waitForTimeout(100);
+    expect(await page.getByRole('button', { name: 'Scroll to top' }).count()).toBe(0);
+    await page.evaluate(() => window.scrollTo(0, 320));
     await page.getByRole('button', { name: 'Scroll to top' }).click();
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
     await page.setViewportSize({ width: 1280, height: 900 });
