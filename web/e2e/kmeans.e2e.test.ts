@@ -135,6 +135,8 @@ describe('K-Means page', () => {
       'Percentage',
     ]);
     const rows = await tableRows();
+    // The clustering ran in the module worker, not on the page's thread.
+    expect(page.workers().map((w) => w.url())).toEqual([expect.stringMatching(/kmeans\.worker.*\.js$/)]);
     expect(rows).toEqual(await nodeResult(blobsPng, classes));
     // and the numpy reference of the fixture
     const expected = JSON.parse(readFileSync(join(FIXTURES, 'blobs.expected.json'), 'utf8')) as {
@@ -234,5 +236,8 @@ describe('K-Means page', () => {
     await runButton().click();
     await page.getByRole('heading', { name: 'Class Area %' }).waitFor({ timeout: 60_000 });
     expect(await tableRows()).toEqual(await nodeResult(sharedPhoto, classes));
+    console.log(
+      `k-means e2e: 1600x1336 JPEG in the browser worker: ${await page.locator('.kmeans-results .tool-status').innerText()}`,
+    );
   });
 });
