@@ -3,7 +3,7 @@
  * column types (integer/text) and Kysely's schema builder; `serial` vs autoincrement is the one
  * dialect difference. Append new migrations with the next number; never edit a published one.
  */
-import type { Kysely, Migration } from 'kysely';
+import { sql, type Kysely, type Migration } from 'kysely';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -84,6 +84,17 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .addColumn('created_at', 'text', (c) => c.notNull())
           .execute();
         await db.schema.createIndex('password_resets_user').on('password_resets').column('user_id').execute();
+      },
+    },
+    '0003_username_case': {
+      async up(db: Kysely<unknown>) {
+        // Usernames are unique regardless of case (sign-in compares them case-insensitively).
+        await db.schema
+          .createIndex('users_username_lower')
+          .on('users')
+          .unique()
+          .expression(sql`lower(username)`)
+          .execute();
       },
     },
   };

@@ -296,6 +296,29 @@ describe('rate limits', () => {
     expect(verify).toEqual([400, 400, 400, 429]);
   });
 
+  it('behind a trusted proxy, limits per forwarded address and still per account', async () => {
+    const proxied = await startTestServer({ loginLimitPerMinute: 3, trustProxy: true });
+    try {
+      const c = client(proxied);
+      const from = (ip: string, email: string) =>
+        c.call('POST', '/api-node/verify-code', {
+          body: { email, code: '000000' },
+          headers: { 'x-forwarded-for': `198.51.100.7, ${ip}` },
+        });
+      // One account guessed from many addresses: the account limit stops it.
+      const spread: number[] = [];
+      for (let i = 0; i < 4; i++) spread.push((await from(`203.0.113.${i}`, 'victim@example.org')).status);
+      expect(spread).toEqual([400, 400, 400, 429]);
+      // Many accounts from one address: the address limit stops it; another address is still served.
+      const one: number[] = [];
+      for (let i = 0; i < 4; i++) one.push((await from('203.0.113.50', `v${i}@example.org`)).status);
+      expect(one).toEqual([400, 400, 400, 429]);
+      expect((await from('203.0.113.51', 'other@example.org')).status).toBe(400);
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it('limits sign-in per client address across accounts', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++)

@@ -36,10 +36,14 @@ export function recoveryRoutes(ctx: ServerContext): Hono<CallerEnv> {
   });
 
   app.post('/verify-code', async (c) => {
-    const limited = rateLimit(c, ctx, [{ key: addressKey(c, ctx, 'verify-code'), limit: limit() }]);
-    if (limited) return limited;
     const parsed = await readJson(c, VerifyCodeRequest);
     if (!parsed.ok) return parsed.response;
+    // Per address and per account: a new code every few minutes must not multiply the guesses.
+    const limited = rateLimit(c, ctx, [
+      { key: addressKey(c, ctx, 'verify-code'), limit: limit() },
+      { key: `verify-code:account:${parsed.data.email.toLowerCase()}`, limit: limit() },
+    ]);
+    if (limited) return limited;
     const resetToken = await verifyRecoveryCode(ctx, parsed.data.email, parsed.data.code);
     if (!resetToken) return c.json({ error: INCORRECT_CODE }, 400);
     return c.json({ resetToken }, 200);
