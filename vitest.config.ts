@@ -6,7 +6,10 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['{core,plugins,models,server,cli,widget,examples}/**/*.test.{ts,tsx}', 'web/src/**/*.test.{ts,tsx}'],
+          include: [
+            '{core,plugins,models,server,cli,widget,examples}/**/*.test.{ts,tsx}',
+            'web/src/**/*.test.{ts,tsx}',
+          ],
           exclude: ['**/node_modules/**', '**/*.e2e.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,

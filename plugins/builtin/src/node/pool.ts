@@ -29,7 +29,7 @@ export function createJobPool(options: { threads?: number; idleTimeout?: number 
     run: (job) => {
       // Transfer the bytes instead of copying them into the worker.
       const transfer = job.bytes ? [job.bytes.buffer as ArrayBuffer] : [];
-      return piscina.run(job, { transferList: transfer }) as Promise<JobResult>;
+      return piscina.run(job, { transferList: transfer as never }) as Promise<JobResult>;
     },
     destroy: () => piscina.destroy(),
   };
