@@ -229,9 +229,17 @@ describe('K-Means page', () => {
     };
     const file = join(dir, 'photo.classes.json');
     writeFileSync(file, JSON.stringify(classes));
+    // Classes file first, then the photo (after Delete Image): the imported regions stay.
+    await page.getByRole('button', { name: 'Delete Image' }).click();
+    await page.getByTestId('classes-input').setInputFiles(file);
     await page.getByTestId('file-input').setInputFiles(sharedPhoto);
     await expect.poll(() => page.locator('.kmeans-file-name').innerText()).toContain('(1600 x 1336)');
-    await page.getByTestId('classes-input').setInputFiles(file);
+    expect(await classSummary()).toEqual([
+      'healthy: 6400 samples',
+      'background: 10000 samples',
+      'edge: 3600 samples',
+      'other: 3600 samples',
+    ]);
     await classButtons().first().click();
     await runButton().click();
     await page.getByRole('heading', { name: 'Class Area %' }).waitFor({ timeout: 60_000 });

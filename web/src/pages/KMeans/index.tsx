@@ -133,7 +133,14 @@ export default function KMeans() {
     }
     try {
       const decoded = await decodeImage(new Uint8Array(await file.arrayBuffer()), file.name);
-      clearImage();
+      // Changing the image drops the regions drawn on the old one; a first image keeps the regions of
+      // a classes file imported before it.
+      if (image) clearImage();
+      else {
+        setResults(null);
+        setRecoloured(null);
+        setError('');
+      }
       setImage({ width: decoded.width, height: decoded.height, data: decoded.data });
       setFileName(file.name);
     } catch (e) {
