@@ -1,0 +1,13 @@
+/** Messages between the widget and its local-mode worker. */
+import type { BruiseResultItem } from '@mango/core';
+
+export interface WorkerRequest {
+  id: number;
+  name: string;
+  bytes: ArrayBuffer;
+}
+
+export type WorkerReply =
+  | { id: number; type: 'progress'; fraction: number }
+  | { id: number; type: 'result'; item: BruiseResultItem }
+  | { id: number; type: 'error'; message: string };

@@ -1,0 +1,30 @@
+/**
+ * Library build of the widget: one self-contained ES module and one classic script, with the
+ * local-mode worker inlined (Blob URL), so a partner page needs no other file from us.
+ */
+import { defineConfig } from 'vite';
+
+export default defineConfig({
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    sourcemap: false,
+    minify: true,
+    reportCompressedSize: false,
+    lib: {
+      entry: 'src/index.ts',
+      name: 'MangoBruiseWidget',
+      formats: ['es', 'iife'],
+      fileName: (format) => (format === 'es' ? 'mango-bruise-widget.js' : 'mango-bruise-widget.iife.js'),
+    },
+    rolldownOptions: {
+      // The classic script has no import.meta (it becomes {}); element.ts falls back to currentScript.
+      onLog(level, log, handler) {
+        if (log.code === 'EMPTY_IMPORT_META') return;
+        handler(level, log);
+      },
+    },
+  },
+  worker: { format: 'iife' },
+});
