@@ -43,6 +43,8 @@ export default function ChangePassword() {
             {alert}
           </p>
         )}
+        {/* lets password managers file the new password under the right account */}
+        <input type="email" autoComplete="username" value={recovery.email() ?? ''} readOnly hidden />
         <PasswordField
           label="New Password"
           autoComplete="new-password"
