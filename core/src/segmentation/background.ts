@@ -13,6 +13,11 @@ export interface BackgroundMode {
   weight: number;
   /** mean sRGB of its border pixels */
   rgb: [number, number, number];
+  /**
+   * darkest lightness still explained as a shadow of this background: a fraction of the lightest
+   * mode of the same chromaticity (a border cluster that is itself a shadow does not lower it)
+   */
+  shadowFloor: number;
 }
 
 export interface LabPlanes {
@@ -131,9 +136,20 @@ export function clusterBorder(
       b: cB[c],
       weight: cnt[c] / n,
       rgb: [Math.round(rgb[c][0] / cnt[c]), Math.round(rgb[c][1] / cnt[c]), Math.round(rgb[c][2] / cnt[c])],
+      shadowFloor: SHADOW_MIN * cL[c],
     });
   }
   modes.sort((x, y) => y.weight - x.weight);
+  for (const m of modes) {
+    for (const o of modes) {
+      // Only a mode that could itself be a shadow of o (not a black surface beside a white one).
+      if (o.L <= m.L || m.L < SHADOW_MIN * o.L) continue;
+      const s = o.L / Math.max(m.L, 1);
+      if (Math.hypot(m.a * s - o.a, m.b * s - o.b) < SAME_CHROMA) {
+        m.shadowFloor = Math.max(m.shadowFloor, SHADOW_MIN * o.L);
+      }
+    }
+  }
   return modes;
 }
 
@@ -141,7 +157,9 @@ export function clusterBorder(
 const SHADOW_MIN = 0.25;
 const LIGHT_MAX = 1.3;
 /** Weight of the lightness excess beyond that range, relative to the chroma distance. */
-const LIGHTNESS_WEIGHT = 0.5;
+const LIGHTNESS_WEIGHT = 1;
+/** Two modes whose chroma, at equal lightness, differ by less than this are one surface. */
+const SAME_CHROMA = 10;
 
 /**
  * Distance of one Lab colour to a background mode: chroma compared after undoing the lightness
@@ -152,9 +170,9 @@ export function modeDistance(L: number, a: number, b: number, m: BackgroundMode)
   const lm = Math.max(m.L, 1);
   let t = L / lm;
   let excess = 0;
-  if (t < SHADOW_MIN) {
-    excess = SHADOW_MIN * lm - L;
-    t = SHADOW_MIN;
+  if (L < m.shadowFloor) {
+    excess = m.shadowFloor - L;
+    t = m.shadowFloor / lm;
   } else if (t > LIGHT_MAX) {
     excess = L - LIGHT_MAX * lm;
     t = LIGHT_MAX;

@@ -14,7 +14,7 @@
  */
 import type { RasterImage } from '../image.ts';
 import { rgbaToLabPlanes } from '../color.ts';
-import { closeDisk, fillHoles, labelComponents, openDisk } from '../mask.ts';
+import { closeDisk, erodeDisk, fillHoles, labelComponents, openDisk } from '../mask.ts';
 import {
   borderIndices,
   clusterBorder,
@@ -58,6 +58,10 @@ export interface SegmentOptions {
   maxThreshold: number;
   /** border ring width as a fraction of the short side of the working copy */
   borderFraction: number;
+  /** the low (outline) threshold is at least this fraction of the high (seed) threshold */
+  lowRatio: number;
+  /** radius of the opening that removes thin attachments, as a fraction of the long side */
+  openFraction: number;
 }
 
 export const DEFAULT_SEGMENT_OPTIONS: SegmentOptions = {
@@ -68,26 +72,150 @@ export const DEFAULT_SEGMENT_OPTIONS: SegmentOptions = {
   minThreshold: 8,
   maxThreshold: 40,
   borderFraction: 0.03,
+  lowRatio: 0.35,
+  openFraction: 0.008,
 };
 
 interface Coarse {
   mask: Uint8Array;
   labels: Int32Array;
   count: number;
-  threshold: number;
+  /** score above which a pixel seeds a fruit */
+  high: number;
+  /** per working-copy pixel: score above which a pixel connected to a seed is fruit */
+  low: Float32Array;
 }
 
-function coarseMask(score: Float32Array, sw: number, sh: number, opts: SegmentOptions): Coarse {
+/** 8-connected hysteresis: pixels above their `low` that connect to a pixel above `high`. */
+function hysteresis(score: Float32Array, w: number, h: number, low: Float32Array, high: number): Uint8Array {
+  const n = w * h;
+  const out = new Uint8Array(n);
+  const stack: number[] = [];
+  for (let i = 0; i < n; i++)
+    if (score[i] > high) {
+      out[i] = 1;
+      stack.push(i);
+    }
+  while (stack.length) {
+    const i = stack.pop()!;
+    const x = i % w;
+    const y = (i - x) / w;
+    for (let dy = -1; dy <= 1; dy++) {
+      const yy = y + dy;
+      if (yy < 0 || yy >= h) continue;
+      for (let dx = -1; dx <= 1; dx++) {
+        const xx = x + dx;
+        if (xx < 0 || xx >= w) continue;
+        const j = yy * w + xx;
+        if (!out[j] && score[j] > low[j]) {
+          out[j] = 1;
+          stack.push(j);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+function quantile(values: Float32Array, indices: Int32Array, q: number): number {
+  if (indices.length === 0) return 0;
+  const v = Float32Array.from(indices, (i) => values[i]).sort();
+  return v[Math.min(v.length - 1, Math.floor(q * v.length))];
+}
+
+interface Thresholds {
+  high: number;
+  /** per working-copy pixel: the outline threshold */
+  low: Float32Array;
+}
+
+/**
+ * Seed threshold: Otsu of the score, clamped. Outline threshold: half way between the background
+ * and the fruit's own score nearby (an edge pixel mixing the two has a score between), or a fixed
+ * fraction of the seed threshold before any fruit is known; never inside the background's noise.
+ */
+function thresholds(
+  score: Float32Array,
+  border: Int32Array,
+  sw: number,
+  sh: number,
+  opts: SegmentOptions,
+  fruit: Uint8Array | null,
+): Thresholds {
   const n = sw * sh;
   let max = 0;
   for (let i = 0; i < n; i++) if (score[i] > max) max = score[i];
   const otsu = max > 0 ? otsuThreshold(score, Math.min(max, 150)) : opts.maxThreshold;
-  const threshold = Math.min(opts.maxThreshold, Math.max(opts.minThreshold, otsu));
-  let mask: Uint8Array = new Uint8Array(n);
-  for (let i = 0; i < n; i++) mask[i] = score[i] > threshold ? 1 : 0;
-  const r = Math.max(1, Math.round(Math.max(sw, sh) * 0.004));
-  mask = closeDisk(openDisk(mask, sw, sh, r), sw, sh, r);
-  mask = fillHoles(mask, sw, sh);
+  const high = Math.min(opts.maxThreshold, Math.max(opts.minThreshold, otsu));
+  const noise = quantile(score, border, 0.9);
+  const floor = Math.min(high, Math.max(opts.minThreshold, 2 * noise));
+  const low = new Float32Array(n).fill(Math.min(high, Math.max(floor, 0.6 * high)));
+  if (!fruit) return { high, low };
+  const long = Math.max(sw, sh);
+  const inner = erodeDisk(fruit, sw, sh, Math.max(1, Math.round(long * 0.01)));
+  const outside = new Uint8Array(n);
+  for (let i = 0; i < n; i++) outside[i] = fruit[i] ? 0 : 1;
+  const outer = erodeDisk(outside, sw, sh, Math.max(1, Math.round(long * 0.01)));
+  const R = Math.max(2, Math.round(long * 0.05));
+  const level = localMean(score, inner, sw, sh, R, 150);
+  const ground = localMean(score, outer, sw, sh, R, 150);
+  for (let i = 0; i < n; i++) {
+    if (level[i] <= 0) continue;
+    const mid = ground[i] + opts.lowRatio * Math.max(0, level[i] - ground[i]);
+    low[i] = Math.min(high, Math.max(floor, mid));
+  }
+  return { high, low };
+}
+
+/** Mean of min(values, cap) over the pixels where `where` is set, in a (2r+1)^2 box; 0 where none. */
+function localMean(values: Float32Array, where: Uint8Array, w: number, h: number, r: number, cap: number) {
+  const W1 = w + 1;
+  const sum = new Float64Array(W1 * (h + 1));
+  const cnt = new Float64Array(W1 * (h + 1));
+  for (let y = 0; y < h; y++) {
+    let rs = 0,
+      rc = 0;
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      if (where[i]) {
+        rs += Math.min(values[i], cap);
+        rc++;
+      }
+      const o = (y + 1) * W1 + x + 1;
+      sum[o] = sum[o - W1] + rs;
+      cnt[o] = cnt[o - W1] + rc;
+    }
+  }
+  const out = new Float32Array(w * h);
+  for (let y = 0; y < h; y++) {
+    const y0 = Math.max(0, y - r),
+      y1 = Math.min(h, y + r + 1);
+    for (let x = 0; x < w; x++) {
+      const x0 = Math.max(0, x - r),
+        x1 = Math.min(w, x + r + 1);
+      const c = cnt[y1 * W1 + x1] - cnt[y0 * W1 + x1] - cnt[y1 * W1 + x0] + cnt[y0 * W1 + x0];
+      if (c > 0) out[y * w + x] = (sum[y1 * W1 + x1] - sum[y0 * W1 + x1] - sum[y1 * W1 + x0] + sum[y0 * W1 + x0]) / c;
+    }
+  }
+  return out;
+}
+
+function coarseMask(score: Float32Array, t: Thresholds, sw: number, sh: number, opts: SegmentOptions): Coarse {
+  const n = sw * sh;
+  const { high, low } = t;
+  let mask = hysteresis(score, sw, sh, low, high);
+  const long = Math.max(sw, sh);
+  const r = Math.max(1, Math.round(long * 0.004));
+  // Opening with a larger disk cuts thin attachments (a stain on the tray touching the fruit).
+  const ro = Math.max(r, Math.round(long * opts.openFraction));
+  mask = closeDisk(openDisk(mask, sw, sh, ro), sw, sh, r);
+  // A dark bruise that reaches almost to the outline leaves only a thin rim of peel: seal such
+  // gaps with a larger closing, and take the holes that closes as fruit.
+  const big = Math.max(2, Math.round(long * 0.02));
+  const sealed = closeDisk(mask, sw, sh, big);
+  const sealedFilled = fillHoles(sealed, sw, sh);
+  for (let i = 0; i < n; i++) if (sealedFilled[i] && !sealed[i]) mask[i] = 1;
+  mask = fillHoles(closeDisk(mask, sw, sh, r), sw, sh);
   const comps = labelComponents(mask, sw, sh, 8);
   let largest = 0;
   for (let k = 1; k <= comps.count; k++) largest = Math.max(largest, comps.areas[k]);
@@ -101,7 +229,7 @@ function coarseMask(score: Float32Array, sw: number, sh: number, opts: SegmentOp
     labels[i] = l;
     mask[i] = l ? 1 : 0;
   }
-  return { mask, labels, count, threshold };
+  return { mask, labels, count, high, low };
 }
 
 /**
@@ -137,14 +265,14 @@ function dropFruitLikeModes(
       vB += (B[i] - mB) ** 2;
     }
   const spread = Math.sqrt((vA + vB) / n);
-  const fruitMode: BackgroundMode = { L: mL, a: mA, b: mB, weight: 0, rgb: [0, 0, 0] };
+  const fruitMode: BackgroundMode = { L: mL, a: mA, b: mB, weight: 0, rgb: [0, 0, 0], shadowFloor: 0 };
   const kept = modes.filter((m, k) => {
     if (k === 0 || m.weight > 0.35) return true;
     const toFruit = modeDistance(m.L, m.a, m.b, fruitMode);
     let toBackground = Infinity;
     for (const o of modes)
       if (o !== m && o.weight >= m.weight) toBackground = Math.min(toBackground, modeDistance(m.L, m.a, m.b, o));
-    return !(toFruit < Math.max(2 * spread, 10) && toFruit < toBackground && toBackground > coarse.threshold);
+    return !(toFruit < Math.max(2 * spread, 10) && toFruit < toBackground && toBackground > coarse.high * 0.5);
   });
   return kept;
 }
@@ -162,19 +290,20 @@ export function segmentFruit(image: RasterImage, options: Partial<SegmentOptions
   const border = borderIndices(sw, sh, ring);
   let modes = clusterBorder(lab, small.data, border, 6, 0.03);
   const score = fruitScore(lab, n, modes);
-  let coarse = coarseMask(score, sw, sh, opts);
+  let coarse = coarseMask(score, thresholds(score, border, sw, sh, opts, null), sw, sh, opts);
   const pruned = dropFruitLikeModes(modes, lab, coarse);
   if (pruned.length !== modes.length) {
     modes = pruned;
     fruitScore(lab, n, modes, score);
-    coarse = coarseMask(score, sw, sh, opts);
+    coarse = coarseMask(score, thresholds(score, border, sw, sh, opts, null), sw, sh, opts);
   }
+  if (coarse.count > 0) coarse = coarseMask(score, thresholds(score, border, sw, sh, opts, coarse.mask), sw, sh, opts);
   const background = modes[0]?.rgb ?? [0, 0, 0];
   const full = refineToFullResolution(
     image,
     { width: sw, height: sh, factor: f, mask: coarse.mask, labels: coarse.labels },
     modes,
-    coarse.threshold,
+    coarse.low,
     opts.feather,
   );
   return { width: W, height: H, ...full, count: coarse.count, background };

@@ -26,7 +26,7 @@ export function refineToFullResolution(
   image: RasterImage,
   coarse: CoarseSegmentation,
   modes: BackgroundMode[],
-  threshold: number,
+  threshold: Float32Array,
   feather: number,
 ): FullResolution {
   const { width: W, height: H, data } = image;
@@ -110,7 +110,7 @@ export function refineToFullResolution(
   const score = fruitScore(lab, bandCount, modes);
   const blockOf = (i: number) => Math.floor(Math.floor(i / W) / f) * sw + Math.floor((i % W) / f);
   const inBand = (i: number) => band[blockOf(i)] === 1;
-  for (let s = 0; s < bandCount; s++) mask[idx[s]] = score[s] > threshold ? 1 : 0;
+  for (let s = 0; s < bandCount; s++) mask[idx[s]] = score[s] > threshold[blockOf(idx[s])] ? 1 : 0;
 
   // Fruit pixels of the band must connect to fruit outside the band (or be confidently fruit in a
   // fruit block); background pixels of the band must connect to the outside, else they are holes.
@@ -160,7 +160,7 @@ export function refineToFullResolution(
       (x > 0 && check(i - 1)) || (x < W - 1 && check(i + 1)) || (i >= W && check(i - W)) || (i < N - W && check(i + W))
     );
   };
-  flood(1, (s, i) => touchesOutside(i, 1) || (cm[blockOf(i)] === 1 && score[s] > 2 * threshold));
+  flood(1, (s, i) => touchesOutside(i, 1) || (cm[blockOf(i)] === 1 && score[s] > 2 * threshold[blockOf(i)]));
   flood(0, (_s, i) => {
     const x = i % W;
     return x === 0 || x === W - 1 || i < W || i >= N - W || touchesOutside(i, 0);
