@@ -106,8 +106,12 @@ describe('embeddable bruise widget', () => {
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   });
 
-  it('runs on a page of another origin', () => {
+  it('runs on a page of another origin, with api-base defaulting to where the script came from', async () => {
     expect(new URL(embed.url).origin).not.toBe(new URL(e2e.server.url).origin);
+    const base = await e2e.page.evaluate(
+      () => (document.getElementById('local-widget') as HTMLElement & { apiBase: string }).apiBase,
+    );
+    expect(base).toBe(e2e.server.url);
   });
 
   it('is labelled for screen readers and reachable by keyboard', async () => {
@@ -258,6 +262,22 @@ describe('embeddable bruise widget', () => {
         !allowed.includes(u) && !u.startsWith('blob:') && !u.startsWith('data:') && u !== `${embed.url}/favicon.ico`,
     );
     expect(others).toEqual([]);
+  });
+
+  it('loads as an ES module imported from another origin (the server allows it with CORS)', async () => {
+    const page = await e2e.context.newPage();
+    try {
+      await page.goto(`${embed.url}/module.html`);
+      await page.waitForFunction(() => document.body.dataset.widgetLoaded !== undefined, null, { timeout: 15_000 });
+      expect(await page.evaluate(() => document.body.dataset.widgetLoaded)).toBe('true');
+      // api-base defaults to the origin the module came from
+      const base = await page.evaluate(
+        () => (document.getElementById('server-widget') as HTMLElement & { apiBase: string }).apiBase,
+      );
+      expect(base).toBe(e2e.server.url);
+    } finally {
+      await page.close();
+    }
   });
 
   it('reports a mango-error once the key is revoked', async () => {
