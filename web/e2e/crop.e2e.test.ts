@@ -125,4 +125,25 @@ describe('Crop page', () => {
     await expect.poll(() => page.getByTestId('zoom-value').innerText()).toBe('1.0x');
     expect(await page.getByTestId('crop-info').innerText()).toBe('667 x 500 px, rotated 0°');
   });
+
+  it('rotates on a grown canvas: transparent corners, the image centre in the middle', async () => {
+    const { page } = e2e;
+    await page.getByRole('button', { name: /Rotate/ }).click();
+    // 800x500 turned 15 degrees needs a 903x691 canvas; the 4:3 box spans its width at zoom 1.
+    await expect.poll(() => page.getByTestId('crop-info').innerText()).toBe('903 x 677 px, rotated 15°');
+    await saved().click();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('dialog').getByRole('button', { name: 'Download Only' }).click(),
+    ]);
+    const png = await decodePng((await download.path())!);
+    expect([png.width, png.height]).toEqual([903, 677]);
+    const at = (x: number, y: number) => Array.from(png.data.subarray((y * 903 + x) * 4, (y * 903 + x) * 4 + 4));
+    expect(at(0, 0)[3]).toBe(0);
+    expect(at(902, 676)[3]).toBe(0);
+    const [r, g, b, a] = at(451, 338);
+    expect(a).toBe(255);
+    expect(Math.abs(r + 256 * b - 400)).toBeLessThanOrEqual(2); // source centre (400, 250)
+    expect(Math.abs(g - 250)).toBeLessThanOrEqual(2);
+  });
 });
