@@ -1,0 +1,230 @@
+/**
+ * The bruise pipeline as pure functions: fruit and bruise masks on a downscaled working copy, then
+ * counts at full resolution. Front ends use `bruiseMasks` for `--masks`; the plugin wraps
+ * `analyseBruise` + `summariseBruise` + the overlay.
+ */
+import type { ModelLoader, RasterImage } from '@mango/core';
+import {
+  MangoError,
+  deltaE2000,
+  hasTransparency,
+  labelComponents,
+  fillHoles,
+  noModels,
+  rgbaToLabPlanes,
+  segmentFruit,
+} from '@mango/core';
+import { classicalBruiseMask, labelBoxes } from './classical.ts';
+import { BRUISE_TASK, modelBruiseMask } from './model.ts';
+import { downscaleArea, fitSize, resizeMaskNearest, upsampleWeights } from './resample.ts';
+import type { BruiseOptions } from './schema.ts';
+
+export interface BruiseAnalysis {
+  /** full-resolution size */
+  width: number;
+  height: number;
+  /** the working copy the masks belong to */
+  work: RasterImage;
+  /** 0 = background, 1..fruitCount = fruit (working resolution) */
+  fruitLabels: Int32Array;
+  fruitCount: number;
+  fruit: Uint8Array;
+  bruise: Uint8Array;
+  method: 'classical' | 'model';
+  modelId?: string;
+}
+
+export interface AnalyseInput {
+  /** a known fruit mask at full resolution (1 = fruit), e.g. for evaluation against truth */
+  fruitMask?: Uint8Array;
+  models?: ModelLoader;
+}
+
+type Params = Pick<BruiseOptions, 'method' | 'detectMaxSide' | 'darkening' | 'minLesionFraction'>;
+
+/** Fruit labels at working resolution: alpha when the image is a cut-out, else segmentFruit. */
+function fruitOf(image: RasterImage, work: RasterImage, known?: Uint8Array): { labels: Int32Array; count: number } {
+  let mask: Uint8Array;
+  if (known) {
+    if (known.length !== image.width * image.height) throw new MangoError('INVALID_INPUT', 'fruit mask size mismatch');
+    mask = resizeMaskNearest(known, image.width, image.height, work.width, work.height);
+  } else if (hasTransparency(work)) {
+    // A picture from Remove Background: the alpha channel is the fruit mask (as in features.md).
+    mask = new Uint8Array(work.width * work.height);
+    for (let i = 0; i < mask.length; i++) mask[i] = work.data[i * 4 + 3] >= 128 ? 1 : 0;
+    mask = fillHoles(mask, work.width, work.height);
+  } else {
+    const seg = segmentFruit(work);
+    return { labels: seg.labels, count: seg.count };
+  }
+  const c = labelComponents(mask, work.width, work.height, 8);
+  return { labels: c.labels, count: c.count };
+}
+
+export async function analyseBruise(
+  image: RasterImage,
+  params: Params,
+  input: AnalyseInput = {},
+): Promise<BruiseAnalysis> {
+  const models = input.models ?? noModels;
+  const size = fitSize(image.width, image.height, params.detectMaxSide);
+  const work = downscaleArea(image, size.width, size.height);
+  const { labels, count } = fruitOf(image, work, input.fruitMask);
+  const n = work.width * work.height;
+  const fruit = new Uint8Array(n);
+  for (let i = 0; i < n; i++) fruit[i] = labels[i] ? 1 : 0;
+
+  let method: 'classical' | 'model' = 'classical';
+  let modelId: string | undefined;
+  if (params.method !== 'classical') {
+    const available = await models.available(BRUISE_TASK);
+    if (available.length > 0) {
+      method = 'model';
+      modelId = available[0].id;
+    } else if (params.method === 'model') {
+      throw new MangoError('MODEL_NOT_FOUND', `no ${BRUISE_TASK} model is installed (see models/README.md)`);
+    }
+  }
+  let bruise: Uint8Array;
+  if (method === 'model') {
+    const model = await models.load(modelId!);
+    bruise = await modelBruiseMask(work, fruit, model);
+  } else {
+    bruise = classicalBruiseMask(work, labels, count, {
+      darkening: params.darkening,
+      minLesionFraction: params.minLesionFraction,
+    });
+  }
+  return {
+    width: image.width,
+    height: image.height,
+    work,
+    fruitLabels: labels,
+    fruitCount: count,
+    fruit,
+    bruise,
+    method,
+    modelId,
+  };
+}
+
+/** Fruit and bruise masks at full resolution (nearest-neighbour upsampling of the working masks). */
+export function fullResolutionMasks(a: BruiseAnalysis) {
+  const { width: w, height: h } = a.work;
+  return {
+    width: a.width,
+    height: a.height,
+    fruit: resizeMaskNearest(a.fruit, w, h, a.width, a.height),
+    bruise: resizeMaskNearest(a.bruise, w, h, a.width, a.height),
+  };
+}
+
+/** Fruit and bruise masks (1 = set) of an image at its own resolution, e.g. for `mango bruise --masks`. */
+export async function bruiseMasks(image: RasterImage, params: Params, input: AnalyseInput = {}) {
+  return fullResolutionMasks(await analyseBruise(image, params, input));
+}
+
+const round = (v: number, d: number) => Math.round(v * 10 ** d) / 10 ** d;
+
+/** The numbers of the result item (everything but filename, overlay and timing). */
+export function summariseBruise(a: BruiseAnalysis, pxPerCm?: number) {
+  const { width: w, height: h } = a.work;
+  const { colWeight, rowWeight } = upsampleWeights(w, h, a.width, a.height);
+  // Full-resolution column/row span of each working column/row (for bounding boxes).
+  const colSpan = spans(w, a.width);
+  const rowSpan = spans(h, a.height);
+  const k = a.fruitCount;
+  const pixels = new Float64Array(k + 1);
+  const bruised = new Float64Array(k + 1);
+  for (let y = 0; y < h; y++) {
+    const ry = rowWeight[y];
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      const l = a.fruitLabels[i];
+      if (!l) continue;
+      const wt = colWeight[x] * ry;
+      pixels[l] += wt;
+      if (a.bruise[i]) bruised[l] += wt;
+    }
+  }
+  // Lesions: 8-connected bruise components, each counted for the fruit holding its first pixel.
+  const lesions = labelComponents(a.bruise, w, h, 8);
+  const lesionCount = new Int32Array(k + 1);
+  const seen = new Uint8Array(lesions.count + 1);
+  for (let i = 0; i < w * h; i++) {
+    const c = lesions.labels[i];
+    if (!c || seen[c]) continue;
+    seen[c] = 1;
+    lesionCount[a.fruitLabels[i]]++;
+  }
+  const boxes = labelBoxes(a.fruitLabels, w, h, k);
+  const cm2 = (px: number) => (pxPerCm ? round(px / (pxPerCm * pxPerCm), 4) : undefined);
+  const fruits = [];
+  let total = 0;
+  let totalBruise = 0;
+  for (let l = 1; l <= k; l++) {
+    const b = boxes[l];
+    if (!b || pixels[l] === 0) continue;
+    total += pixels[l];
+    totalBruise += bruised[l];
+    const x0 = colSpan.first[b.x0];
+    const y0 = rowSpan.first[b.y0];
+    fruits.push({
+      bbox: { x: x0, y: y0, width: colSpan.last[b.x1] - x0 + 1, height: rowSpan.last[b.y1] - y0 + 1 },
+      pixels: pixels[l],
+      bruise_pixels: bruised[l],
+      bruise_percent: round((100 * bruised[l]) / pixels[l], 4),
+      lesion_count: lesionCount[l],
+      ...(pxPerCm ? { area_cm2: cm2(pixels[l]), bruise_area_cm2: cm2(bruised[l]) } : {}),
+    });
+  }
+  const bruisePercent = total > 0 ? round((100 * totalBruise) / total, 4) : 0;
+  return {
+    total_mango_pixels: total,
+    bruise_pixels: totalBruise,
+    bruise_percent: bruisePercent,
+    non_bruise_percent: total > 0 ? round(100 - bruisePercent, 4) : 0,
+    fruits,
+    severity: severity(a),
+    method: a.method,
+    width: a.width,
+    height: a.height,
+    ...(pxPerCm ? { px_per_cm: pxPerCm, fruit_area_cm2: cm2(total), bruise_area_cm2: cm2(totalBruise) } : {}),
+  };
+}
+
+function spans(small: number, full: number) {
+  const first = new Int32Array(small).fill(-1);
+  const last = new Int32Array(small).fill(-1);
+  for (let X = 0; X < full; X++) {
+    const x = Math.min(small - 1, Math.floor(((X + 0.5) * small) / full));
+    if (first[x] < 0) first[x] = X;
+    last[x] = X;
+  }
+  // Columns no full-resolution pixel maps to (only when upsampling by < 1): borrow a neighbour.
+  for (let x = 0; x < small; x++) if (first[x] < 0) first[x] = last[x] = x > 0 ? last[x - 1] : 0;
+  return { first, last };
+}
+
+/** CIEDE2000 between the mean bruised and the mean healthy peel colour (CIELAB), null without bruise. */
+export function severity(a: BruiseAnalysis): number | null {
+  const n = a.work.width * a.work.height;
+  let nb = 0;
+  let nh = 0;
+  for (let i = 0; i < n; i++) {
+    if (!a.fruit[i]) continue;
+    if (a.bruise[i]) nb++;
+    else nh++;
+  }
+  if (nb === 0 || nh === 0) return null;
+  const { L, A, B } = rgbaToLabPlanes(a.work.data, n);
+  const s = [0, 0, 0, 0, 0, 0];
+  for (let i = 0; i < n; i++) {
+    if (!a.fruit[i]) continue;
+    const o = a.bruise[i] ? 0 : 3;
+    s[o] += L[i];
+    s[o + 1] += A[i];
+    s[o + 2] += B[i];
+  }
+  return round(deltaE2000(s[3] / nh, s[4] / nh, s[5] / nh, s[0] / nb, s[1] / nb, s[2] / nb), 3);
+}

@@ -1,0 +1,366 @@
+/**
+ * Evaluation of the bruise plugin (Node only: reads files). Three kinds of ground truth:
+ * (a) pixel truth (images + fruit_masks/ + bruise_masks/), (b) image labels healthy vs lesioned
+ * (labels.csv: filename,class,lesioned), (c) defect boxes (boxes.csv: filename,class,x,y,w,h).
+ * The CLI's `mango eval bruise --images DIR --truth DIR` calls evaluateBruise.
+ */
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { basename, dirname, extname, join } from 'node:path';
+import type { ModelLoader, RasterImage } from '@mango/core';
+import { MangoError } from '@mango/core';
+import { decodeImage } from '@mango/core/node';
+import { analyseBruise, fullResolutionMasks, summariseBruise } from './analyse.ts';
+import { BruiseOptions, type BruiseOptionsInput } from './schema.ts';
+
+export interface EvaluateBruiseOptions {
+  /** folder of images with pixel truth (needs `truth`) */
+  images?: string;
+  /** folder holding fruit_masks/ and bruise_masks/ (<stem>.png, 255 = set) */
+  truth?: string;
+  /** labels.csv (filename,class,lesioned); images in `labelsImages` or images/ beside the csv */
+  labels?: string;
+  labelsImages?: string;
+  /** boxes.csv (filename,class,x,y,w,h); images in `boxesImages` or images/ beside the csv */
+  boxes?: string;
+  boxesImages?: string;
+  method?: 'auto' | 'classical' | 'model';
+  /** further plugin options (tuned parameters) */
+  options?: BruiseOptionsInput;
+  models?: ModelLoader;
+  /** use the truth fruit masks instead of segmentFruit (isolates bruise detection) */
+  truthFruit?: boolean;
+  /** box classes that count as lesions for (c) */
+  boxClasses?: string[];
+  /** share of a box's pixels marked bruise for the box to count as found */
+  boxFoundFraction?: number;
+  onImage?: (done: number, total: number, name: string) => void;
+}
+
+export interface PixelImageResult {
+  filename: string;
+  truth_percent: number;
+  predicted_percent: number;
+  fruit_iou: number;
+  bruise_iou: number | null;
+}
+
+export interface PixelSetResult {
+  images: number;
+  fruit_iou_median: number;
+  fruit_iou_min: number;
+  bruise_iou_median: number | null;
+  abs_error_median: number;
+  abs_error_p90: number;
+  abs_error_max: number;
+  lin_ccc: number;
+  clean_images: number;
+  clean_max_percent: number | null;
+  per_image: PixelImageResult[];
+}
+
+export interface LabelSetResult {
+  images: number;
+  auc: number;
+  median_percent_by_class: Record<string, number>;
+  per_image: { filename: string; class: string; lesioned: number; predicted_percent: number }[];
+}
+
+export interface BoxSetResult {
+  boxes: number;
+  found: number;
+  found_share: number;
+  by_class: Record<string, { boxes: number; found: number }>;
+  per_box: { filename: string; class: string; bruise_fraction: number; found: boolean }[];
+}
+
+export interface BruiseEvaluation {
+  method: string;
+  pixel?: PixelSetResult;
+  labels?: LabelSetResult;
+  boxes?: BoxSetResult;
+  elapsed_ms: number;
+}
+
+const IMAGE_EXT = new Set(['.jpg', '.jpeg', '.png']);
+
+async function readImage(path: string): Promise<RasterImage> {
+  return decodeImage(readFileSync(path), basename(path));
+}
+
+async function readMask(path: string): Promise<Uint8Array> {
+  const img = await readImage(path);
+  const m = new Uint8Array(img.width * img.height);
+  for (let i = 0; i < m.length; i++) m[i] = img.data[i * 4] >= 128 ? 1 : 0;
+  return m;
+}
+
+/** Simple CSV (no quoted commas in these files); the header row gives the keys. */
+export function readCsv(path: string): Record<string, string>[] {
+  const lines = readFileSync(path, 'utf8')
+    .replace(/^\uFEFF/, '')
+    .split(/\r?\n/)
+    .filter(Boolean);
+  const head = lines[0].split(',');
+  return lines.slice(1).map((l) => {
+    const cells = l.split(',');
+    return Object.fromEntries(head.map((h, i) => [h, cells[i] ?? '']));
+  });
+}
+
+export function quantile(values: number[], q: number): number {
+  if (values.length === 0) return NaN;
+  const s = [...values].sort((a, b) => a - b);
+  const pos = (s.length - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return s[lo] + (s[hi] - s[lo]) * (pos - lo);
+}
+
+/** Lin's concordance correlation coefficient (population moments). */
+export function linCcc(x: number[], y: number[]): number {
+  const n = x.length;
+  if (n === 0) return NaN;
+  const mx = x.reduce((a, b) => a + b, 0) / n;
+  const my = y.reduce((a, b) => a + b, 0) / n;
+  let sxx = 0;
+  let syy = 0;
+  let sxy = 0;
+  for (let i = 0; i < n; i++) {
+    sxx += (x[i] - mx) ** 2;
+    syy += (y[i] - my) ** 2;
+    sxy += (x[i] - mx) * (y[i] - my);
+  }
+  const den = sxx / n + syy / n + (mx - my) ** 2;
+  return den === 0 ? 1 : (2 * sxy) / n / den;
+}
+
+/** ROC AUC of scores for positives vs negatives (Mann-Whitney, ties count one half). */
+export function rocAuc(scores: number[], positive: boolean[]): number {
+  const pos = scores.filter((_, i) => positive[i]);
+  const neg = scores.filter((_, i) => !positive[i]);
+  if (!pos.length || !neg.length) return NaN;
+  const all = scores.map((s, i) => ({ s, p: positive[i] })).sort((a, b) => a.s - b.s);
+  let rankSumPos = 0;
+  for (let i = 0; i < all.length;) {
+    let j = i;
+    while (j < all.length && all[j].s === all[i].s) j++;
+    const rank = (i + 1 + j) / 2;
+    for (let k = i; k < j; k++) if (all[k].p) rankSumPos += rank;
+    i = j;
+  }
+  return (rankSumPos - (pos.length * (pos.length + 1)) / 2) / (pos.length * neg.length);
+}
+
+function iou(a: Uint8Array, b: Uint8Array): number {
+  let inter = 0;
+  let union = 0;
+  for (let i = 0; i < a.length; i++) {
+    inter += a[i] & b[i];
+    union += a[i] | b[i];
+  }
+  return union === 0 ? 1 : inter / union;
+}
+
+const r4 = (v: number) => Math.round(v * 1e4) / 1e4;
+
+export async function evaluateBruise(opts: EvaluateBruiseOptions): Promise<BruiseEvaluation> {
+  const start = performance.now();
+  const params = BruiseOptions.parse({
+    ...(opts.options ?? {}),
+    method: opts.method ?? opts.options?.method ?? 'auto',
+  });
+  if (!opts.images && !opts.labels && !opts.boxes) {
+    throw new MangoError('INVALID_INPUT', 'nothing to evaluate: give images + truth, labels or boxes');
+  }
+  const out: BruiseEvaluation = { method: params.method, elapsed_ms: 0 };
+  const methodsRun = new Set<string>();
+
+  const score = async (path: string, fruitMask?: Uint8Array) => {
+    const image = await readImage(path);
+    const analysis = await analyseBruise(image, params, { models: opts.models, fruitMask });
+    methodsRun.add(analysis.method);
+    return { analysis, summary: summariseBruise(analysis) };
+  };
+
+  if (opts.images) {
+    if (!opts.truth) throw new MangoError('INVALID_INPUT', 'evaluating an image folder needs --truth');
+    const files = readdirSync(opts.images)
+      .filter((f) => IMAGE_EXT.has(extname(f).toLowerCase()))
+      .sort();
+    const per: PixelImageResult[] = [];
+    for (const [k, f] of files.entries()) {
+      const stem = basename(f, extname(f));
+      const fp = join(opts.truth, 'fruit_masks', `${stem}.png`);
+      const bp = join(opts.truth, 'bruise_masks', `${stem}.png`);
+      if (!existsSync(fp) || !existsSync(bp)) continue;
+      const tf = await readMask(fp);
+      const tb = await readMask(bp);
+      const { analysis } = await score(join(opts.images, f), opts.truthFruit ? tf : undefined);
+      const full = fullResolutionMasks(analysis);
+      let nf = 0;
+      let nb = 0;
+      let pf = 0;
+      let pb = 0;
+      for (let i = 0; i < tf.length; i++) {
+        nf += tf[i];
+        nb += tb[i];
+        pf += full.fruit[i];
+        pb += full.bruise[i];
+      }
+      const truthPct = nf ? (100 * nb) / nf : 0;
+      const predPct = pf ? (100 * pb) / pf : 0;
+      per.push({
+        filename: f,
+        truth_percent: r4(truthPct),
+        predicted_percent: r4(predPct),
+        fruit_iou: r4(iou(full.fruit, tf)),
+        bruise_iou: nb > 0 ? r4(iou(full.bruise, tb)) : null,
+      });
+      opts.onImage?.(k + 1, files.length, f);
+    }
+    const errors = per.map((p) => Math.abs(p.predicted_percent - p.truth_percent));
+    const clean = per.filter((p) => p.truth_percent === 0);
+    const bruiseIous = per.map((p) => p.bruise_iou).filter((v): v is number => v !== null);
+    out.pixel = {
+      images: per.length,
+      fruit_iou_median: r4(
+        quantile(
+          per.map((p) => p.fruit_iou),
+          0.5,
+        ),
+      ),
+      fruit_iou_min: r4(Math.min(...per.map((p) => p.fruit_iou))),
+      bruise_iou_median: bruiseIous.length ? r4(quantile(bruiseIous, 0.5)) : null,
+      abs_error_median: r4(quantile(errors, 0.5)),
+      abs_error_p90: r4(quantile(errors, 0.9)),
+      abs_error_max: r4(Math.max(...errors)),
+      lin_ccc: r4(
+        linCcc(
+          per.map((p) => p.truth_percent),
+          per.map((p) => p.predicted_percent),
+        ),
+      ),
+      clean_images: clean.length,
+      clean_max_percent: clean.length ? Math.max(...clean.map((p) => p.predicted_percent)) : null,
+      per_image: per,
+    };
+  }
+
+  if (opts.labels) {
+    const dir = opts.labelsImages ?? join(dirname(opts.labels), 'images');
+    const rows = readCsv(opts.labels);
+    const per: LabelSetResult['per_image'] = [];
+    for (const [k, row] of rows.entries()) {
+      const { summary } = await score(join(dir, row.filename));
+      per.push({
+        filename: row.filename,
+        class: row.class,
+        lesioned: Number(row.lesioned),
+        predicted_percent: summary.bruise_percent,
+      });
+      opts.onImage?.(k + 1, rows.length, row.filename);
+    }
+    const classes = [...new Set(per.map((p) => p.class))].sort();
+    out.labels = {
+      images: per.length,
+      auc: r4(
+        rocAuc(
+          per.map((p) => p.predicted_percent),
+          per.map((p) => p.lesioned === 1),
+        ),
+      ),
+      median_percent_by_class: Object.fromEntries(
+        classes.map((c) => [
+          c,
+          r4(
+            quantile(
+              per.filter((p) => p.class === c).map((p) => p.predicted_percent),
+              0.5,
+            ),
+          ),
+        ]),
+      ),
+      per_image: per,
+    };
+  }
+
+  if (opts.boxes) {
+    const dir = opts.boxesImages ?? join(dirname(opts.boxes), 'images');
+    const wanted = new Set(opts.boxClasses ?? ['anthracnose', 'latex']);
+    const minFraction = opts.boxFoundFraction ?? 0.1;
+    const rows = readCsv(opts.boxes);
+    const files = [...new Set(rows.map((r) => r.filename))];
+    const per: BoxSetResult['per_box'] = [];
+    for (const [k, f] of files.entries()) {
+      const { analysis } = await score(join(dir, f));
+      const full = fullResolutionMasks(analysis);
+      for (const row of rows.filter((r) => r.filename === f)) {
+        const x0 = Math.max(0, Number(row.x));
+        const y0 = Math.max(0, Number(row.y));
+        const x1 = Math.min(full.width, Number(row.x) + Number(row.w));
+        const y1 = Math.min(full.height, Number(row.y) + Number(row.h));
+        let marked = 0;
+        let total = 0;
+        for (let y = y0; y < y1; y++)
+          for (let x = x0; x < x1; x++) {
+            marked += full.bruise[y * full.width + x];
+            total++;
+          }
+        const fraction = total ? marked / total : 0;
+        per.push({ filename: f, class: row.class, bruise_fraction: r4(fraction), found: fraction >= minFraction });
+      }
+      opts.onImage?.(k + 1, files.length, f);
+    }
+    const byClass: BoxSetResult['by_class'] = {};
+    for (const p of per) {
+      byClass[p.class] ??= { boxes: 0, found: 0 };
+      byClass[p.class].boxes++;
+      if (p.found) byClass[p.class].found++;
+    }
+    const counted = per.filter((p) => wanted.has(p.class));
+    const found = counted.filter((p) => p.found).length;
+    out.boxes = {
+      boxes: counted.length,
+      found,
+      found_share: counted.length ? r4(found / counted.length) : NaN,
+      by_class: byClass,
+      per_box: per,
+    };
+  }
+  out.method = [...methodsRun].join('+') || params.method;
+  out.elapsed_ms = Math.round(performance.now() - start);
+  return out;
+}
+
+/** A printable summary table of an evaluation. */
+export function formatBruiseEvaluation(ev: BruiseEvaluation): string {
+  const lines: string[] = [`bruise evaluation (method ${ev.method}, ${(ev.elapsed_ms / 1000).toFixed(1)} s)`];
+  const row = (k: string, v: string) => lines.push(`  ${k.padEnd(42)} ${v}`);
+  const f = (v: number | null | undefined, d = 3) =>
+    v === null || v === undefined || Number.isNaN(v) ? '-' : v.toFixed(d);
+  if (ev.pixel) {
+    const p = ev.pixel;
+    lines.push(`pixel truth: ${p.images} images`);
+    row('fruit IoU median (min)', `${f(p.fruit_iou_median)} (${f(p.fruit_iou_min)})`);
+    row('bruise IoU median (images with bruise)', f(p.bruise_iou_median));
+    row(
+      '|bruise_percent error| median / p90 / max',
+      `${f(p.abs_error_median, 2)} / ${f(p.abs_error_p90, 2)} / ${f(p.abs_error_max, 2)}`,
+    );
+    row("Lin's concordance", f(p.lin_ccc));
+    row(`max bruise_percent on ${p.clean_images} images without bruise`, f(p.clean_max_percent, 2));
+  }
+  if (ev.labels) {
+    const l = ev.labels;
+    lines.push(`image labels: ${l.images} images`);
+    row('ROC AUC healthy vs lesioned', f(l.auc));
+    for (const [c, v] of Object.entries(l.median_percent_by_class)) row(`median bruise_percent ${c}`, f(v, 2));
+  }
+  if (ev.boxes) {
+    const b = ev.boxes;
+    lines.push(`defect boxes: ${b.boxes} lesion boxes`);
+    row('found (>= 10% of the box marked bruise)', `${b.found}/${b.boxes} = ${f(b.found_share * 100, 1)}%`);
+    for (const [c, v] of Object.entries(b.by_class)) row(`  ${c}`, `${v.found}/${v.boxes}`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,87 @@
+/** The overlay image: fruit outlined, bruises tinted and outlined. Pure; encoding is the caller's. */
+import type { RasterImage } from '@mango/core';
+import { downscaleArea, fitSize, resizeMaskNearest } from './resample.ts';
+
+const FRUIT_OUTLINE: [number, number, number] = [0, 210, 255];
+const BRUISE_TINT: [number, number, number] = [255, 0, 90];
+const TINT_ALPHA = 0.55;
+
+function edge(mask: Uint8Array, w: number, h: number, i: number): boolean {
+  const x = i % w;
+  return (
+    (x > 0 && !mask[i - 1]) ||
+    (x < w - 1 && !mask[i + 1]) ||
+    (i >= w && !mask[i - w]) ||
+    (i < (h - 1) * w && !mask[i + w])
+  );
+}
+
+/**
+ * Draws the overlay on a copy of `image` (downscaled to maxSide when larger): `fruit` and `bruise`
+ * are masks of `image`'s size. The outline is 1 px, 2 px when the overlay is larger than 800 px.
+ */
+export function renderOverlay(image: RasterImage, fruit: Uint8Array, bruise: Uint8Array, maxSide: number): RasterImage {
+  const size = fitSize(image.width, image.height, maxSide);
+  const base = downscaleArea(image, size.width, size.height);
+  const w = base.width;
+  const h = base.height;
+  const f = resizeMaskNearest(fruit, image.width, image.height, w, h);
+  const b = resizeMaskNearest(bruise, image.width, image.height, w, h);
+  const out = new Uint8ClampedArray(base.data);
+  const thick = Math.max(w, h) > 800;
+  const paint = (i: number, c: [number, number, number]) => {
+    out[i * 4] = c[0];
+    out[i * 4 + 1] = c[1];
+    out[i * 4 + 2] = c[2];
+    out[i * 4 + 3] = 255;
+  };
+  for (let i = 0; i < w * h; i++) {
+    out[i * 4 + 3] = 255;
+    if (b[i]) {
+      if (edge(b, w, h, i)) paint(i, BRUISE_TINT);
+      else for (let c = 0; c < 3; c++) out[i * 4 + c] = out[i * 4 + c] * (1 - TINT_ALPHA) + BRUISE_TINT[c] * TINT_ALPHA;
+    }
+  }
+  for (let i = 0; i < w * h; i++) {
+    if (!f[i] || !edge(f, w, h, i)) continue;
+    paint(i, FRUIT_OUTLINE);
+    if (thick) {
+      // Second pixel inward, toward the fruit's interior neighbour.
+      const x = i % w;
+      if (x > 0 && f[i - 1]) paint(i - 1, FRUIT_OUTLINE);
+      if (x < w - 1 && f[i + 1]) paint(i + 1, FRUIT_OUTLINE);
+    }
+  }
+  return { width: w, height: h, data: out };
+}
+
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** Standard base64 of bytes (works the same in Node and the browser, no Buffer or btoa needed). */
+export function toBase64(bytes: Uint8Array): string {
+  const parts: string[] = [];
+  let chunk = '';
+  let i = 0;
+  for (; i + 2 < bytes.length; i += 3) {
+    const v = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
+    chunk += B64[v >> 18] + B64[(v >> 12) & 63] + B64[(v >> 6) & 63] + B64[v & 63];
+    if (chunk.length >= 8192) {
+      parts.push(chunk);
+      chunk = '';
+    }
+  }
+  const rest = bytes.length - i;
+  if (rest === 1) {
+    const v = bytes[i] << 16;
+    chunk += B64[v >> 18] + B64[(v >> 12) & 63] + '==';
+  } else if (rest === 2) {
+    const v = (bytes[i] << 16) | (bytes[i + 1] << 8);
+    chunk += B64[v >> 18] + B64[(v >> 12) & 63] + B64[(v >> 6) & 63] + '=';
+  }
+  parts.push(chunk);
+  return parts.join('');
+}
+
+export function dataUrl(bytes: Uint8Array, mime: 'image/jpeg' | 'image/png'): string {
+  return `data:${mime};base64,${toBase64(bytes)}`;
+}

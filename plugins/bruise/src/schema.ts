@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { BruiseResultItem } from '@mango/core';
+
+/**
+ * Options of the bruise plugin. Every tuned parameter has its default here (see README.md for why
+ * each default was chosen); front ends build their forms and flags from this schema.
+ */
+export const BruiseOptions = z.object({
+  method: z
+    .enum(['auto', 'classical', 'model'])
+    .default('auto')
+    .describe('auto: an installed bruise-segmentation model when there is one, else classical'),
+  pxPerCm: z.number().positive().optional().describe('pixels per centimetre, to report areas in cm²'),
+  overlayMaxSide: z.number().int().min(64).max(1600).default(1600).describe('long side of the overlay image'),
+  filename: z.string().default('image').describe('name reported in the result'),
+  detectMaxSide: z
+    .number()
+    .int()
+    .min(128)
+    .max(4096)
+    .default(640)
+    .describe('long side of the downscaled copy bruises are detected on'),
+  darkening: z
+    .number()
+    .min(1)
+    .max(60)
+    .default(12)
+    .describe('L* drop below the local healthy peel that starts a lesion'),
+  minLesionFraction: z
+    .number()
+    .min(0)
+    .max(0.1)
+    .default(0.002)
+    .describe('smallest lesion kept, as a fraction of its fruit area (lenticel dots are smaller)'),
+});
+export type BruiseOptions = z.output<typeof BruiseOptions>;
+export type BruiseOptionsInput = z.input<typeof BruiseOptions>;
+
+export const BruiseResult = BruiseResultItem;
+export type BruiseResult = z.output<typeof BruiseResult>;
