@@ -38,15 +38,16 @@ function bearer(c: Context): string | null {
   return m ? m[1] : null;
 }
 
-async function userCaller(ctx: ServerContext, token: string): Promise<Caller | null> {
+/** The user of a valid access token that was issued after their last password change, or null. */
+export async function authenticateAccessToken(ctx: ServerContext, token: string): Promise<Caller | null> {
   const claims = await verifyAccessToken(ctx, token);
   if (!claims) return null;
   const user = await ctx.db
     .selectFrom('users')
-    .select(['id', 'username', 'organization'])
+    .select(['id', 'username', 'organization', 'token_version'])
     .where('id', '=', claims.userId)
     .executeTakeFirst();
-  if (!user) return null;
+  if (!user || user.token_version !== claims.version) return null;
   return { userId: user.id, username: user.username, organization: user.organization, family: claims.family };
 }
 
@@ -55,7 +56,7 @@ export function requireUser(ctx: ServerContext): MiddlewareHandler<CallerEnv> {
   return async (c, next) => {
     const token = bearer(c);
     if (!token) return errorResponse(c, 401, 'Authentication required');
-    const caller = looksLikeApiKey(token) ? null : await userCaller(ctx, token);
+    const caller = looksLikeApiKey(token) ? null : await authenticateAccessToken(ctx, token);
     if (!caller) return errorResponse(c, 401, 'Invalid or expired token');
     c.set('caller', caller);
     await next();
@@ -80,7 +81,7 @@ export function requireCaller(ctx: ServerContext): MiddlewareHandler<CallerEnv> 
     const token = bearer(c);
     if (!token) return errorResponse(c, 401, 'Not authenticated: send Authorization: Bearer <token or API key>');
     if (!looksLikeApiKey(token)) {
-      const caller = await userCaller(ctx, token);
+      const caller = await authenticateAccessToken(ctx, token);
       if (!caller) return errorResponse(c, 401, 'Invalid or expired token');
       c.set('caller', caller);
       return next();

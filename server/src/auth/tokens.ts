@@ -1,6 +1,7 @@
 /**
  * Access tokens: HS256 JWTs (jose) signed with ctx.jwtKey, 15 minutes, claims sub (user id),
- * username, typ 'access' and fam (the refresh-token family of the sign-in).
+ * username, typ 'access', fam (the refresh-token family of the sign-in) and ver (the user's
+ * token_version: a password change bumps it, so every access token issued before stops working).
  * Refresh tokens: 32 random bytes, stored as sha256, 14 days, rotated on every use; a revoked token
  * presented again means it was copied, so its whole family is revoked.
  */
@@ -17,10 +18,13 @@ export interface AccessClaims {
   userId: number;
   username: string;
   family?: string;
+  /** users.token_version when the token was issued */
+  version: number;
 }
 
 export async function signAccessToken(ctx: ServerContext, claims: AccessClaims): Promise<string> {
-  return new SignJWT({ username: claims.username, typ: 'access', ...(claims.family ? { fam: claims.family } : {}) })
+  const extra = { ver: claims.version, ...(claims.family ? { fam: claims.family } : {}) };
+  return new SignJWT({ username: claims.username, typ: 'access', ...extra })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(String(claims.userId))
     .setIssuedAt()
@@ -34,7 +38,12 @@ export async function verifyAccessToken(ctx: ServerContext, token: string): Prom
     const { payload } = await jwtVerify(token, ctx.jwtKey, { algorithms: ['HS256'] });
     const userId = Number(payload.sub);
     if (payload.typ !== 'access' || !Number.isInteger(userId) || typeof payload.username !== 'string') return null;
-    return { userId, username: payload.username, family: typeof payload.fam === 'string' ? payload.fam : undefined };
+    return {
+      userId,
+      username: payload.username,
+      family: typeof payload.fam === 'string' ? payload.fam : undefined,
+      version: typeof payload.ver === 'number' ? payload.ver : 0,
+    };
   } catch {
     return null;
   }
@@ -51,10 +60,18 @@ async function insertRefreshToken(ctx: ServerContext, userId: number, family: st
 }
 
 /** A fresh pair for a new sign-in (a new refresh-token family). */
-export async function issueTokenPair(ctx: ServerContext, user: { id: number; username: string }) {
+export async function issueTokenPair(
+  ctx: ServerContext,
+  user: { id: number; username: string; token_version: number },
+) {
   const family = randomUUID();
   const refreshToken = await insertRefreshToken(ctx, user.id, family);
-  const accessToken = await signAccessToken(ctx, { userId: user.id, username: user.username, family });
+  const accessToken = await signAccessToken(ctx, {
+    userId: user.id,
+    username: user.username,
+    family,
+    version: user.token_version,
+  });
   return { accessToken, refreshToken };
 }
 
@@ -70,6 +87,7 @@ export async function rotateRefreshToken(ctx: ServerContext, refreshToken: strin
       'refresh_tokens.expires_at',
       'refresh_tokens.revoked_at',
       'users.username',
+      'users.token_version',
     ])
     .where('refresh_tokens.token_hash', '=', sha256(refreshToken))
     .executeTakeFirst();
@@ -92,7 +110,12 @@ export async function rotateRefreshToken(ctx: ServerContext, refreshToken: strin
   }
   const family = row.family ?? randomUUID();
   const next = await insertRefreshToken(ctx, row.user_id, family);
-  const accessToken = await signAccessToken(ctx, { userId: row.user_id, username: row.username, family });
+  const accessToken = await signAccessToken(ctx, {
+    userId: row.user_id,
+    username: row.username,
+    family,
+    version: row.token_version,
+  });
   return { accessToken, refreshToken: next };
 }
 
@@ -117,7 +140,20 @@ export async function revokeRefreshToken(ctx: ServerContext, refreshToken: strin
     .execute();
 }
 
-/** Revokes all of a user's refresh tokens except those of `keepFamily` (after a password change). */
+/**
+ * After a password change: refuses the user's access tokens issued until now (the session kept with
+ * `keepFamily` gets a new one through its refresh token) and revokes their other refresh tokens.
+ */
+export async function endOtherSessions(ctx: ServerContext, userId: number, keepFamily?: string): Promise<void> {
+  await ctx.db
+    .updateTable('users')
+    .set((eb) => ({ token_version: eb('token_version', '+', 1) }))
+    .where('id', '=', userId)
+    .execute();
+  await revokeUserTokens(ctx, userId, keepFamily);
+}
+
+/** Revokes all of a user's refresh tokens except those of `keepFamily`. */
 export async function revokeUserTokens(ctx: ServerContext, userId: number, keepFamily?: string): Promise<void> {
   let q = ctx.db
     .updateTable('refresh_tokens')

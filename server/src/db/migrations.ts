@@ -97,5 +97,14 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    '0004_token_version': {
+      async up(db: Kysely<unknown>) {
+        // Access tokens carry the version they were issued under; a password change bumps it.
+        await db.schema
+          .alterTable('users')
+          .addColumn('token_version', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+      },
+    },
   };
 }

@@ -12,6 +12,8 @@ export interface UsersTable {
   phone: string;
   country: string;
   created_at: string;
+  /** access tokens carry it as `ver`; a password change increments it, refusing older tokens */
+  token_version: Generated<number>;
 }
 
 export interface RefreshTokensTable {

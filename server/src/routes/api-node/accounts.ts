@@ -72,7 +72,7 @@ export function accountRoutes(ctx: ServerContext): Hono<CallerEnv> {
     if (limited) return limited;
     const user = await ctx.db
       .selectFrom('users')
-      .select(['id', 'username', 'password_hash'])
+      .select(['id', 'username', 'password_hash', 'token_version'])
       .where(identifier.includes('@') ? sql<string>`email` : sql<string>`lower(username)`, '=', identifier)
       .executeTakeFirst();
     const ok = user

@@ -74,8 +74,9 @@ describe.each(TEST_DATABASES)('password recovery and change on %s', (database) =
 
     expect((await api.post('/api-node/login', { email: me.email, password: me.password })).status).toBe(401);
     expect((await api.post('/api-node/login', { email: me.email, password: 'a-brand-new-pass' })).status).toBe(200);
-    // Sessions from before the reset are gone.
+    // Sessions from before the reset are gone, access tokens included.
     expect((await api.post('/api-node/refresh', { refreshToken: me.refreshToken })).status).toBe(401);
+    expect((await api.get('/api-node/protected', me.accessToken)).status).toBe(401);
   });
 
   it('kills the code after 5 wrong attempts and refuses expired codes', async () => {
@@ -107,7 +108,7 @@ describe.each(TEST_DATABASES)('password recovery and change on %s', (database) =
 
   it('changes the password of a signed-in user who knows the current one, keeping only this session', async () => {
     const me = await signUp(api);
-    const other = await api.post<{ refreshToken: string }>('/api-node/login', {
+    const other = await api.post<{ accessToken: string; refreshToken: string }>('/api-node/login', {
       email: me.username,
       password: me.password,
     });
@@ -125,8 +126,13 @@ describe.each(TEST_DATABASES)('password recovery and change on %s', (database) =
       me.accessToken,
     );
     expect(ok).toMatchObject({ status: 200, body: { message: 'Password updated successfully' } });
+    // The other sign-in is over; this one continues through its refresh token.
     expect((await api.post('/api-node/refresh', { refreshToken: other.body.refreshToken })).status).toBe(401);
-    expect((await api.post('/api-node/refresh', { refreshToken: me.refreshToken })).status).toBe(200);
+    expect((await api.get('/api-node/protected', other.body.accessToken)).status).toBe(401);
+    expect((await api.get('/api-node/protected', me.accessToken)).status).toBe(401);
+    const renewed = await api.post<{ accessToken: string }>('/api-node/refresh', { refreshToken: me.refreshToken });
+    expect(renewed.status).toBe(200);
+    expect((await api.get('/api-node/protected', renewed.body.accessToken)).status).toBe(200);
     expect((await api.post('/api-node/login', { email: me.username, password: 'new-password-1' })).status).toBe(200);
     expect((await api.post('/api-node/change-password', { newPassword: 'new-password-2' })).status).toBe(401);
     expect(

@@ -7,7 +7,8 @@ import type { ServerContext } from '../../context.ts';
 import { errorResponse, type CallerEnv } from '../../auth/caller.ts';
 import { consumeResetToken, RESET_TOKEN_PREFIX, startRecovery, verifyRecoveryCode } from '../../auth/recovery.ts';
 import { ChangePasswordRequest, ForgotPasswordRequest, VerifyCodeRequest } from '../../auth/schemas.ts';
-import { revokeUserTokens, verifyAccessToken } from '../../auth/tokens.ts';
+import { authenticateAccessToken } from '../../auth/caller.ts';
+import { endOtherSessions } from '../../auth/tokens.ts';
 import { addressKey, hashPassword, rateLimit, verifyPassword } from '../../security/index.ts';
 import { readJson } from './validate.ts';
 
@@ -65,24 +66,24 @@ export function recoveryRoutes(ctx: ServerContext): Hono<CallerEnv> {
         .set({ password_hash: await hashPassword(newPassword) })
         .where('id', '=', userId)
         .execute();
-      await revokeUserTokens(ctx, userId);
+      await endOtherSessions(ctx, userId);
       return c.json({ message: PASSWORD_UPDATED }, 200);
     }
 
-    const claims = await verifyAccessToken(ctx, token);
-    if (!claims) return errorResponse(c, 401, 'Invalid or expired token');
+    const caller = await authenticateAccessToken(ctx, token);
+    if (!caller) return errorResponse(c, 401, 'Invalid or expired token');
     if (!currentPassword) {
       return c.json(
         { error: 'Current password is required', details: [{ path: 'currentPassword', message: 'Required' }] },
         400,
       );
     }
-    const limited = rateLimit(c, ctx, [{ key: `change-password:user:${claims.userId}`, limit: limit() }]);
+    const limited = rateLimit(c, ctx, [{ key: `change-password:user:${caller.userId}`, limit: limit() }]);
     if (limited) return limited;
     const user = await ctx.db
       .selectFrom('users')
       .select(['id', 'password_hash'])
-      .where('id', '=', claims.userId)
+      .where('id', '=', caller.userId)
       .executeTakeFirst();
     if (!user) return errorResponse(c, 401, 'Invalid or expired token');
     if (!(await verifyPassword(currentPassword, user.password_hash))) {
@@ -94,7 +95,7 @@ export function recoveryRoutes(ctx: ServerContext): Hono<CallerEnv> {
       .where('id', '=', user.id)
       .execute();
     // This sign-in stays valid; every other session has to sign in again.
-    await revokeUserTokens(ctx, user.id, claims.family);
+    await endOtherSessions(ctx, user.id, caller.family);
     return c.json({ message: PASSWORD_UPDATED }, 200);
   });
 
