@@ -144,7 +144,7 @@ export function clusterBorder(
     for (const o of modes) {
       // Only a mode that could itself be a shadow of o (not a black surface beside a white one).
       if (o.L <= m.L || m.L < SHADOW_MIN * o.L) continue;
-      const s = o.L / Math.max(m.L, 1);
+      const s = (o.L + 16) / (m.L + 16);
       if (Math.hypot(m.a * s - o.a, m.b * s - o.b) < SAME_CHROMA) {
         m.shadowFloor = Math.max(m.shadowFloor, SHADOW_MIN * o.L);
       }
@@ -167,19 +167,20 @@ const SAME_CHROMA = 10;
  * the lightness change that no shadow or lighting change explains.
  */
 export function modeDistance(L: number, a: number, b: number, m: BackgroundMode): number {
-  const lm = Math.max(m.L, 1);
-  let t = L / lm;
+  let l = L;
   let excess = 0;
   if (L < m.shadowFloor) {
     excess = m.shadowFloor - L;
-    t = m.shadowFloor / lm;
-  } else if (t > LIGHT_MAX) {
-    excess = L - LIGHT_MAX * lm;
-    t = LIGHT_MAX;
+    l = m.shadowFloor;
+  } else if (L > LIGHT_MAX * m.L) {
+    excess = L - LIGHT_MAX * m.L;
+    l = LIGHT_MAX * m.L;
   }
-  // Compare chroma at the mode's lightness: a shadow's chroma, scaled back up, matches the mode's,
-  // while a shaded peel's chroma, small in absolute terms, grows to its real saturation.
-  const s = 1 / Math.min(t, 1);
+  // Compare chroma at the mode's lightness. Scaling a colour's XYZ by k scales L* + 16 and a*, b*
+  // alike (by the cube root of k), so a shadow's chroma, scaled back, matches the mode's, while a
+  // shaded peel's chroma, small in absolute terms, grows to its real saturation. Brighter patches
+  // (glare) keep their chroma.
+  const s = l < m.L ? (m.L + 16) / (l + 16) : 1;
   const da = a * s - m.a;
   const db = b * s - m.b;
   return Math.sqrt(da * da + db * db) + LIGHTNESS_WEIGHT * excess;
