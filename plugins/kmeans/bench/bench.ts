@@ -83,7 +83,7 @@ function measure(label: string, image: RasterImage, strategy: ClusterStrategy) {
   for (let r = 0; r < RUNS; r++) {
     const c0 = process.cpuUsage();
     const t0 = performance.now();
-    const out = clusterColours(image, initial, 10, strategy);
+    const out = clusterColours(image, initial, { strategy });
     times.push(performance.now() - t0);
     const c1 = process.cpuUsage(c0);
     cpu.push((c1.user + c1.system) / 1000);

@@ -24,7 +24,7 @@ export type {
   KMeansResult,
 } from './schema.ts';
 export { recolor, regionBounds, initialCentres, clusterColours, percentages } from './kmeans.ts';
-export type { Clustering, ClusterStrategy } from './kmeans.ts';
+export type { Clustering, ClusterOptions, ClusterStrategy } from './kmeans.ts';
 
 export default definePlugin({
   id: 'kmeans',
@@ -40,9 +40,14 @@ export default definePlugin({
     ctx.progress(0, 'clustering');
     const initial = initialCentres(image, options.classes);
     throwIfAborted(ctx.signal);
-    const { labels, counts } = clusterColours(image, initial, KMEANS_ITERATIONS, 'auto', options.labels);
+    const { labels, counts } = clusterColours(image, initial, {
+      labels: options.labels,
+      afterRound: (round) => {
+        throwIfAborted(ctx.signal);
+        ctx.progress(round / KMEANS_ITERATIONS, `round ${round} of ${KMEANS_ITERATIONS}`);
+      },
+    });
     const percent = percentages(counts, image.width * image.height);
-    ctx.progress(1);
     return {
       classes: options.classes.map((c, k) => ({ name: c.name, color: c.color, percent: percent[k] })),
       ...(options.labels ? { labels } : {}),

@@ -36,8 +36,8 @@ describe('kmeans against the numpy reference (fixtures/kmeans_ref.py)', () => {
       expect(out.classes).toEqual(result);
       // Both strategies agree with the reference pixel for pixel.
       const initial = initialCentres(image, classes.classes);
-      const byPixel = clusterColours(image, initial, 10, 'pixels');
-      const byHistogram = clusterColours(image, initial, 10, 'histogram');
+      const byPixel = clusterColours(image, initial, { strategy: 'pixels' });
+      const byHistogram = clusterColours(image, initial, { strategy: 'histogram' });
       expect(Array.from(byPixel.counts)).toEqual(counts);
       expect(Array.from(byHistogram.counts)).toEqual(counts);
       expect(byHistogram.labels).toEqual(byPixel.labels);
@@ -127,6 +127,19 @@ describe('kmeans definition', () => {
     expect(noLabels).toEqual({ classes: [{ name: 'all', color: [1, 2, 3], percent: '100.00' }] });
   });
 
+  it('reports progress per round and stops when cancelled', async () => {
+    const options = { classes: [{ name: 'a', color: [1, 2, 3], regions: [{ x: 0, y: 0, width: 2, height: 2 }] }] };
+    const fractions: number[] = [];
+    await runPlugin(kmeans, pic, options, createContext(nodeImages, { progress: (f) => fractions.push(f) }));
+    expect(fractions).toEqual([0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1]);
+    const abort = new AbortController();
+    const ctx = createContext(nodeImages, {
+      signal: abort.signal,
+      progress: (f) => f >= 0.3 && abort.abort(),
+    });
+    await expect(runPlugin(kmeans, pic, options, ctx)).rejects.toMatchObject({ code: 'ABORTED' });
+  });
+
   it('formats percentages like the table: 2 decimals, half up', () => {
     expect(percentages(new Float64Array([1, 2, 0]), 3)).toEqual(['33.33', '66.67', '0.00']);
     expect(percentages(new Float64Array([1]), 8)).toEqual(['12.50']);
@@ -159,8 +172,8 @@ describe('kmeans definition', () => {
       { name: 'c', color: [0, 0, 0] as [number, number, number], regions: [{ x: 1000, y: 10, width: 90, height: 9 }] },
     ];
     const initial = initialCentres(img, classes);
-    const a = clusterColours(img, initial, 10, 'auto');
-    const b = clusterColours(img, initial, 10, 'pixels');
+    const a = clusterColours(img, initial, { strategy: 'auto' });
+    const b = clusterColours(img, initial, { strategy: 'pixels' });
     expect(Array.from(a.counts)).toEqual(Array.from(b.counts));
     expect(Array.from(a.centres)).toEqual(Array.from(b.centres));
     // Buffer.equals: toEqual on a megabyte typed array takes seconds.

@@ -97,14 +97,14 @@ export interface Clustering {
 }
 
 /** Straightforward version: every pixel, every round. */
-function clusterPixels(image: RasterImage, centres: Float64Array, iterations: number): Clustering {
+function clusterPixels(image: RasterImage, centres: Float64Array, o: Required<ClusterOptions>): Clustering {
   const k = centres.length / 3;
   const d = image.data;
   const n = image.width * image.height;
   const labels = new Uint8Array(n);
   const sums = new Float64Array(k * 3);
   const counts = new Float64Array(k);
-  for (let it = 0; it < iterations; it++) {
+  for (let it = 0; it < o.iterations; it++) {
     sums.fill(0);
     counts.fill(0);
     for (let p = 0, i = 0; p < n; p++, i += 4) {
@@ -119,6 +119,7 @@ function clusterPixels(image: RasterImage, centres: Float64Array, iterations: nu
       sums[c * 3 + 2] += b;
     }
     updateCentres(centres, sums, counts);
+    o.afterRound(it + 1);
   }
   return { labels, counts, centres };
 }
@@ -128,12 +129,7 @@ function clusterPixels(image: RasterImage, centres: Float64Array, iterations: nu
  * class, so each round visits each distinct colour once, weighted by its pixel count. A photo of 12
  * megapixels has a few hundred thousand distinct colours, which makes the ten rounds cheap.
  */
-function clusterHistogram(
-  image: RasterImage,
-  centres: Float64Array,
-  iterations: number,
-  withLabels: boolean,
-): Clustering {
+function clusterHistogram(image: RasterImage, centres: Float64Array, o: Required<ClusterOptions>): Clustering {
   const k = centres.length / 3;
   const d = image.data;
   const n = image.width * image.height;
@@ -158,7 +154,7 @@ function clusterHistogram(
   const colourLabels = new Uint8Array(distinct);
   const sums = new Float64Array(k * 3);
   const counts = new Float64Array(k);
-  for (let it = 0; it < iterations; it++) {
+  for (let it = 0; it < o.iterations; it++) {
     sums.fill(0);
     counts.fill(0);
     for (let u = 0; u < distinct; u++) {
@@ -175,8 +171,9 @@ function clusterHistogram(
       sums[c * 3 + 2] += w * b;
     }
     updateCentres(centres, sums, counts);
+    o.afterRound(it + 1);
   }
-  if (!withLabels) return { labels: new Uint8Array(0), counts, centres };
+  if (!o.labels) return { labels: new Uint8Array(0), counts, centres };
   // The count table is no longer needed: reuse its bytes as the label of each colour.
   const labelOf = new Uint8Array(slot.buffer, 0, 1 << 24);
   for (let u = 0; u < distinct; u++) labelOf[colours[u]] = colourLabels[u];
@@ -190,20 +187,29 @@ const HISTOGRAM_MIN_PIXELS = 1 << 20;
 
 export type ClusterStrategy = 'auto' | 'pixels' | 'histogram';
 
-/** Runs the ten rounds from the given initial centres (copied, not modified). */
-export function clusterColours(
-  image: RasterImage,
-  initial: Float64Array,
-  iterations = KMEANS_ITERATIONS,
-  strategy: ClusterStrategy = 'auto',
-  withLabels = true,
-): Clustering {
+export interface ClusterOptions {
+  /** rounds of assign + update; default 10 (product-spec.md section 9) */
+  iterations?: number;
+  /** 'auto' uses the colour histogram from a megapixel up; both give identical results */
+  strategy?: ClusterStrategy;
+  /** compute the per-pixel labels (default true) */
+  labels?: boolean;
+  /** called after each round, e.g. to report progress or throw when cancelled */
+  afterRound?: (round: number) => void;
+}
+
+/** Runs the rounds from the given initial centres (copied, not modified). */
+export function clusterColours(image: RasterImage, initial: Float64Array, options: ClusterOptions = {}): Clustering {
+  const o: Required<ClusterOptions> = {
+    iterations: options.iterations ?? KMEANS_ITERATIONS,
+    strategy: options.strategy ?? 'auto',
+    labels: options.labels ?? true,
+    afterRound: options.afterRound ?? (() => {}),
+  };
   const centres = new Float64Array(initial);
   const useHistogram =
-    strategy === 'histogram' || (strategy === 'auto' && image.width * image.height >= HISTOGRAM_MIN_PIXELS);
-  return useHistogram
-    ? clusterHistogram(image, centres, iterations, withLabels)
-    : clusterPixels(image, centres, iterations);
+    o.strategy === 'histogram' || (o.strategy === 'auto' && image.width * image.height >= HISTOGRAM_MIN_PIXELS);
+  return useHistogram ? clusterHistogram(image, centres, o) : clusterPixels(image, centres, o);
 }
 
 /** Percent of the image per class with 2 decimals, as the table and the result file show it. */
