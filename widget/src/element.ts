@@ -6,7 +6,7 @@
  * Events (bubbling, composed): mango-result (detail: BruiseResultItem[]), mango-error (detail: {message}).
  */
 import type { BruiseFruit, BruiseResultItem } from '@mango/core';
-import { formatPercent, stringsFor, type WidgetStrings } from './strings.ts';
+import { formatCount, formatPercent, stringsFor, type WidgetStrings } from './strings.ts';
 import { WIDGET_CSS } from './styles.ts';
 import { scoreOnServer, WidgetError } from './server.ts';
 import { LocalScorer } from './local.ts';
@@ -314,7 +314,7 @@ export class MangoBruiseWidget extends ElementBase {
         };
         figure('bruise', t.bruise, formatPercent(item.bruise_percent));
         figure('healthy', t.healthy, formatPercent(item.non_bruise_percent));
-        figure('pixels', t.fruitPixels, String(item.total_mango_pixels));
+        figure('pixels', t.fruitPixels, formatCount(item.total_mango_pixels));
         li.append(dl);
         if (item.fruits?.length) li.append(this.fruitTable(item.fruits, t));
         return li;
@@ -337,7 +337,7 @@ export class MangoBruiseWidget extends ElementBase {
       row.append(el('th', { scope: 'row' }, String(i + 1)));
       row.append(el('td', {}, formatPercent(f.bruise_percent)));
       row.append(el('td', {}, String(f.lesion_count)));
-      row.append(el('td', {}, String(f.pixels)));
+      row.append(el('td', {}, formatCount(f.pixels)));
       if (withArea) row.append(el('td', {}, f.area_cm2 === undefined ? '' : f.area_cm2.toFixed(2)));
       body.append(row);
     });

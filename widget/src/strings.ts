@@ -92,3 +92,8 @@ export function stringsFor(locale: string | null | undefined): WidgetStrings {
 export function formatPercent(value: number): string {
   return `${value.toFixed(2)}%`;
 }
+
+/** Pixel counts with thousands separators (313,329). */
+export function formatCount(value: number): string {
+  return Math.round(value).toLocaleString('en-US');
+}

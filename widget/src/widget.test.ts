@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { createElement } from 'react';
-import { formatPercent, LOCALES, stringsFor } from './strings.ts';
+import { formatCount, formatPercent, LOCALES, stringsFor } from './strings.ts';
 import { bruiseUrl, errorMessage } from './server.ts';
 import { isAcceptedImage } from './element.ts';
 import { MangoBruiseWidget } from './react.tsx';
@@ -12,6 +12,7 @@ describe('strings', () => {
     expect(formatPercent(12.345)).toBe('12.35%');
     expect(formatPercent(0)).toBe('0.00%');
     expect(formatPercent(100)).toBe('100.00%');
+    expect(formatCount(313329)).toBe('313,329');
   });
 
   it('picks a locale by its language and falls back to English', () => {
