@@ -1,0 +1,241 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BruiseResultItem, createContext, runPlugin, type RasterImage } from '@mango/core';
+import { decodeImage, nodeImages } from '@mango/core/node';
+import { seededRandom } from '@mango/core/testing';
+import { conv1x1Model, createModelLoader, sha256File } from '@mango/models';
+import bruise, { bruiseMasks, postprocessModelOutput, preprocessForModel, toBase64 } from './index.ts';
+
+const W = 240;
+const H = 180;
+
+interface Spot {
+  cx: number;
+  cy: number;
+  r: number;
+  /** per-channel multiplier and offset applied inside the spot */
+  kind: 'bruise' | 'blush' | 'dot';
+}
+
+/**
+ * A mango-like test photo: an elliptic green-yellow fruit on a white background, shaded toward
+ * its outline and lit from the left, with a little noise; spots change the peel inside circles.
+ * Returns the image and the truth bruise mask.
+ */
+function fruitPhoto(spots: Spot[], seed = 1, transparent = false) {
+  const rnd = seededRandom(seed);
+  const data = new Uint8ClampedArray(W * H * 4);
+  const truth = new Uint8Array(W * H);
+  const fruit = new Uint8Array(W * H);
+  const cx = W / 2;
+  const cy = H / 2;
+  const ax = 95;
+  const ay = 70;
+  for (let y = 0; y < H; y++)
+    for (let x = 0; x < W; x++) {
+      const i = y * W + x;
+      const u = (x - cx) / ax;
+      const v = (y - cy) / ay;
+      const d = u * u + v * v;
+      let rgb = [245, 245, 242];
+      let alpha = transparent ? 0 : 255;
+      if (d <= 1) {
+        fruit[i] = 1;
+        alpha = 255;
+        const shade = (1 - 0.35 * d * d) * (1 - 0.12 * u);
+        rgb = [150 * shade, 175 * shade, 60 * shade];
+        for (const s of spots) {
+          const inside = (x - s.cx) ** 2 + (y - s.cy) ** 2 <= s.r * s.r;
+          if (!inside) continue;
+          if (s.kind === 'bruise') {
+            rgb = [rgb[0] * 0.55, rgb[1] * 0.48, rgb[2] * 0.5];
+            truth[i] = 1;
+          } else if (s.kind === 'blush') rgb = [Math.min(255, rgb[0] * 1.35), rgb[1] * 0.72, rgb[2] * 0.8];
+          else rgb = [rgb[0] * 0.6, rgb[1] * 0.6, rgb[2] * 0.6];
+        }
+      }
+      const noise = (rnd() - 0.5) * 6;
+      data.set([rgb[0] + noise, rgb[1] + noise, rgb[2] + noise, alpha], i * 4);
+    }
+  return { image: { width: W, height: H, data } as RasterImage, truth, fruit };
+}
+
+const count = (m: Uint8Array) => m.reduce((a, b) => a + b, 0);
+const ctx = () => createContext(nodeImages);
+
+describe('bruise plugin, classical method', () => {
+  it('measures painted bruises close to their true share and counts the lesions', async () => {
+    const { image, truth, fruit } = fruitPhoto([
+      { cx: 90, cy: 80, r: 18, kind: 'bruise' },
+      { cx: 160, cy: 105, r: 11, kind: 'bruise' },
+    ]);
+    const result = await runPlugin(bruise, image, { method: 'classical', filename: 'a.png' }, ctx());
+    expect(BruiseResultItem.safeParse(result).success).toBe(true);
+    const truthPct = (100 * count(truth)) / count(fruit);
+    expect(result.method).toBe('classical');
+    expect(result.filename).toBe('a.png');
+    expect(result.fruits).toHaveLength(1);
+    expect(result.fruits[0].lesion_count).toBe(2);
+    expect(Math.abs(result.total_mango_pixels - count(fruit)) / count(fruit)).toBeLessThan(0.03);
+    expect(Math.abs(result.bruise_percent - truthPct)).toBeLessThan(1);
+    expect(result.non_bruise_percent).toBeCloseTo(100 - result.bruise_percent, 6);
+    expect(result.severity).toBeGreaterThan(10);
+    expect(result.width).toBe(W);
+    expect(result.elapsed_ms).toBeGreaterThan(0);
+  });
+
+  it('does not call blush, lenticel dots or edge shading bruise', async () => {
+    const dots: Spot[] = [];
+    const rnd = seededRandom(7);
+    for (let k = 0; k < 25; k++) dots.push({ cx: 50 + rnd() * 140, cy: 50 + rnd() * 80, r: 1, kind: 'dot' });
+    const { image } = fruitPhoto([{ cx: 150, cy: 75, r: 25, kind: 'blush' }, ...dots], 3);
+    const result = await runPlugin(bruise, image, { method: 'classical' }, ctx());
+    expect(result.bruise_percent).toBeLessThan(0.5);
+    expect(result.severity).toBeNull();
+  });
+
+  it('uses the alpha channel of a cut-out as the fruit and reports cm² with pxPerCm', async () => {
+    const { image, fruit } = fruitPhoto([{ cx: 120, cy: 90, r: 20, kind: 'bruise' }], 2, true);
+    const result = await runPlugin(bruise, image, { method: 'classical', pxPerCm: 10 }, ctx());
+    expect(result.total_mango_pixels).toBe(count(fruit));
+    expect(result.fruit_area_cm2).toBeCloseTo(count(fruit) / 100, 2);
+    expect(result.bruise_area_cm2).toBeCloseTo(result.bruise_pixels / 100, 2);
+    expect(result.fruits[0].area_cm2).toBeCloseTo(count(fruit) / 100, 2);
+  });
+
+  it('returns an overlay data URL within overlayMaxSide and full-resolution masks', async () => {
+    const { image } = fruitPhoto([{ cx: 120, cy: 90, r: 20, kind: 'bruise' }]);
+    const result = await runPlugin(bruise, image, { method: 'classical', overlayMaxSide: 120 }, ctx());
+    expect(result.overlay_img.startsWith('data:image/jpeg;base64,')).toBe(true);
+    const jpeg = Buffer.from(result.overlay_img.split(',')[1], 'base64');
+    const decoded = await decodeImage(jpeg);
+    expect(Math.max(decoded.width, decoded.height)).toBe(120);
+    const masks = await bruiseMasks(image, {
+      method: 'classical',
+      detectMaxSide: 640,
+      darkening: 12,
+      minLesionFraction: 0.002,
+    });
+    expect(masks.width).toBe(W);
+    expect(masks.bruise.length).toBe(W * H);
+    expect(count(masks.bruise)).toBe(result.bruise_pixels);
+    for (let i = 0; i < masks.bruise.length; i++) if (masks.bruise[i]) expect(masks.fruit[i]).toBe(1);
+  });
+
+  it('counts at full resolution when detecting on a downscaled copy', async () => {
+    const { image, truth, fruit } = fruitPhoto([{ cx: 100, cy: 85, r: 22, kind: 'bruise' }]);
+    const result = await runPlugin(bruise, image, { method: 'classical', detectMaxSide: 160 }, ctx());
+    const truthPct = (100 * count(truth)) / count(fruit);
+    expect(Math.abs(result.total_mango_pixels - count(fruit)) / count(fruit)).toBeLessThan(0.04);
+    expect(Math.abs(result.bruise_percent - truthPct)).toBeLessThan(1.5);
+  });
+
+  it('reports 0 % (not an error) when there is no fruit', async () => {
+    const data = new Uint8ClampedArray(64 * 64 * 4).fill(0);
+    const result = await runPlugin(bruise, { width: 64, height: 64, data }, { method: 'classical' }, ctx());
+    expect(result.total_mango_pixels).toBe(0);
+    expect(result.bruise_percent).toBe(0);
+    expect(result.non_bruise_percent).toBe(0);
+    expect(result.fruits).toEqual([]);
+  });
+
+  it('refuses method model when no model is installed; auto falls back to classical', async () => {
+    const { image } = fruitPhoto([]);
+    await expect(runPlugin(bruise, image, { method: 'model' }, ctx())).rejects.toThrow(/no bruise-segmentation model/);
+    expect((await runPlugin(bruise, image, {}, ctx())).method).toBe('classical');
+  });
+});
+
+describe('bruise plugin, model method', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mango-bruise-model-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  // Two classes; bruise logit = 4 * (R - G), healthy logit = 0.2 (inputs normalised to [0, 1]):
+  // bruise wherever red exceeds green by more than 0.05.
+  writeFileSync(
+    join(dir, 'toy.onnx'),
+    conv1x1Model({
+      weights: [
+        [0, 0, 0],
+        [4, -4, 0],
+      ],
+      bias: [0.2, 0],
+      width: 16,
+      height: 12,
+    }),
+  );
+  const manifest = {
+    models: [
+      {
+        id: 'toy-bruise',
+        task: 'bruise-segmentation',
+        file: 'toy.onnx',
+        sha256: sha256File(join(dir, 'toy.onnx')),
+        license: 'test-only',
+        input: { width: 16, height: 12, layout: 'NCHW', mean: [0, 0, 0], std: [1, 1, 1] },
+        output: { classes: ['healthy', 'bruise'] },
+      },
+    ],
+  };
+  writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest));
+
+  /** 64x48 cut-out: fruit = rows 8..39 (alpha 255), its left quarter of the image red, else green. */
+  function blocky(): RasterImage {
+    const w = 64;
+    const h = 48;
+    const data = new Uint8ClampedArray(w * h * 4);
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++) {
+        const i = (y * w + x) * 4;
+        const red = x < 16;
+        data.set(red ? [220, 40, 30, 255] : [60, 200, 40, 255], i);
+        if (y < 8 || y >= 40) data[i + 3] = 0;
+      }
+    return { width: w, height: h, data };
+  }
+
+  it('pre-processes to NCHW at the input size with the normalisation of the manifest', () => {
+    const entry = {
+      ...manifest.models[0],
+      input: { ...manifest.models[0].input, mean: [0.5, 0, 0], std: [0.25, 1, 1] },
+    } as never;
+    const t = preprocessForModel(blocky(), entry);
+    expect(t.dims).toEqual([1, 3, 12, 16]);
+    // pixel (0, 6) is red in the source: (220/255 - 0.5) / 0.25
+    expect(t.data[6 * 16]).toBeCloseTo((220 / 255 - 0.5) / 0.25, 4);
+    expect(t.data[16 * 12 + 6 * 16 + 15]).toBeCloseTo(200 / 255, 4);
+  });
+
+  it('post-processes argmax, resizes back and keeps only fruit pixels', () => {
+    const entry = manifest.models[0] as never;
+    const fruit = new Uint8Array(8 * 4).fill(1);
+    fruit[0] = 0;
+    // 2 classes on a 4x2 grid: bruise wins in the left column pair.
+    const data = new Float32Array([0, 0, 1, 1, 0, 0, 1, 1, 1, 1, 0, 0, 1, 1, 0, 0]);
+    const mask = postprocessModelOutput({ data, dims: [1, 2, 2, 4] }, entry, fruit, 8, 4);
+    expect(Array.from(mask.slice(0, 8))).toEqual([0, 1, 1, 1, 0, 0, 0, 0]);
+    expect(Array.from(mask.slice(24, 32))).toEqual([1, 1, 1, 1, 0, 0, 0, 0]);
+  });
+
+  it('auto runs the installed ONNX model and gives the known mask and percentage', async () => {
+    const models = createModelLoader(dir);
+    const image = blocky();
+    const result = await runPlugin(bruise, image, { method: 'auto' }, createContext(nodeImages, { models }));
+    expect(result.method).toBe('model');
+    expect(result.total_mango_pixels).toBe(64 * 32);
+    // bruise = the red quarter of the fruit rows (nearest-neighbour round trip through 16x12 is exact here)
+    expect(result.bruise_pixels).toBe(16 * 32);
+    expect(result.bruise_percent).toBeCloseTo(25, 4);
+    expect(result.fruits[0].lesion_count).toBe(1);
+  });
+});
+
+describe('toBase64', () => {
+  it('matches Buffer for every tail length', () => {
+    for (const n of [0, 1, 2, 3, 4, 5, 1000, 10001]) {
+      const bytes = Uint8Array.from({ length: n }, (_, i) => (i * 37 + 11) & 255);
+      expect(toBase64(bytes)).toBe(Buffer.from(bytes).toString('base64'));
+    }
+  });
+});
