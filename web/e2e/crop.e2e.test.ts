@@ -55,7 +55,7 @@ describe('Crop page', () => {
     const { page } = e2e;
     await page.getByTestId('file-input').setInputFiles(photo);
     // Zoom 1 covers the 480x360 box: scale max(480/800, 360/500) = 0.72, so 667x500 image pixels.
-    await expect.poll(() => page.getByTestId('crop-info').innerText()).toBe('667 x 500 px, rotated 0°');
+    await expect.poll(() => page.getByTestId('crop-info').innerText()).toBe('667 x 500 px at (67, 0), rotated 0°');
     await saved().click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
@@ -99,7 +99,11 @@ describe('Crop page', () => {
     await zoom.focus();
     for (let i = 0; i < 10; i++) await page.keyboard.press('ArrowRight');
     await expect.poll(() => page.getByTestId('zoom-value').innerText()).toBe('2.0x');
-    await expect.poll(() => page.getByTestId('crop-info').innerText()).toBe('333 x 250 px, rotated 0°');
+    await expect.poll(() => page.getByTestId('crop-info').innerText()).toBe('333 x 250 px at (233, 125), rotated 0°');
+    // Arrow keys pan the image: 8 stage pixels left moves the box 8 / 1.44 image pixels right.
+    await page.getByTestId('crop-stage').focus();
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => page.getByTestId('crop-info').innerText()).toBe('333 x 250 px at (239, 125), rotated 0°');
     await page.getByRole('button', { name: /Rotate/ }).click();
     await expect.poll(() => page.getByTestId('crop-info').innerText()).toMatch(/rotated 15°$/);
     await page.screenshot({ path: '/tmp/e2e-shots/crop.png', fullPage: true });
@@ -123,14 +127,14 @@ describe('Crop page', () => {
     await expect.poll(() => page.getByTestId('zoom-value').innerText()).toBe('3.0x');
     await page.getByRole('button', { name: 'Reset' }).click();
     await expect.poll(() => page.getByTestId('zoom-value').innerText()).toBe('1.0x');
-    expect(await page.getByTestId('crop-info').innerText()).toBe('667 x 500 px, rotated 0°');
+    expect(await page.getByTestId('crop-info').innerText()).toBe('667 x 500 px at (67, 0), rotated 0°');
   });
 
   it('rotates on a grown canvas: transparent corners, the image centre in the middle', async () => {
     const { page } = e2e;
     await page.getByRole('button', { name: /Rotate/ }).click();
     // 800x500 turned 15 degrees needs a 903x691 canvas; the 4:3 box spans its width at zoom 1.
-    await expect.poll(() => page.getByTestId('crop-info').innerText()).toBe('903 x 677 px, rotated 15°');
+    await expect.poll(() => page.getByTestId('crop-info').innerText()).toBe('903 x 677 px at (0, 7), rotated 15°');
     await saved().click();
     const [download] = await Promise.all([
       page.waitForEvent('download'),

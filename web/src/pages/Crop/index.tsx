@@ -140,7 +140,30 @@ export default function Crop() {
               {error}
             </div>
           )}
-          <div className="crop-stage" data-testid="crop-stage">
+          <div
+            className="crop-stage"
+            data-testid="crop-stage"
+            tabIndex={raster ? 0 : -1}
+            aria-label="Crop area: drag the image or use the arrow keys to move it"
+            onKeyDown={(e) => {
+              const step = e.shiftKey ? 40 : 8;
+              const move: Record<string, [number, number]> = {
+                ArrowLeft: [-step, 0],
+                ArrowRight: [step, 0],
+                ArrowUp: [0, -step],
+                ArrowDown: [0, step],
+              };
+              const d = move[e.key];
+              if (!raster || !d) return;
+              e.preventDefault();
+              update({ cx: view.cx + d[0], cy: view.cy + d[1] });
+            }}
+            onDragOver={(e) => e.preventDefault()}
+            onDrop={(e) => {
+              e.preventDefault();
+              void onFile(e.dataTransfer.files[0]);
+            }}
+          >
             <Stage width={STAGE.width} height={STAGE.height}>
               <Layer>
                 {canvas && (
@@ -206,7 +229,9 @@ export default function Crop() {
               Rotate {ROTATE_STEP}°
             </button>
             <span className="crop-info" data-testid="crop-info">
-              {rect ? `${rect.width} x ${rect.height} px, rotated ${view.rotate}°` : 'No image'}
+              {rect
+                ? `${rect.width} x ${rect.height} px at (${rect.x}, ${rect.y}), rotated ${view.rotate}°`
+                : 'No image'}
             </span>
           </div>
           <div className="tool-actions">
