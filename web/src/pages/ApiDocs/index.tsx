@@ -178,7 +178,7 @@ export default function ApiDocs() {
               {components.map(([name, schema]) => (
                 <article key={name} id={`schema-${name}`} className="card component">
                   <h3>{name}</h3>
-                  <SchemaView schema={schema} expandRefs={false} />
+                  <SchemaView schema={schema} />
                 </article>
               ))}
             </section>

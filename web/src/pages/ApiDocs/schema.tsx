@@ -94,14 +94,14 @@ function TypeLabel({ s }: { s: Schema }) {
 }
 
 /** An object's properties as a list (nested objects indented); anything else as its type. */
-export function SchemaView({ schema, expandRefs = false }: { schema: Schema; expandRefs?: boolean }) {
+export function SchemaView({ schema }: { schema: Schema }) {
   const props = schema.properties;
   const itemProps = schema.items?.properties;
   if (!props && itemProps && schema.items) {
     return (
       <div className="schema">
         <span className="type">array of objects:</span>
-        <SchemaView schema={schema.items} expandRefs={expandRefs} />
+        <SchemaView schema={schema.items} />
       </div>
     );
   }
@@ -128,7 +128,7 @@ export function SchemaView({ schema, expandRefs = false }: { schema: Schema; exp
           {required.has(name) ? <span className="required">required</span> : <span className="optional">optional</span>}
           {constraints(p) && <span className="muted"> ({constraints(p)})</span>}
           {p.description && <span className="muted"> — {p.description}</span>}
-          {(p.properties || p.items?.properties) && <SchemaView schema={p} expandRefs={expandRefs} />}
+          {(p.properties || p.items?.properties) && <SchemaView schema={p} />}
         </li>
       ))}
     </ul>
