@@ -2,69 +2,83 @@
 import { rgb8ToLab, rgbToHsv, type RasterImage } from '@mango/core';
 import { npMean, npStd } from './numeric.ts';
 
-/** Mean and population std of each of k interleaved channels at the masked pixels. */
-function meanStd(values: Float64Array, k: number): { mean: number[]; std: number[] } {
-  const n = values.length / k;
-  const mean = new Array<number>(k).fill(0);
-  const std = new Array<number>(k).fill(0);
-  for (let i = 0; i < values.length; i += k) for (let c = 0; c < k; c++) mean[c] += values[i + c];
-  for (let c = 0; c < k; c++) mean[c] /= n;
-  for (let i = 0; i < values.length; i += k)
-    for (let c = 0; c < k; c++) {
-      const d = values[i + c] - mean[c];
-      std[c] += d * d;
-    }
-  for (let c = 0; c < k; c++) std[c] = Math.sqrt(std[c] / n);
-  return { mean, std };
-}
-
-function named(names: string[], s: { mean: number[]; std: number[] }): Record<string, number> {
+function named(names: string[], mean: number[], std: number[]): Record<string, number> {
   const out: Record<string, number> = {};
-  names.forEach((name, c) => (out[`mean_${name}`] = s.mean[c]));
-  names.forEach((name, c) => (out[`std_${name}`] = s.std[c]));
+  names.forEach((name, c) => (out[`mean_${name}`] = mean[c]));
+  names.forEach((name, c) => (out[`std_${name}`] = std[c]));
   return out;
 }
 
-/** Mean and population std of 3 channels over the masked pixels, each pixel converted by `convert`. */
-function channelStats(
-  image: RasterImage,
-  mask: Uint8Array,
-  count: number,
-  convert: (r: number, g: number, b: number, out: Float64Array) => void,
-) {
-  const values = new Float64Array(count * 3);
-  const d = image.data;
-  const tmp = new Float64Array(3);
-  for (let i = 0, j = 0, k = 0; i < mask.length; i++, j += 4) {
-    if (!mask[i]) continue;
-    convert(d[j], d[j + 1], d[j + 2], tmp);
-    values[k++] = tmp[0];
-    values[k++] = tmp[1];
-    values[k++] = tmp[2];
+/** Mean and population std of three planes (two passes: mean first, then squared deviations). */
+function planeStats(p0: Float64Array, p1: Float64Array, p2: Float64Array, names: string[]) {
+  const n = p0.length;
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  for (let i = 0; i < n; i++) {
+    s0 += p0[i];
+    s1 += p1[i];
+    s2 += p2[i];
   }
-  return meanStd(values, 3);
+  const m0 = s0 / n;
+  const m1 = s1 / n;
+  const m2 = s2 / n;
+  let q0 = 0;
+  let q1 = 0;
+  let q2 = 0;
+  for (let i = 0; i < n; i++) {
+    const d0 = p0[i] - m0;
+    const d1 = p1[i] - m1;
+    const d2 = p2[i] - m2;
+    q0 += d0 * d0;
+    q1 += d1 * d1;
+    q2 += d2 * d2;
+  }
+  return named(names, [m0, m1, m2], [Math.sqrt(q0 / n), Math.sqrt(q1 / n), Math.sqrt(q2 / n)]);
+}
+
+function planes(count: number) {
+  return [new Float64Array(count), new Float64Array(count), new Float64Array(count)] as const;
 }
 
 export function rgbStats(image: RasterImage, mask: Uint8Array, count: number) {
-  return named(
-    ['R', 'G', 'B'],
-    channelStats(image, mask, count, (r, g, b, out) => {
-      out[0] = r;
-      out[1] = g;
-      out[2] = b;
-    }),
-  );
+  const [r, g, b] = planes(count);
+  const d = image.data;
+  for (let i = 0, k = 0; i < mask.length; i++)
+    if (mask[i]) {
+      r[k] = d[4 * i];
+      g[k] = d[4 * i + 1];
+      b[k++] = d[4 * i + 2];
+    }
+  return planeStats(r, g, b, ['R', 'G', 'B']);
 }
 
 export function hsvStats(image: RasterImage, mask: Uint8Array, count: number) {
-  return named(
-    ['H', 'S', 'V'],
-    channelStats(image, mask, count, (r, g, b, out) => rgbToHsv(r / 255, g / 255, b / 255, out)),
-  );
+  const [h, s, v] = planes(count);
+  const d = image.data;
+  const hsv = new Float64Array(3);
+  for (let i = 0, k = 0; i < mask.length; i++)
+    if (mask[i]) {
+      rgbToHsv(d[4 * i] / 255, d[4 * i + 1] / 255, d[4 * i + 2] / 255, hsv);
+      h[k] = hsv[0];
+      s[k] = hsv[1];
+      v[k++] = hsv[2];
+    }
+  return planeStats(h, s, v, ['H', 'S', 'V']);
 }
 
 export function labStats(image: RasterImage, mask: Uint8Array, count: number) {
-  return named(['L', 'a', 'b'], channelStats(image, mask, count, rgb8ToLab));
+  const [L, a, b] = planes(count);
+  const d = image.data;
+  const lab = new Float64Array(3);
+  for (let i = 0, k = 0; i < mask.length; i++)
+    if (mask[i]) {
+      rgb8ToLab(d[4 * i], d[4 * i + 1], d[4 * i + 2], lab);
+      L[k] = lab[0];
+      a[k] = lab[1];
+      b[k++] = lab[2];
+    }
+  return planeStats(L, a, b, ['L', 'a', 'b']);
 }
 
 /**

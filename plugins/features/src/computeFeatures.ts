@@ -81,7 +81,8 @@ export function computeFeatures(
   const needsObject = wanted.some((id) =>
     ['factual', 'eccentricity', 'area', 'perimeter', 'affineinvariant'].includes(id),
   );
-  const object = needsObject ? largestComponent(mask, width, height, 8)! : null;
+  // an opaque image's mask is the whole frame: one component, no labelling needed
+  const object = needsObject ? (count === width * height ? mask : largestComponent(mask, width, height, 8)!) : null;
   let shapes: ReturnType<typeof shapeFeatures> | null = null;
   const shape = () => (shapes ??= shapeFeatures(object!, width, height));
   const out: FeatureValues = {};
@@ -113,13 +114,13 @@ export function computeFeatures(
         out.factual = fractalFeatures(planes!.g8, mask, object!, width, height);
         break;
       case 'eccentricity':
-        out.eccentricity = { ...shape().eccentricity };
+        out.eccentricity = shape().eccentricity();
         break;
       case 'area':
-        out.area = { ...shape().area };
+        out.area = shape().area();
         break;
       case 'perimeter':
-        out.perimeter = { ...shape().perimeter };
+        out.perimeter = shape().perimeter();
         break;
       case 'affineinvariant':
         out.affineinvariant = affineInvariants(object!, width, height);

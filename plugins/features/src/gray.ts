@@ -69,14 +69,17 @@ export interface GrayPlanes {
   g8: Uint8Array;
 }
 
-/** gray and G8 for every pixel (cached per colour since many photos repeat colours). */
+/** gray and G8 for every pixel. */
 export function grayPlanes(image: RasterImage): GrayPlanes {
   const n = image.width * image.height;
   const d = image.data;
   const gray = new Float64Array(n);
   const g8 = new Uint8Array(n);
+  // the inner product g/255 * 0.7154 depends on one component only: tabulate it
+  const gTerm = new Float64Array(256);
+  for (let v = 0; v < 256; v++) gTerm[v] = (v / 255) * C_G;
   for (let i = 0, j = 0; i < n; i++, j += 4) {
-    const v = grayOf(d[j], d[j + 1], d[j + 2]);
+    const v = fma(d[j + 2] / 255, C_B, fma(d[j] / 255, C_R, gTerm[d[j + 1]]));
     gray[i] = v;
     g8[i] = rint(v * 255);
   }

@@ -78,18 +78,17 @@ export function lbpUniform(g8: Uint8Array, width: number, height: number): Uint8
     for (const { i, rows, cols } of diagonals) {
       const fr = rows.frac[r];
       const gr = 1 - fr;
-      const t = (rows.lo[r] + 1) * pw + 1;
-      const b = (rows.hi[r] + 1) * pw + 1;
-      const lo = cols.lo;
-      const hi = cols.hi;
+      // floor/ceil of c +- 0.70711 are c + ol and c + ol + 1 for every column; only the fraction varies
+      const ol = cols.lo[0];
+      const t = (rows.lo[r] + 1) * pw + 1 + ol;
+      const b = (rows.hi[r] + 1) * pw + 1 + ol;
       const frac = cols.frac;
       const bit = 1 << i;
       for (let c = 0; c < width; c++) {
         const dc = frac[c];
-        const cl = lo[c];
-        const ch = hi[c];
-        const top = (1 - dc) * pad[t + cl] + dc * pad[t + ch];
-        const bottom = (1 - dc) * pad[b + cl] + dc * pad[b + ch];
+        const ec = 1 - dc;
+        const top = ec * pad[t + c] + dc * pad[t + c + 1];
+        const bottom = ec * pad[b + c] + dc * pad[b + c + 1];
         if (gr * top + fr * bottom - pad[prow + c] >= 0) code[c] |= bit;
       }
     }

@@ -204,25 +204,29 @@ export function perimeterCrofton(o: ObjectImage): number {
   return total;
 }
 
+/** The three shape groups, each computed on first use (eccentricity alone needs no hull or perimeter). */
 export function shapeFeatures(object: Uint8Array, width: number, height: number) {
   const o = cropObject(object, width, height);
-  const inertia = inertiaProperties(o);
-  const convex = convexArea(o.image, o.width, o.height);
-  const per = perimeter4(o);
   return {
-    eccentricity: inertia,
-    area: {
-      area: o.area,
-      convex_area: convex,
-      solidity: o.area / convex,
-      extent: o.area / (o.width * o.height),
-      equivalent_diameter: Math.sqrt((4 * o.area) / Math.PI),
-      area_fraction: o.area / (width * height),
+    eccentricity: () => inertiaProperties(o),
+    area: () => {
+      const convex = convexArea(o.image, o.width, o.height);
+      return {
+        area: o.area,
+        convex_area: convex,
+        solidity: o.area / convex,
+        extent: o.area / (o.width * o.height),
+        equivalent_diameter: Math.sqrt((4 * o.area) / Math.PI),
+        area_fraction: o.area / (width * height),
+      };
     },
-    perimeter: {
-      perimeter: per,
-      perimeter_crofton: perimeterCrofton(o),
-      circularity: per > 0 ? (4 * Math.PI * o.area) / per ** 2 : 0,
+    perimeter: () => {
+      const per = perimeter4(o);
+      return {
+        perimeter: per,
+        perimeter_crofton: perimeterCrofton(o),
+        circularity: per > 0 ? (4 * Math.PI * o.area) / per ** 2 : 0,
+      };
     },
   };
 }

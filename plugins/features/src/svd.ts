@@ -8,6 +8,10 @@
  * when the Krylov space is the whole row space (then the values are exact).
  */
 
+/** Stop when the wanted values moved less than SETTLED * sv_1 over LOOKBACK steps (errors then ~1e-13). */
+const LOOKBACK = 3;
+const SETTLED = 1e-12;
+
 /** mulberry32: a fixed start vector keeps the results reproducible. */
 function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
@@ -200,10 +204,10 @@ export function topSingularValues(a: Float64Array, rows: number, cols: number, c
     if (alpha.length >= count + 2) {
       const sv = bidiagonalSingularValues(alpha, beta).slice(0, count);
       history.push(sv);
-      if (history.length > 3) {
-        const old = history[history.length - 4];
-        if (sv.every((s, i) => Math.abs(s - old[i]) <= 1e-12 * sv[0])) break;
-        history = history.slice(-4);
+      if (history.length > LOOKBACK) {
+        const old = history[history.length - 1 - LOOKBACK];
+        if (sv.every((s, i) => Math.abs(s - old[i]) <= SETTLED * sv[0])) break;
+        history = history.slice(-LOOKBACK);
       }
     }
   }
