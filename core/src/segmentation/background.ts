@@ -50,8 +50,11 @@ export function clusterBorder(
   k: number,
   minWeight: number,
 ): BackgroundMode[] {
+  if (indices.length === 0) return [];
+  // A few thousand samples describe the border well enough and keep this cheap.
+  const stride = Math.max(1, Math.floor(indices.length / 6000));
+  if (stride > 1) indices = indices.filter((_, k) => k % stride === 0);
   const n = indices.length;
-  if (n === 0) return [];
   const { L, A, B } = lab;
   // Start: the per-channel median, then repeatedly the sample farthest from every centre so far.
   const med = (p: Float32Array) => {

@@ -14,7 +14,8 @@
  */
 import type { RasterImage } from '../image.ts';
 import { rgbaToLabPlanes } from '../color.ts';
-import { closeDisk, erodeDisk, fillHoles, labelComponents, openDisk } from '../mask.ts';
+import { fillHoles, labelComponents } from '../mask.ts';
+import { close, erode, open } from './morph.ts';
 import {
   borderIndices,
   clusterBorder,
@@ -119,7 +120,9 @@ function hysteresis(score: Float32Array, w: number, h: number, low: Float32Array
 
 function quantile(values: Float32Array, indices: Int32Array, q: number): number {
   if (indices.length === 0) return 0;
-  const v = Float32Array.from(indices, (i) => values[i]).sort();
+  const v = new Float32Array(indices.length);
+  for (let k = 0; k < indices.length; k++) v[k] = values[indices[k]];
+  v.sort();
   return v[Math.min(v.length - 1, Math.floor(q * v.length))];
 }
 
@@ -152,10 +155,10 @@ function thresholds(
   const low = new Float32Array(n).fill(Math.min(high, Math.max(floor, 0.6 * high)));
   if (!fruit) return { high, low };
   const long = Math.max(sw, sh);
-  const inner = erodeDisk(fruit, sw, sh, Math.max(1, Math.round(long * 0.01)));
+  const inner = erode(fruit, sw, sh, Math.max(1, Math.round(long * 0.01)));
   const outside = new Uint8Array(n);
   for (let i = 0; i < n; i++) outside[i] = fruit[i] ? 0 : 1;
-  const outer = erodeDisk(outside, sw, sh, Math.max(1, Math.round(long * 0.01)));
+  const outer = erode(outside, sw, sh, Math.max(1, Math.round(long * 0.01)));
   const R = Math.max(2, Math.round(long * 0.05));
   const level = localMean(score, inner, sw, sh, R, 150);
   const ground = localMean(score, outer, sw, sh, R, 150);
@@ -200,7 +203,19 @@ function localMean(values: Float32Array, where: Uint8Array, w: number, h: number
   return out;
 }
 
-function coarseMask(score: Float32Array, t: Thresholds, sw: number, sh: number, opts: SegmentOptions): Coarse {
+/**
+ * Hysteresis, opening (thin attachments cut) and closing, sealing of bruises that reach the
+ * outline (skipped in the quick first pass), hole filling, and removal of components too small
+ * to be a fruit.
+ */
+function coarseMask(
+  score: Float32Array,
+  t: Thresholds,
+  sw: number,
+  sh: number,
+  opts: SegmentOptions,
+  quick = false,
+): Coarse {
   const n = sw * sh;
   const { high, low } = t;
   let mask = hysteresis(score, sw, sh, low, high);
@@ -208,14 +223,17 @@ function coarseMask(score: Float32Array, t: Thresholds, sw: number, sh: number, 
   const r = Math.max(1, Math.round(long * 0.004));
   // Opening with a larger disk cuts thin attachments (a stain on the tray touching the fruit).
   const ro = Math.max(r, Math.round(long * opts.openFraction));
-  mask = closeDisk(openDisk(mask, sw, sh, ro), sw, sh, r);
+  mask = close(open(mask, sw, sh, ro), sw, sh, r);
   // A dark bruise that reaches almost to the outline leaves only a thin rim of peel: seal such
   // gaps with a larger closing, and take the holes that closes as fruit.
-  const big = Math.max(2, Math.round(long * 0.02));
-  const sealed = closeDisk(mask, sw, sh, big);
-  const sealedFilled = fillHoles(sealed, sw, sh);
-  for (let i = 0; i < n; i++) if (sealedFilled[i] && !sealed[i]) mask[i] = 1;
-  mask = fillHoles(closeDisk(mask, sw, sh, r), sw, sh);
+  if (!quick) {
+    const big = Math.max(2, Math.round(long * 0.02));
+    const sealed = close(mask, sw, sh, big);
+    const sealedFilled = fillHoles(sealed, sw, sh);
+    for (let i = 0; i < n; i++) if (sealedFilled[i] && !sealed[i]) mask[i] = 1;
+    mask = close(mask, sw, sh, r);
+  }
+  mask = fillHoles(mask, sw, sh);
   const comps = labelComponents(mask, sw, sh, 8);
   let largest = 0;
   for (let k = 1; k <= comps.count; k++) largest = Math.max(largest, comps.areas[k]);
@@ -290,12 +308,12 @@ export function segmentFruit(image: RasterImage, options: Partial<SegmentOptions
   const border = borderIndices(sw, sh, ring);
   let modes = clusterBorder(lab, small.data, border, 6, 0.03);
   const score = fruitScore(lab, n, modes);
-  let coarse = coarseMask(score, thresholds(score, border, sw, sh, opts, null), sw, sh, opts);
+  let coarse = coarseMask(score, thresholds(score, border, sw, sh, opts, null), sw, sh, opts, true);
   const pruned = dropFruitLikeModes(modes, lab, coarse);
   if (pruned.length !== modes.length) {
     modes = pruned;
     fruitScore(lab, n, modes, score);
-    coarse = coarseMask(score, thresholds(score, border, sw, sh, opts, null), sw, sh, opts);
+    coarse = coarseMask(score, thresholds(score, border, sw, sh, opts, null), sw, sh, opts, true);
   }
   if (coarse.count > 0) coarse = coarseMask(score, thresholds(score, border, sw, sh, opts, coarse.mask), sw, sh, opts);
   const background = modes[0]?.rgb ?? [0, 0, 0];

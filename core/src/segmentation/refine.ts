@@ -101,7 +101,12 @@ export function refineToFullResolution(
         for (let x = x0; x < x1; x++) {
           const i = y * W + x;
           idx[k] = i;
-          rgba.set(data.subarray(i * 4, i * 4 + 4), k * 4);
+          const p = i * 4;
+          const q = k * 4;
+          rgba[q] = data[p];
+          rgba[q + 1] = data[p + 1];
+          rgba[q + 2] = data[p + 2];
+          rgba[q + 3] = 255;
           k++;
         }
     }
@@ -136,28 +141,41 @@ export function refineToFullResolution(
       }
     }
     while (stack.length) {
-      const s = stack.pop()!;
-      const i = idx[s];
+      const i = idx[stack.pop()!];
       const x = i % W;
-      const visit = (j: number) => {
+      for (let d = 0; d < 4; d++) {
+        let j: number;
+        if (d === 0) {
+          if (x === 0) continue;
+          j = i - 1;
+        } else if (d === 1) {
+          if (x === W - 1) continue;
+          j = i + 1;
+        } else if (d === 2) {
+          if (i < W) continue;
+          j = i - W;
+        } else {
+          if (i >= N - W) continue;
+          j = i + W;
+        }
+        if (mask[j] !== value) continue;
         const t = pos(j);
-        if (t >= 0 && !seen[t] && mask[j] === value) {
+        if (t >= 0 && !seen[t]) {
           seen[t] = 1;
           stack.push(t);
         }
-      };
-      if (x > 0) visit(i - 1);
-      if (x < W - 1) visit(i + 1);
-      if (i >= W) visit(i - W);
-      if (i < N - W) visit(i + W);
+      }
     }
     for (let s = 0; s < bandCount; s++) if (mask[idx[s]] === value && !seen[s]) mask[idx[s]] = 1 - value;
   };
+  const outsideIs = (j: number, value: 0 | 1) => mask[j] === value && !inBand(j);
   const touchesOutside = (i: number, value: 0 | 1) => {
     const x = i % W;
-    const check = (j: number) => !inBand(j) && mask[j] === value;
     return (
-      (x > 0 && check(i - 1)) || (x < W - 1 && check(i + 1)) || (i >= W && check(i - W)) || (i < N - W && check(i + W))
+      (x > 0 && outsideIs(i - 1, value)) ||
+      (x < W - 1 && outsideIs(i + 1, value)) ||
+      (i >= W && outsideIs(i - W, value)) ||
+      (i < N - W && outsideIs(i + W, value))
     );
   };
   flood(1, (s, i) => touchesOutside(i, 1) || (cm[blockOf(i)] === 1 && score[s] > 2 * threshold[blockOf(i)]));
