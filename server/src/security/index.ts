@@ -70,6 +70,9 @@ export function applySecurity(app: Hono, ctx: ServerContext): void {
     }),
   );
 
+  // The widget bundle is public code that partner pages import as an ES module (a CORS request).
+  app.use('/widget/*', cors({ origin: '*', allowMethods: ['GET', 'HEAD'] }));
+
   const tooLarge = (c: Context) =>
     c.req.path.startsWith('/api-py')
       ? c.json({ detail: 'Request body too large' }, 413)

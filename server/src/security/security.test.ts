@@ -45,6 +45,10 @@ describe.each(TEST_DATABASES)('security on %s', (database) => {
       // Partner pages load the widget bundle from another origin.
       const widget = await fetch(`${server.url}/widget/mango-widget.js`);
       expect(widget.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+      const imported = await fetch(`${server.url}/widget/mango-widget.js`, {
+        headers: { origin: 'https://shop.example' },
+      });
+      expect(imported.headers.get('access-control-allow-origin')).toBe('*');
     });
   });
 
