@@ -108,6 +108,8 @@ export default function KMeans() {
   };
 
   const clearImage = () => {
+    requestId.current++; // a run still in the worker answers for an image that is gone: ignore it
+    setRunning(false);
     setImage(null);
     setFileName('');
     setRegions([]);
@@ -254,6 +256,8 @@ export default function KMeans() {
       return;
     }
     setError('');
+    requestId.current++;
+    setRunning(false);
     setClasses(parsed.classes.map((c) => ({ name: c.name, color: c.color })));
     setRegions(parsed.classes.flatMap((c, k) => c.regions.map((r) => ({ ...r, classIndex: k }))));
     setSelected(null);
