@@ -125,6 +125,59 @@ describe('mango CLI', () => {
     expect(bad.stderr).toContain('not a readable JSON file');
   });
 
+  it('scores bruises: data.csv columns, overlays and 0/255 masks of the input size, failures listed', async () => {
+    const fs = await import('node:fs');
+    // An orange fruit with a dark brown patch on a grey background.
+    const img = createImage(240, 180, [128, 128, 128, 255]);
+    for (let y = 0; y < 180; y++)
+      for (let x = 0; x < 240; x++) {
+        const inFruit = ((x - 120) / 90) ** 2 + ((y - 90) / 65) ** 2 <= 1;
+        const inBruise = (x - 100) ** 2 + (y - 80) ** 2 <= 18 ** 2;
+        if (inFruit) img.data.set(inBruise ? [95, 60, 25, 255] : [235, 170, 45, 255], (y * 240 + x) * 4);
+      }
+    mkdirSync(join(dir, 'fruit'), { recursive: true });
+    fs.writeFileSync(join(dir, 'fruit/mango.png'), await encodeImage(img, 'png'));
+    fs.writeFileSync(join(dir, 'fruit/empty.jpg'), Buffer.alloc(0));
+    const csv = join(dir, 'bruise.csv');
+    const r = await mango([
+      'bruise',
+      join(dir, 'fruit'),
+      '--out',
+      csv,
+      '--overlays',
+      join(dir, 'ov'),
+      '--masks',
+      join(dir, 'masks'),
+      '--method',
+      'classical',
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/empty\.jpg: empty\.jpg is empty \(0 bytes\)|empty\.jpg is empty/);
+    const lines = fs.readFileSync(csv, 'utf8').trim().split('\n');
+    expect(
+      lines[0].startsWith('Filename,Total Mango Pixels,Bruise Percentage,Non-Bruise Percentage,bruise_pixels'),
+    ).toBe(true);
+    expect(lines).toHaveLength(2);
+    const cells = lines[1].split(',');
+    const fruitPixels = Number(cells[1]);
+    const truthFruit = Math.PI * 90 * 65; // about 18378
+    expect(Math.abs(fruitPixels - truthFruit) / truthFruit).toBeLessThan(0.03);
+    const percent = Number(cells[2]);
+    const truthPercent = (100 * Math.PI * 18 * 18) / truthFruit; // about 5.5
+    expect(Math.abs(percent - truthPercent)).toBeLessThan(1.5);
+    const fruitMask = await decodeImage(fs.readFileSync(join(dir, 'masks/mango.fruit.png')));
+    expect([fruitMask.width, fruitMask.height]).toEqual([240, 180]);
+    const values = new Set<number>();
+    let set = 0;
+    for (let i = 0; i < fruitMask.data.length; i += 4) {
+      values.add(fruitMask.data[i]);
+      if (fruitMask.data[i] === 255) set++;
+    }
+    expect([...values].sort((a, b) => a - b)).toEqual([0, 255]);
+    expect(set).toBe(fruitPixels);
+    expect(fs.existsSync(join(dir, 'ov/mango.overlay.jpg'))).toBe(true);
+  });
+
   it('refuses invalid options with the schema message and exit code 2', async () => {
     const r = await mango(['resize', join(dir, 'in'), '--width', '100', '--out-dir', join(dir, 'x')]);
     expect(r.code).toBe(2);

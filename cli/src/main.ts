@@ -4,6 +4,7 @@ import { pluginsCommand } from './commands/plugins.ts';
 import { removeBackgroundCommand, resizeCommand } from './commands/transforms.ts';
 import { featuresCommand } from './commands/features.ts';
 import { cropCommand, kmeansCommand } from './commands/single.ts';
+import { bruiseCommand, evalCommand } from './commands/bruise.ts';
 import { UsageError } from './util.ts';
 
 export function buildProgram(): Command {
@@ -12,11 +13,13 @@ export function buildProgram(): Command {
     .version('0.1.0')
     .exitOverride();
   pluginsCommand(program);
+  bruiseCommand(program);
   resizeCommand(program);
   featuresCommand(program);
   removeBackgroundCommand(program);
   cropCommand(program);
   kmeansCommand(program);
+  evalCommand(program);
   return program;
 }
 

@@ -4,9 +4,11 @@ import resize from '@mango/plugin-resize';
 import features from '@mango/plugin-features';
 import crop from '@mango/plugin-crop';
 import kmeans from '@mango/plugin-kmeans';
+import removeBackground from '@mango/plugin-remove-background';
+import bruise from '@mango/plugin-bruise';
 
-export const builtinPlugins = [resize, features, crop, kmeans] as const;
+export const builtinPlugins = [resize, crop, removeBackground, bruise, features, kmeans] as const;
 
 export const registry = new PluginRegistry(builtinPlugins);
 
-export { resize, features, crop, kmeans };
+export { resize, crop, removeBackground, bruise, features, kmeans };

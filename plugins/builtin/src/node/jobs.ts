@@ -5,7 +5,17 @@
  */
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { createContext, isMangoError, runPipeline, type PipelineStep, type RasterImage } from '@mango/core';
+import sharp from 'sharp';
+import {
+  createContext,
+  isMangoError,
+  noModels,
+  runPipeline,
+  type ModelLoader,
+  type PipelineStep,
+  type RasterImage,
+} from '@mango/core';
+import { BruiseOptions, bruiseMasks } from '@mango/plugin-bruise';
 import { createNodeImageBackend, DEFAULT_MAX_PIXELS, encodeImage } from '@mango/core/node';
 import { registry } from '../index.ts';
 
@@ -20,11 +30,40 @@ export interface ImageJob {
   maxBytes?: number;
   /** encode a transform result's image */
   output?: { format: 'png' | 'jpeg'; quality?: number };
+  /** also return the bruise step's fruit and bruise masks as 8-bit PNGs (0 or 255, input size) */
+  bruiseMasks?: boolean;
 }
 
-export type JobSuccess = { ok: true; name: string; result: Record<string, unknown>; image?: Uint8Array };
+export type JobSuccess = {
+  ok: true;
+  name: string;
+  result: Record<string, unknown>;
+  image?: Uint8Array;
+  masks?: { fruit: Uint8Array; bruise: Uint8Array };
+};
 export type JobFailure = { ok: false; name: string; error: { code: string; status: number; message: string } };
 export type JobResult = JobSuccess | JobFailure;
+
+let models: Promise<ModelLoader> | null = null;
+
+/** The ONNX model loader, created once per thread; without onnxruntime the classical methods still run. */
+function modelLoader(): Promise<ModelLoader> {
+  models ??= import('@mango/models').then(
+    (m) => m.createModelLoader(),
+    () => noModels,
+  );
+  return models;
+}
+
+/** A 0/1 mask as an 8-bit greyscale PNG holding 0 or 255. */
+async function maskPng(mask: Uint8Array, width: number, height: number): Promise<Uint8Array> {
+  const grey = new Uint8Array(mask.length);
+  for (let i = 0; i < mask.length; i++) grey[i] = mask[i] ? 255 : 0;
+  const buf = await sharp(grey, { raw: { width, height, channels: 1 } })
+    .png()
+    .toBuffer();
+  return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+}
 
 function isRaster(v: unknown): v is RasterImage {
   return typeof v === 'object' && v !== null && 'data' in v && 'width' in v && 'height' in v;
@@ -47,7 +86,8 @@ export async function runImageJob(job: ImageJob): Promise<JobResult> {
     const steps = job.steps.map((s) =>
       s.plugin === 'bruise' ? { ...s, options: { filename: name, ...(s.options ?? {}) } } : s,
     );
-    const raw = (await runPipeline(registry, steps, decoded, createContext(images))) as Record<string, unknown>;
+    const ctx = createContext(images, { models: await modelLoader() });
+    const raw = (await runPipeline(registry, steps, decoded, ctx)) as Record<string, unknown>;
     const result: Record<string, unknown> = {};
     let image: Uint8Array | undefined;
     for (const [k, v] of Object.entries(raw)) {
@@ -55,7 +95,14 @@ export async function runImageJob(job: ImageJob): Promise<JobResult> {
         if (job.output) image = await encodeImage(v, job.output.format, { quality: job.output.quality });
       } else result[k] = v;
     }
-    return { ok: true, name, result, image };
+    let masks: JobSuccess['masks'];
+    const bruiseStep = steps.find((s) => s.plugin === 'bruise');
+    if (job.bruiseMasks && bruiseStep) {
+      const options = BruiseOptions.parse(bruiseStep.options ?? {});
+      const m = await bruiseMasks(decoded, options, { models: ctx.models });
+      masks = { fruit: await maskPng(m.fruit, m.width, m.height), bruise: await maskPng(m.bruise, m.width, m.height) };
+    }
+    return { ok: true, name, result, image, masks };
   } catch (e) {
     if (isMangoError(e)) return { ok: false, name, error: { code: e.code, status: e.status, message: e.message } };
     const err = e as NodeJS.ErrnoException;

@@ -1,0 +1,137 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { Command } from 'commander';
+import { stringify } from 'csv-stringify/sync';
+import type { BruiseResultItem } from '@mango/core';
+import { BruiseOptions } from '@mango/plugin-bruise';
+import { evaluateBruise, formatBruiseEvaluation } from '@mango/plugin-bruise/eval';
+import { collectInputs } from '../inputs.ts';
+import { runBatch, summarise } from '../batch.ts';
+import { dataUrlBytes, parseOrExit, replaceExtension } from '../util.ts';
+
+/** data.csv's columns (the web export), then the added scalar fields. */
+export const BRUISE_CSV_COLUMNS: [string, (r: BruiseResultItem) => unknown][] = [
+  ['Filename', (r) => r.filename],
+  ['Total Mango Pixels', (r) => r.total_mango_pixels],
+  ['Bruise Percentage', (r) => r.bruise_percent],
+  ['Non-Bruise Percentage', (r) => r.non_bruise_percent],
+  ['bruise_pixels', (r) => r.bruise_pixels],
+  ['fruit_count', (r) => r.fruits.length],
+  ['lesion_count', (r) => r.fruits.reduce((a, f) => a + f.lesion_count, 0)],
+  ['severity', (r) => r.severity ?? ''],
+  ['method', (r) => r.method],
+  ['version', (r) => r.version],
+  ['width', (r) => r.width],
+  ['height', (r) => r.height],
+  ['elapsed_ms', (r) => r.elapsed_ms],
+  ['px_per_cm', (r) => r.px_per_cm ?? ''],
+  ['fruit_area_cm2', (r) => r.fruit_area_cm2 ?? ''],
+  ['bruise_area_cm2', (r) => r.bruise_area_cm2 ?? ''],
+];
+
+export function bruiseCsv(items: BruiseResultItem[]): string {
+  return stringify([BRUISE_CSV_COLUMNS.map(([h]) => h), ...items.map((r) => BRUISE_CSV_COLUMNS.map(([, f]) => f(r)))], {
+    cast: { number: (n) => String(n) },
+  });
+}
+
+interface BruiseFlags {
+  out?: string;
+  overlays?: string;
+  masks?: string;
+  method: string;
+  pxPerCm?: number;
+  concurrency?: number;
+}
+
+export function bruiseCommand(program: Command) {
+  program
+    .command('bruise')
+    .description('bruise-to-fruit ratio of every photo: CSV or JSON, overlays and masks')
+    .argument('<inputs...>', 'image files or directories (recursive; .jpg, .jpeg, .png)')
+    .option('--out <file>', 'results.csv or results.json (default: CSV on stdout)')
+    .option('--overlays <dir>', 'write each overlay (fruit outline, bruises tinted) as <name>.overlay.jpg')
+    .option('--masks <dir>', 'write <name>.fruit.png and <name>.bruise.png (8-bit, 0 or 255, input size)')
+    .option('--method <method>', 'auto | classical | model', 'auto')
+    .option('--px-per-cm <n>', 'pixels per centimetre: also report areas in cm²', Number)
+    .option('--concurrency <n>', 'worker threads (default: one per core)', Number)
+    .action(async (inputs: string[], o: BruiseFlags) => {
+      const options = parseOrExit(BruiseOptions, { method: o.method, pxPerCm: o.pxPerCm });
+      const { files, missing } = await collectInputs(inputs);
+      const outcome = await runBatch(
+        files,
+        (f) => ({
+          path: f.path,
+          name: f.relative,
+          steps: [{ plugin: 'bruise', options: { method: options.method, pxPerCm: options.pxPerCm } }],
+          bruiseMasks: Boolean(o.masks),
+        }),
+        {
+          concurrency: o.concurrency,
+          onResult: async (f, r) => {
+            if (!r.ok) return;
+            const item = r.result as unknown as BruiseResultItem;
+            if (o.overlays) {
+              const { bytes, ext } = dataUrlBytes(item.overlay_img);
+              const target = join(o.overlays, replaceExtension(f.relative, `.overlay${ext}`));
+              await mkdir(dirname(target), { recursive: true });
+              await writeFile(target, bytes);
+            }
+            if (o.masks && r.masks) {
+              const stem = join(o.masks, replaceExtension(f.relative, ''));
+              await mkdir(dirname(stem), { recursive: true });
+              await writeFile(`${stem}.fruit.png`, r.masks.fruit);
+              await writeFile(`${stem}.bruise.png`, r.masks.bruise);
+            }
+          },
+        },
+      );
+      const items = outcome.results
+        .filter(({ result }) => result.ok)
+        .map(({ result }) => (result.ok ? (result.result as unknown as BruiseResultItem) : null)!);
+      const text = o.out?.toLowerCase().endsWith('.json')
+        ? // The overlays are large: they go to --overlays, not into the JSON.
+          JSON.stringify(
+            items.map(({ overlay_img: _overlay, ...rest }) => rest),
+            null,
+            2,
+          ) + '\n'
+        : bruiseCsv(items);
+      if (o.out) await writeFile(o.out, text);
+      else process.stdout.write(text);
+      process.exitCode = summarise(outcome, `bruise${o.out ? ` results written to ${o.out}` : ''}`, missing);
+    });
+}
+
+export function evalCommand(program: Command) {
+  const evalCmd = program.command('eval').description('measure accuracy against ground truth');
+  evalCmd
+    .command('bruise')
+    .description('fruit and bruise IoU, bruise % error, Lin concordance; ROC AUC on labels; defect boxes found')
+    .option('--images <dir>', 'images with pixel truth')
+    .option('--truth <dir>', 'folder with fruit_masks/ and bruise_masks/ (<stem>.png)')
+    .option('--labels <csv>', 'labels.csv (filename,class,lesioned), images in images/ beside it')
+    .option('--boxes <csv>', 'boxes.csv (filename,class,x,y,w,h), images in images/ beside it')
+    .option('--method <method>', 'auto | classical | model', 'auto')
+    .option('--truth-fruit', 'use the truth fruit masks (measures bruise detection alone)')
+    .option('--out <file>', 'write the full evaluation as JSON')
+    .action(
+      async (o: {
+        images?: string;
+        truth?: string;
+        labels?: string;
+        boxes?: string;
+        method: 'auto' | 'classical' | 'model';
+        truthFruit?: boolean;
+        out?: string;
+      }) => {
+        const onImage = process.stderr.isTTY
+          ? (done: number, total: number, name: string) => process.stderr.write(`\r${done}/${total} ${name}`.padEnd(60))
+          : undefined;
+        const ev = await evaluateBruise({ ...o, onImage });
+        if (onImage) process.stderr.write('\n');
+        console.log(formatBruiseEvaluation(ev));
+        if (o.out) await writeFile(o.out, JSON.stringify(ev, null, 2) + '\n');
+      },
+    );
+}
