@@ -11,9 +11,8 @@ export interface TestServer extends RunningServer {
 }
 
 /**
- * Starts a server on 127.0.0.1:random with SQLite in a fresh temp dir, or on PostgreSQL when
- * `database: 'postgres'` and TEST_DATABASE_URL is set (each call gets a fresh schema-less database by
- * truncating the tables first).
+ * Starts a server on 127.0.0.1:random with SQLite in a fresh temp dir, or on the PostgreSQL database of
+ * TEST_DATABASE_URL when `database: 'postgres'` (shared between servers and runs: tests use unique names).
  */
 export async function startTestServer(
   overrides: Partial<ServerConfig> = {},
