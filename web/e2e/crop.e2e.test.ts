@@ -119,6 +119,11 @@ describe('Crop page', () => {
     await page.waitForURL('**/analysis');
     const state = await page.evaluate(() => (history.state as { usr?: { images?: { name: string }[] } }).usr);
     expect(state?.images?.map((i) => i.name)).toEqual(['cropped-image.png']);
+    await expect
+      .poll(() => page.getByRole('list', { name: 'Selected files' }).locator('.file-name').allInnerTexts(), {
+        timeout: 15_000,
+      })
+      .toEqual(['cropped-image.png']);
 
     await page.goBack();
     await page.getByTestId('file-input').setInputFiles(photo);

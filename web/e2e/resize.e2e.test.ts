@@ -129,6 +129,12 @@ describe('Resize page', () => {
     await page.waitForURL('**/analysis');
     const state = await page.evaluate(() => (history.state as { usr?: { images?: { name: string }[] } }).usr);
     expect(state?.images?.map((i) => i.name)).toEqual(['resized-square.jpg']);
+    // The analysis page fetched the handed-over image and lists it as a png upload.
+    await expect
+      .poll(() => page.getByRole('list', { name: 'Selected files' }).locator('.file-name').allInnerTexts(), {
+        timeout: 15_000,
+      })
+      .toEqual(['resized-square.png']);
   });
 
   it('Reset clears files, sizes and results', async () => {
