@@ -15,14 +15,15 @@ import bruise from '@mango/plugin-bruise';
 
 const IMAGE = new Set(['.jpg', '.jpeg', '.png', '.webp']);
 
+/** data.csv's columns (the web export and `mango bruise`), then a few added fields and the error. */
 export const CSV_COLUMNS = [
-  'filename',
-  'total_mango_pixels',
+  'Filename',
+  'Total Mango Pixels',
+  'Bruise Percentage',
+  'Non-Bruise Percentage',
   'bruise_pixels',
-  'bruise_percent',
-  'non_bruise_percent',
-  'fruits',
-  'lesions',
+  'fruit_count',
+  'lesion_count',
   'method',
   'error',
 ] as const;
@@ -69,9 +70,9 @@ export function toCsv(photos: ScoredPhoto[]): string {
       ? [
           filename,
           item.total_mango_pixels,
+          item.bruise_percent,
+          item.non_bruise_percent,
           item.bruise_pixels,
-          item.bruise_percent.toFixed(4),
-          item.non_bruise_percent.toFixed(4),
           item.fruits.length,
           item.fruits.reduce((n, f) => n + f.lesion_count, 0),
           item.method,
@@ -79,7 +80,7 @@ export function toCsv(photos: ScoredPhoto[]): string {
         ]
       : [filename, '', '', '', '', '', '', '', error ?? 'failed'],
   );
-  return stringify([[...CSV_COLUMNS], ...rows]);
+  return stringify([[...CSV_COLUMNS], ...rows], { cast: { number: (n) => String(n) } });
 }
 
 async function main() {
