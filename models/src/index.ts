@@ -62,7 +62,6 @@ export function sha256File(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex');
 }
 
-// eslint-disable-next-line @typescript-eslint/consistent-type-imports
 type Ort = typeof import('onnxruntime-node');
 
 export interface ModelLoaderOptions {

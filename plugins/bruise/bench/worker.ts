@@ -1,0 +1,18 @@
+/** Worker for bench.ts: scores the files it is sent (decode included) and reports back. */
+import { readFileSync } from 'node:fs';
+import { parentPort } from 'node:worker_threads';
+import { createContext, runPlugin } from '@mango/core';
+import { decodeImage, nodeImages } from '@mango/core/node';
+import bruise from '../src/index.ts';
+
+const ctx = createContext(nodeImages);
+parentPort!.on('message', async (msg: { files: string[] } | 'exit') => {
+  if (msg === 'exit') process.exit(0);
+  let sum = 0;
+  for (const f of msg.files) {
+    const image = await decodeImage(readFileSync(f), f);
+    const r = await runPlugin(bruise, image, { method: 'classical', filename: f }, ctx);
+    sum += r.bruise_percent;
+  }
+  parentPort!.postMessage({ done: msg.files.length, sum });
+});
