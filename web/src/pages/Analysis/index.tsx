@@ -13,7 +13,7 @@ import ScrollTopButton from './ScrollTopButton.tsx';
 import '../tool-pages.css';
 import './analysis.css';
 
-export const ANALYZE_ENDPOINT = '/api-py/python/analyze';
+const ANALYZE_ENDPOINT = '/api-py/python/analyze';
 
 type Category = keyof typeof FEATURE_CATEGORIES;
 const CATEGORIES = Object.keys(FEATURE_CATEGORIES) as Category[];

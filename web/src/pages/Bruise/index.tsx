@@ -9,7 +9,7 @@ import { readDetail } from '../../lib/upload.ts';
 import { saveUploadedFiles, toRows } from '../../lib/bruiseResults.ts';
 import '../tool-pages.css';
 
-export const BRUISE_ENDPOINT = '/api-py/python/bruise_detection/DeepLearning';
+const BRUISE_ENDPOINT = '/api-py/python/bruise_detection/DeepLearning';
 
 export default function Bruise() {
   const navigate = useNavigate();

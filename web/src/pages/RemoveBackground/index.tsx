@@ -11,8 +11,8 @@ import { downloadBlob, fileStem } from '../../lib/download.ts';
 import '../tool-pages.css';
 import './removebackground.css';
 
-export const REMOVE_BACKGROUND_ENDPOINT = '/api-py/python/remove_background';
-export const PROCESSED_ZIP_NAME = 'processed_images.zip';
+const REMOVE_BACKGROUND_ENDPOINT = '/api-py/python/remove_background';
+const PROCESSED_ZIP_NAME = 'processed_images.zip';
 const FAILED = 'Failed to remove background. Please try again.';
 
 /** A processed image entry: name (already prefixed 'processed-'), object URL, png blob. */
@@ -22,7 +22,7 @@ interface Processed {
   blob: Blob;
 }
 
-export function processedName(original: string): string {
+function processedName(original: string): string {
   return `processed-${fileStem(original)}.png`;
 }
 
