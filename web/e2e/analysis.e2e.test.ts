@@ -165,7 +165,7 @@ describe.skipIf(!shared)('Feature Analysis pages', () => {
     await page.screenshot({ path: '/tmp/e2e-shots/exportfeature.png' });
     await page.getByRole('button', { name: 'Done' }).click();
     await page.waitForURL('**/analysis/result');
-    expect(await page.getByTestId('feature-row').count()).toBe(2);
+    await expect.poll(() => page.getByTestId('feature-row').count()).toBe(2);
     await page.screenshot({ path: '/tmp/e2e-shots/analysis-result.png', fullPage: true });
   });
 
