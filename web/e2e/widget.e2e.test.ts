@@ -189,6 +189,17 @@ describe('embeddable bruise widget', () => {
   it('server mode: uploads with the partner key and shows what the API answers', async () => {
     const page = e2e.page;
     const n = await eventCount(page);
+    // every text the live status region announces, in order
+    await page.evaluate(() => {
+      const status = document.getElementById('server-widget')!.shadowRoot!.querySelector('[role="status"]')!;
+      const seen: string[] = [];
+      (window as unknown as { __status: string[] }).__status = seen;
+      new MutationObserver(() => seen.push(status.textContent ?? '')).observe(status, {
+        childList: true,
+        characterData: true,
+        subtree: true,
+      });
+    });
     await chooseWithKeyboard(page, 'server-widget', photo, 'Enter');
     const event = await nextEvent(page, n);
     expect(event.type, JSON.stringify(event.detail)).toBe('mango-result');
@@ -217,6 +228,10 @@ describe('embeddable bruise widget', () => {
     await expect(result.locator('img.overlay').getAttribute('alt')).resolves.toContain(basename(photo));
     await expect(result.locator('table.fruits tbody tr').count()).resolves.toBe(api.fruits.length);
     await expect(page.locator('#server-widget [role="status"]').textContent()).resolves.toBe('Measured 1 photo.');
+    const announced = await page.evaluate(() => (window as unknown as { __status: string[] }).__status);
+    expect(announced[0]).toMatch(/^Uploading\.\.\. \d+%$/);
+    expect(announced).toContain('Measuring bruises...');
+    expect(announced.at(-1)).toBe('Measured 1 photo.');
   });
 
   it('local mode: measures in a worker, uploads nothing, matches the plugin run in Node', async () => {

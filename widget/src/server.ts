@@ -52,6 +52,8 @@ export function scoreOnServer(o: ServerScoreOptions): Promise<BruiseResultItem[]
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable && e.total > 0) o.onUploadProgress?.(e.loaded / e.total);
     };
+    // the upload is over: from here the server is measuring
+    xhr.upload.onload = () => o.onUploadProgress?.(1);
     xhr.onerror = () => reject(new WidgetError(o.messages.networkError));
     xhr.onabort = () => reject(new DOMException('aborted', 'AbortError'));
     xhr.onload = () => {
