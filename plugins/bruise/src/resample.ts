@@ -26,7 +26,8 @@ export function downscaleArea(image: RasterImage, width: number, height: number)
   const xs = cellStarts(W, width);
   const ys = cellStarts(H, height);
   const out = new Uint8ClampedArray(width * height * 4);
-  const acc = new Float64Array(width * 4);
+  // Integer sums (at most 255 * cell area, far below 2^32 for any cell of a sane downscale).
+  const acc = new Uint32Array(width * 4);
   for (let oy = 0; oy < height; oy++) {
     acc.fill(0);
     const y0 = ys[oy];
@@ -34,12 +35,12 @@ export function downscaleArea(image: RasterImage, width: number, height: number)
     for (let y = y0; y < y1; y++) {
       let j = y * W * 4;
       for (let ox = 0, k = 0; ox < width; ox++, k += 4) {
-        const n = xs[ox + 1] - xs[ox];
+        const end = j + (xs[ox + 1] - xs[ox]) * 4;
         let r = 0;
         let g = 0;
         let b = 0;
         let a = 0;
-        for (let x = 0; x < n; x++, j += 4) {
+        for (; j < end; j += 4) {
           r += data[j];
           g += data[j + 1];
           b += data[j + 2];
