@@ -310,9 +310,19 @@ describe('embeddable bruise widget', () => {
     });
     expect(refused.status).toBe(401);
 
+    // this time the photo is dragged and dropped onto the widget
     const page = e2e.page;
     const n = await eventCount(page);
-    await chooseWithKeyboard(page, 'server-widget', photo);
+    const dataTransfer = await page.evaluateHandle(
+      ({ name, base64 }) => {
+        const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+        const dt = new DataTransfer();
+        dt.items.add(new File([bytes], name, { type: name.endsWith('.png') ? 'image/png' : 'image/jpeg' }));
+        return dt;
+      },
+      { name: basename(photo), base64: readFileSync(photo).toString('base64') },
+    );
+    await page.locator('#server-widget .dropzone').dispatchEvent('drop', { dataTransfer });
     const event = await nextEvent(page, n);
     expect(event.type).toBe('mango-error');
     expect(event.target).toBe('server-widget');
