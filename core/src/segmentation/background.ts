@@ -53,27 +53,39 @@ export function clusterBorder(
   if (indices.length === 0) return [];
   // A few thousand samples describe the border well enough and keep this cheap.
   const stride = Math.max(1, Math.floor(indices.length / 6000));
-  if (stride > 1) indices = indices.filter((_, k) => k % stride === 0);
-  const n = indices.length;
-  const { L, A, B } = lab;
+  const n = Math.ceil(indices.length / stride);
+  const picked = new Int32Array(n);
+  const pL = new Float32Array(n);
+  const pA = new Float32Array(n);
+  const pB = new Float32Array(n);
+  for (let s = 0; s < n; s++) {
+    const i = indices[s * stride];
+    picked[s] = i;
+    pL[s] = lab.L[i];
+    pA[s] = lab.A[i];
+    pB[s] = lab.B[i];
+  }
   // Start: the per-channel median, then repeatedly the sample farthest from every centre so far.
-  const med = (p: Float32Array) => {
-    const v = Float32Array.from(indices, (i) => p[i]).sort();
-    return v[v.length >> 1];
-  };
-  const cL = [med(L)];
-  const cA = [med(A)];
-  const cB = [med(B)];
+  const med = (p: Float32Array) => p.slice().sort()[n >> 1];
+  const cL = new Float64Array(k);
+  const cA = new Float64Array(k);
+  const cB = new Float64Array(k);
+  cL[0] = med(pL);
+  cA[0] = med(pA);
+  cB[0] = med(pB);
+  let kk = 1;
   const nearest = new Float64Array(n).fill(Infinity);
-  for (let c = 1; c < k; c++) {
+  while (kk < k) {
     let best = -1;
     let bestD = 0;
-    const l0 = cL[c - 1],
-      a0 = cA[c - 1],
-      b0 = cB[c - 1];
+    const l0 = cL[kk - 1],
+      a0 = cA[kk - 1],
+      b0 = cB[kk - 1];
     for (let s = 0; s < n; s++) {
-      const i = indices[s];
-      const d = (L[i] - l0) ** 2 + (A[i] - a0) ** 2 + (B[i] - b0) ** 2;
+      const dl = pL[s] - l0,
+        da = pA[s] - a0,
+        db = pB[s] - b0;
+      const d = dl * dl + da * da + db * db;
       if (d < nearest[s]) nearest[s] = d;
       if (nearest[s] > bestD) {
         bestD = nearest[s];
@@ -81,25 +93,33 @@ export function clusterBorder(
       }
     }
     if (best < 0 || bestD < 16) break; // everything within 4 units of a centre: no more clusters
-    const i = indices[best];
-    cL.push(L[i]);
-    cA.push(A[i]);
-    cB.push(B[i]);
+    cL[kk] = pL[best];
+    cA[kk] = pA[best];
+    cB[kk] = pB[best];
+    kk++;
   }
-  const kk = cL.length;
-  const assign = new Int32Array(n);
+  const assign = new Int32Array(n).fill(-1);
+  const sL = new Float64Array(kk),
+    sA = new Float64Array(kk),
+    sB = new Float64Array(kk),
+    count = new Float64Array(kk);
   for (let iter = 0; iter < 12; iter++) {
-    const sL = new Float64Array(kk),
-      sA = new Float64Array(kk),
-      sB = new Float64Array(kk),
-      cnt = new Float64Array(kk);
+    sL.fill(0);
+    sA.fill(0);
+    sB.fill(0);
+    count.fill(0);
     let changed = 0;
     for (let s = 0; s < n; s++) {
-      const i = indices[s];
+      const l = pL[s],
+        a = pA[s],
+        b = pB[s];
       let bc = 0;
       let bd = Infinity;
       for (let c = 0; c < kk; c++) {
-        const d = (L[i] - cL[c]) ** 2 + (A[i] - cA[c]) ** 2 + (B[i] - cB[c]) ** 2;
+        const dl = l - cL[c],
+          da = a - cA[c],
+          db = b - cB[c];
+        const d = dl * dl + da * da + db * db;
         if (d < bd) {
           bd = d;
           bc = c;
@@ -107,24 +127,24 @@ export function clusterBorder(
       }
       if (assign[s] !== bc) changed++;
       assign[s] = bc;
-      sL[bc] += L[i];
-      sA[bc] += A[i];
-      sB[bc] += B[i];
-      cnt[bc]++;
+      sL[bc] += l;
+      sA[bc] += a;
+      sB[bc] += b;
+      count[bc]++;
     }
     for (let c = 0; c < kk; c++) {
-      if (cnt[c] === 0) continue;
-      cL[c] = sL[c] / cnt[c];
-      cA[c] = sA[c] / cnt[c];
-      cB[c] = sB[c] / cnt[c];
+      if (count[c] === 0) continue;
+      cL[c] = sL[c] / count[c];
+      cA[c] = sA[c] / count[c];
+      cB[c] = sB[c] / count[c];
     }
-    if (iter > 0 && changed === 0) break;
+    if (changed === 0) break;
   }
   const cnt = new Float64Array(kk);
   const rgb = Array.from({ length: kk }, () => [0, 0, 0]);
   for (let s = 0; s < n; s++) {
     const c = assign[s];
-    const p = indices[s] * 4;
+    const p = picked[s] * 4;
     cnt[c]++;
     rgb[c][0] += rgba[p];
     rgb[c][1] += rgba[p + 1];

@@ -1,5 +1,7 @@
 import type { RasterImage } from '../image.ts';
 
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
 /**
  * Box-average downscale by an integer factor: each output pixel is the mean of a factor x factor
  * block (blocks on the right and bottom edges may be partial). Pure, runs in Node and the browser.
@@ -12,23 +14,38 @@ export function boxDownscale(image: RasterImage, factor: number): RasterImage {
   const sh = Math.ceil(height / f);
   const out = new Uint8ClampedArray(sw * sh * 4);
   const acc = new Float64Array(sw * 4);
+  // Whole pixels read as one 32-bit word when the buffer is aligned (decoded images are).
+  const aligned = LITTLE_ENDIAN && data.byteOffset % 4 === 0;
+  const words = aligned ? new Uint32Array(data.buffer, data.byteOffset, width * height) : null;
   for (let by = 0; by < sh; by++) {
     acc.fill(0);
     const y0 = by * f;
     const y1 = Math.min(height, y0 + f);
     for (let y = y0; y < y1; y++) {
-      let p = y * width * 4;
+      let p = y * width;
       for (let bx = 0; bx < sw; bx++) {
         const n = Math.min(f, width - bx * f);
         let r = 0,
           g = 0,
           b = 0,
           a = 0;
-        for (let k = 0; k < n; k++, p += 4) {
-          r += data[p];
-          g += data[p + 1];
-          b += data[p + 2];
-          a += data[p + 3];
+        if (words) {
+          // Little-endian RGBA: r in the low byte.
+          for (let k = 0; k < n; k++, p++) {
+            const v = words[p];
+            r += v & 255;
+            g += (v >>> 8) & 255;
+            b += (v >>> 16) & 255;
+            a += v >>> 24;
+          }
+        } else {
+          for (let k = 0; k < n; k++, p++) {
+            const q = p * 4;
+            r += data[q];
+            g += data[q + 1];
+            b += data[q + 2];
+            a += data[q + 3];
+          }
         }
         const q = bx * 4;
         acc[q] += r;

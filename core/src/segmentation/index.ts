@@ -223,7 +223,7 @@ function coarseMask(
   const r = Math.max(1, Math.round(long * 0.004));
   // Opening with a larger disk cuts thin attachments (a stain on the tray touching the fruit).
   const ro = Math.max(r, Math.round(long * opts.openFraction));
-  mask = close(open(mask, sw, sh, ro), sw, sh, r);
+  if (!quick) mask = close(open(mask, sw, sh, ro), sw, sh, r);
   // A dark bruise that reaches almost to the outline leaves only a thin rim of peel: seal such
   // gaps with a larger closing, and take the holes that closes as fruit.
   if (!quick) {
@@ -231,7 +231,6 @@ function coarseMask(
     const sealed = close(mask, sw, sh, big);
     const sealedFilled = fillHoles(sealed, sw, sh);
     for (let i = 0; i < n; i++) if (sealedFilled[i] && !sealed[i]) mask[i] = 1;
-    mask = close(mask, sw, sh, r);
   }
   mask = fillHoles(mask, sw, sh);
   const comps = labelComponents(mask, sw, sh, 8);

@@ -59,27 +59,33 @@ export function refineToFullResolution(
   const widen = Math.max(1, Math.ceil((feather + 2) / f));
   const band = dilateSquare(mixed, sw, sh, widen);
 
-  // Copy the blocks away from the outline; count the band pixels.
+  // Copy the blocks away from the outline, a run of equal blocks at a time; count the band pixels.
   let bandCount = 0;
-  for (let by = 0; by < sh; by++) {
-    const y0 = by * f;
-    const y1 = Math.min(H, y0 + f);
-    for (let bx = 0; bx < sw; bx++) {
-      const b = by * sw + bx;
-      const x0 = bx * f;
-      const x1 = Math.min(W, x0 + f);
-      if (band[b]) {
-        bandCount += (x1 - x0) * (y1 - y0);
+  for (let b = 0; b < sw * sh; b++) {
+    if (!band[b]) continue;
+    const x0 = (b % sw) * f;
+    const y0 = Math.floor(b / sw) * f;
+    bandCount += (Math.min(W, x0 + f) - x0) * (Math.min(H, y0 + f) - y0);
+  }
+  for (let y = 0; y < H; y++) {
+    const brow = Math.floor(y / f) * sw;
+    const row = y * W;
+    let bx = 0;
+    while (bx < sw) {
+      const b = brow + bx;
+      if (band[b] || !cm[b]) {
+        bx++;
         continue;
       }
-      if (!cm[b]) continue;
       const l = cl[b];
-      for (let y = y0; y < y1; y++) {
-        const row = y * W;
-        mask.fill(1, row + x0, row + x1);
-        alpha.fill(255, row + x0, row + x1);
-        labels.fill(l, row + x0, row + x1);
-      }
+      let end = bx + 1;
+      while (end < sw && !band[brow + end] && cm[brow + end] && cl[brow + end] === l) end++;
+      const x0 = row + bx * f;
+      const x1 = row + Math.min(W, end * f);
+      mask.fill(1, x0, x1);
+      alpha.fill(255, x0, x1);
+      labels.fill(l, x0, x1);
+      bx = end;
     }
   }
   if (bandCount === 0) return { mask, alpha, labels };
@@ -87,6 +93,7 @@ export function refineToFullResolution(
   // Classify band pixels with the colour score.
   const idx = new Int32Array(bandCount);
   const blockStart = new Int32Array(sw * sh);
+  const blk = new Int32Array(bandCount);
   const rgba = new Uint8ClampedArray(bandCount * 4);
   let k = 0;
   for (let by = 0; by < sh; by++) {
@@ -101,6 +108,7 @@ export function refineToFullResolution(
         for (let x = x0; x < x1; x++) {
           const i = y * W + x;
           idx[k] = i;
+          blk[k] = by * sw + bx;
           const p = i * 4;
           const q = k * 4;
           rgba[q] = data[p];
@@ -115,7 +123,7 @@ export function refineToFullResolution(
   const score = fruitScore(lab, bandCount, modes);
   const blockOf = (i: number) => Math.floor(Math.floor(i / W) / f) * sw + Math.floor((i % W) / f);
   const inBand = (i: number) => band[blockOf(i)] === 1;
-  for (let s = 0; s < bandCount; s++) mask[idx[s]] = score[s] > threshold[blockOf(idx[s])] ? 1 : 0;
+  for (let s = 0; s < bandCount; s++) mask[idx[s]] = score[s] > threshold[blk[s]] ? 1 : 0;
 
   // Fruit pixels of the band must connect to fruit outside the band (or be confidently fruit in a
   // fruit block); background pixels of the band must connect to the outside, else they are holes.
@@ -178,7 +186,7 @@ export function refineToFullResolution(
       (i < N - W && outsideIs(i + W, value))
     );
   };
-  flood(1, (s, i) => touchesOutside(i, 1) || (cm[blockOf(i)] === 1 && score[s] > 2 * threshold[blockOf(i)]));
+  flood(1, (s, i) => touchesOutside(i, 1) || (cm[blk[s]] === 1 && score[s] > 2 * threshold[blk[s]]));
   flood(0, (_s, i) => {
     const x = i % W;
     return x === 0 || x === W - 1 || i < W || i >= N - W || touchesOutside(i, 0);
