@@ -30,6 +30,9 @@ const ev = await evaluateBruise({
   method: (flag('--method') as 'auto' | 'classical' | 'model' | undefined) ?? 'auto',
   options: flag('--options') ? JSON.parse(flag('--options')!) : undefined,
   truthFruit: args.includes('--truth-fruit'),
+  onImage: (done, total) => {
+    if (done % 25 === 0 || done === total) process.stderr.write(`${done}/${total}\n`);
+  },
 });
 writeFileSync(outPath, JSON.stringify(ev, null, 2));
 console.log(formatBruiseEvaluation(ev));

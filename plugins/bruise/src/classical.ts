@@ -80,6 +80,10 @@ function isBlush(a: number, b: number, bgA: number, bgB: number): boolean {
   return redder > REDDER_IS_BLUSH && redder > BLUSH_RATIO * (bgB - b);
 }
 
+/** A lesion smaller than this share of the fruit whose mean depth inside the outline is below STEM_DEPTH x diameter is the stem end. */
+const STEM_MAX_FRACTION = 0.012;
+const STEM_DEPTH = 0.04;
+
 const smooth = (src: Float32Array, w: number, h: number, r: number) => boxSum(boxSum(src, w, h, r), w, h, r);
 
 /** Weighted least-squares fit of a quadratic surface in x, y (the fruit-wide lighting gradient). */
@@ -397,7 +401,17 @@ export function lesionsFromEvidence(
   }
   const minArea = Math.max(2, params.minLesionFraction * fruitArea);
   const lab2 = labelComponents(out, w, h, 8);
-  for (let i = 0; i < n; i++) if (lab2.labels[i] && lab2.areas[lab2.labels[i]] < minArea) out[i] = 0;
+  // Small dark regions hugging the outline are the stem end (brown stalk and its scar), not bruise.
+  const depth = new Float64Array(lab2.count + 1);
+  for (let i = 0; i < n; i++) if (lab2.labels[i]) depth[lab2.labels[i]] += Math.sqrt(dist[i]);
+  const diameter = 2 * Math.sqrt(fruitArea / Math.PI);
+  const drop = new Uint8Array(lab2.count + 1);
+  for (let k = 1; k <= lab2.count; k++) {
+    const area = lab2.areas[k];
+    const stemLike = area < STEM_MAX_FRACTION * fruitArea && depth[k] / area < STEM_DEPTH * diameter;
+    drop[k] = area < minArea || stemLike ? 1 : 0;
+  }
+  for (let i = 0; i < n; i++) if (lab2.labels[i] && drop[lab2.labels[i]]) out[i] = 0;
   const filled = fillHoles(out, w, h);
   for (let i = 0; i < n; i++) filled[i] &= fruit[i];
   return filled;

@@ -39,7 +39,8 @@ describe('bruise evaluation on the synthetic composites (development split)', ()
       expect(p.abs_error_median).toBeLessThanOrEqual(1.0);
       expect(p.abs_error_p90).toBeLessThanOrEqual(3);
       expect(p.lin_ccc).toBeGreaterThan(0.95);
-      // Not asserted (missed on this split, see README.md): max on clean images < 0.5 %.
+      expect(p.clean_images).toBe(6);
+      expect(p.clean_max_percent).toBeLessThan(0.5);
     },
     900_000,
   );
