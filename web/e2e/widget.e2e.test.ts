@@ -95,6 +95,8 @@ describe('embeddable bruise widget', () => {
     key = (await res.json()) as { id: number; key: string };
     embedOptions.apiKey = key.key;
     e2e.page.on('request', (r) => requests.push(r.url()));
+    // A standing listener keeps file-chooser interception on, so no Enter can race its set-up.
+    e2e.page.on('filechooser', () => {});
     await e2e.page.goto(`${embed.url}/`);
     await e2e.page.waitForFunction(() => customElements.get('mango-bruise-widget') !== undefined);
     await captureEvents(e2e.page);
