@@ -2,32 +2,9 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import Layout from '../../components/Layout.tsx';
-import { SchemaView, schemaName, type OpenApiDocument, type Operation, type Schema } from './schema.tsx';
+import { SchemaView, schemaName, type OpenApiDocument, type Schema } from './schema.tsx';
+import { anchor, groupEndpoints, type Endpoint } from './endpoints.ts';
 import './api-docs.css';
-
-const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
-
-interface Endpoint {
-  method: (typeof METHODS)[number];
-  path: string;
-  op: Operation;
-}
-
-/** Endpoints grouped by their first tag (or the first path segment), in document order. */
-export function groupEndpoints(doc: OpenApiDocument): [string, Endpoint[]][] {
-  const groups = new Map<string, Endpoint[]>();
-  for (const [path, item] of Object.entries(doc.paths ?? {})) {
-    for (const method of METHODS) {
-      const op = item[method];
-      if (!op) continue;
-      const group = op.tags?.[0] ?? path.split('/')[1] ?? 'other';
-      groups.set(group, [...(groups.get(group) ?? []), { method, path, op }]);
-    }
-  }
-  return [...groups];
-}
-
-const anchor = (e: Endpoint) => `${e.method}-${e.path}`.replace(/[^a-zA-Z0-9]+/g, '-');
 
 function Body({ content }: { content: Record<string, { schema?: Schema }> }) {
   return (

@@ -40,3 +40,23 @@ describe('API reference schema rendering', () => {
     expect(html).toContain('<span class="optional">optional</span>');
   });
 });
+
+describe('endpoint grouping', () => {
+  it('groups operations by first tag, else first path segment, with stable anchors', async () => {
+    const { anchor, groupEndpoints } = await import('./endpoints.ts');
+    const groups = groupEndpoints({
+      openapi: '3.1.0',
+      info: { title: 't' },
+      paths: {
+        '/api-node/api-keys': { get: { tags: ['API Keys'] }, post: { tags: ['API Keys'] } },
+        '/api-node/api-keys/{id}': { delete: { tags: ['API Keys'] } },
+        '/healthz': { get: {} },
+      },
+    });
+    expect(groups.map(([g, e]) => [g, e.map((x) => `${x.method} ${x.path}`)])).toEqual([
+      ['API Keys', ['get /api-node/api-keys', 'post /api-node/api-keys', 'delete /api-node/api-keys/{id}']],
+      ['healthz', ['get /healthz']],
+    ]);
+    expect(anchor(groups[0][1][2])).toBe('delete-api-node-api-keys-id');
+  });
+});

@@ -4,46 +4,11 @@ import { Link } from 'react-router-dom';
 import Layout from '../../components/Layout.tsx';
 import ConfirmDialog from '../../components/ConfirmDialog.tsx';
 import { apiJson } from '../../api/client.ts';
+import { API_KEYS_ENDPOINT as ENDPOINT, errorOf, parseOrigins, type ApiKey } from './keys.ts';
 import '../tool-pages.css';
 import './api-keys.css';
 
-export interface ApiKey {
-  id: number;
-  name: string;
-  prefix: string;
-  organization: string;
-  allowed_origins: string[];
-  rate_limit_per_minute: number;
-  created_at: string;
-  revoked_at: string | null;
-  last_used_at: string | null;
-}
-
-const ENDPOINT = '/api-node/api-keys';
-
-/** One origin per line (or comma-separated); blank lines dropped. */
-export function parseOrigins(text: string): string[] {
-  return text
-    .split(/[\n,]/)
-    .map((s) => s.trim().replace(/\/+$/, ''))
-    .filter(Boolean);
-}
-
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
-
-function errorOf(data: unknown, fallback: string): string {
-  const e = data as { error?: unknown; details?: unknown } | null;
-  if (e && typeof e.error === 'string') {
-    const details = Array.isArray(e.details)
-      ? e.details
-          .map((d: { message?: string } | string) => (typeof d === 'string' ? d : d?.message))
-          .filter(Boolean)
-          .join('; ')
-      : '';
-    return details ? `${e.error}: ${details}` : e.error;
-  }
-  return fallback;
-}
 
 export default function ApiKeys() {
   const [keys, setKeys] = useState<ApiKey[] | null>(null);
