@@ -52,6 +52,9 @@ export default function Profile() {
             <Link to="/profile/changepassword" className="btn btn-secondary">
               Change Password
             </Link>
+            <Link to="/apikeys" className="btn btn-secondary">
+              Partner API Keys
+            </Link>
           </div>
         </section>
       )}
