@@ -14,8 +14,8 @@
  */
 import type { RasterImage } from '../image.ts';
 import { rgbaToLabPlanes } from '../color.ts';
-import { fillHoles, labelComponents } from '../mask.ts';
-import { close, erode, open } from './morph.ts';
+import { dilateSquare, erodeSquare, fillHoles, labelComponents } from '../mask.ts';
+import { close, open } from './morph.ts';
 import {
   borderIndices,
   clusterBorder,
@@ -155,10 +155,11 @@ function thresholds(
   const low = new Float32Array(n).fill(Math.min(high, Math.max(floor, 0.6 * high)));
   if (!fruit) return { high, low };
   const long = Math.max(sw, sh);
-  const inner = erode(fruit, sw, sh, Math.max(1, Math.round(long * 0.01)));
+  // Square erosions (cheap): only the confident cores matter here, not their shape.
+  const inner = erodeSquare(fruit, sw, sh, Math.max(1, Math.round(long * 0.01)));
   const outside = new Uint8Array(n);
   for (let i = 0; i < n; i++) outside[i] = fruit[i] ? 0 : 1;
-  const outer = erode(outside, sw, sh, Math.max(1, Math.round(long * 0.01)));
+  const outer = erodeSquare(outside, sw, sh, Math.max(1, Math.round(long * 0.01)));
   const R = Math.max(2, Math.round(long * 0.05));
   const level = localMean(score, inner, sw, sh, R, 150);
   const ground = localMean(score, outer, sw, sh, R, 150);
@@ -228,7 +229,7 @@ function coarseMask(
   // gaps with a larger closing, and take the holes that closes as fruit.
   if (!quick) {
     const big = Math.max(2, Math.round(long * 0.02));
-    const sealed = close(mask, sw, sh, big);
+    const sealed = erodeSquare(dilateSquare(mask, sw, sh, big), sw, sh, big);
     const sealedFilled = fillHoles(sealed, sw, sh);
     for (let i = 0; i < n; i++) if (sealedFilled[i] && !sealed[i]) mask[i] = 1;
   }

@@ -92,7 +92,6 @@ export function refineToFullResolution(
 
   // Classify band pixels with the colour score.
   const idx = new Int32Array(bandCount);
-  const blockStart = new Int32Array(sw * sh);
   const blk = new Int32Array(bandCount);
   const rgba = new Uint8ClampedArray(bandCount * 4);
   let k = 0;
@@ -101,7 +100,6 @@ export function refineToFullResolution(
     const y1 = Math.min(H, y0 + f);
     for (let bx = 0; bx < sw; bx++) {
       if (!band[by * sw + bx]) continue;
-      blockStart[by * sw + bx] = k;
       const x0 = bx * f;
       const x1 = Math.min(W, x0 + f);
       for (let y = y0; y < y1; y++)
@@ -121,62 +119,52 @@ export function refineToFullResolution(
   }
   const lab = rgbaToLabPlanes(rgba, bandCount);
   const score = fruitScore(lab, bandCount, modes);
-  const blockOf = (i: number) => Math.floor(Math.floor(i / W) / f) * sw + Math.floor((i % W) / f);
-  const inBand = (i: number) => band[blockOf(i)] === 1;
   for (let s = 0; s < bandCount; s++) mask[idx[s]] = score[s] > threshold[blk[s]] ? 1 : 0;
 
   // Fruit pixels of the band must connect to fruit outside the band (or be confidently fruit in a
   // fruit block); background pixels of the band must connect to the outside, else they are holes.
-  const seen = new Uint8Array(bandCount);
-  // Position of a full-resolution pixel in the band list: band blocks are stored in raster order.
-  const pos = (i: number) => {
-    const x = i % W;
-    const y = (i - x) / W;
-    const b = Math.floor(y / f) * sw + Math.floor(x / f);
-    if (!band[b]) return -1;
-    const x0 = (b % sw) * f;
-    const y0 = Math.floor(b / sw) * f;
-    return blockStart[b] + (y - y0) * (Math.min(W, x0 + f) - x0) + (x - x0);
-  };
+  // Until the feather is computed, `alpha` marks band pixels (BAND, SEEN once flooded); pixels
+  // outside the band hold 0 or 255.
+  const BAND = 1;
+  const SEEN = 2;
+  for (let s = 0; s < bandCount; s++) alpha[idx[s]] = BAND;
+  const stack = new Int32Array(bandCount);
   const flood = (value: 0 | 1, isSeed: (s: number, i: number) => boolean) => {
-    seen.fill(0);
-    const stack: number[] = [];
+    let top = 0;
     for (let s = 0; s < bandCount; s++) {
       const i = idx[s];
       if (mask[i] === value && isSeed(s, i)) {
-        seen[s] = 1;
-        stack.push(s);
+        alpha[i] = SEEN;
+        stack[top++] = i;
       }
     }
-    while (stack.length) {
-      const i = idx[stack.pop()!];
+    while (top > 0) {
+      const i = stack[--top];
       const x = i % W;
-      for (let d = 0; d < 4; d++) {
-        let j: number;
-        if (d === 0) {
-          if (x === 0) continue;
-          j = i - 1;
-        } else if (d === 1) {
-          if (x === W - 1) continue;
-          j = i + 1;
-        } else if (d === 2) {
-          if (i < W) continue;
-          j = i - W;
-        } else {
-          if (i >= N - W) continue;
-          j = i + W;
-        }
-        if (mask[j] !== value) continue;
-        const t = pos(j);
-        if (t >= 0 && !seen[t]) {
-          seen[t] = 1;
-          stack.push(t);
-        }
+      if (x > 0 && alpha[i - 1] === BAND && mask[i - 1] === value) {
+        alpha[i - 1] = SEEN;
+        stack[top++] = i - 1;
+      }
+      if (x < W - 1 && alpha[i + 1] === BAND && mask[i + 1] === value) {
+        alpha[i + 1] = SEEN;
+        stack[top++] = i + 1;
+      }
+      if (i >= W && alpha[i - W] === BAND && mask[i - W] === value) {
+        alpha[i - W] = SEEN;
+        stack[top++] = i - W;
+      }
+      if (i < N - W && alpha[i + W] === BAND && mask[i + W] === value) {
+        alpha[i + W] = SEEN;
+        stack[top++] = i + W;
       }
     }
-    for (let s = 0; s < bandCount; s++) if (mask[idx[s]] === value && !seen[s]) mask[idx[s]] = 1 - value;
+    for (let s = 0; s < bandCount; s++) {
+      const i = idx[s];
+      if (mask[i] === value && alpha[i] !== SEEN) mask[i] = 1 - value;
+      alpha[i] = BAND;
+    }
   };
-  const outsideIs = (j: number, value: 0 | 1) => mask[j] === value && !inBand(j);
+  const outsideIs = (j: number, value: 0 | 1) => mask[j] === value && (alpha[j] === 0 || alpha[j] === 255);
   const touchesOutside = (i: number, value: 0 | 1) => {
     const x = i % W;
     return (
