@@ -87,8 +87,16 @@ async function throughput(threads: number): Promise<number> {
   );
   const send = (w: Worker, batch: string[]) =>
     new Promise<void>((resolve, reject) => {
-      w.once('message', () => resolve());
-      w.once('error', reject);
+      const onError = (e: Error) => {
+        w.off('message', onMessage);
+        reject(e);
+      };
+      const onMessage = () => {
+        w.off('error', onError);
+        resolve();
+      };
+      w.once('message', onMessage);
+      w.once('error', onError);
       w.postMessage({ files: batch });
     });
   await Promise.all(workers.map((w) => send(w, files.slice(0, 2)))); // warm-up
