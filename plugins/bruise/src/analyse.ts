@@ -17,7 +17,7 @@ import {
 import { classicalBruiseMask, labelBoxes } from './classical.ts';
 import { BRUISE_TASK, modelBruiseMask } from './model.ts';
 import { downscaleArea, fitSize, resizeMaskNearest, upsampleWeights } from './resample.ts';
-import type { BruiseOptions } from './schema.ts';
+import { BruiseOptions, type BruiseOptionsInput } from './schema.ts';
 
 export interface BruiseAnalysis {
   /** full-resolution size */
@@ -119,9 +119,12 @@ export function fullResolutionMasks(a: BruiseAnalysis) {
   };
 }
 
-/** Fruit and bruise masks (1 = set) of an image at its own resolution, e.g. for `mango bruise --masks`. */
-export async function bruiseMasks(image: RasterImage, params: Params, input: AnalyseInput = {}) {
-  return fullResolutionMasks(await analyseBruise(image, params, input));
+/**
+ * Fruit and bruise masks (1 = set) of an image at its own resolution, e.g. for `mango bruise
+ * --masks`. Options as the plugin's (defaults filled in); their pixel counts equal the result's.
+ */
+export async function bruiseMasks(image: RasterImage, options: BruiseOptionsInput = {}, input: AnalyseInput = {}) {
+  return fullResolutionMasks(await analyseBruise(image, BruiseOptions.parse(options), input));
 }
 
 const round = (v: number, d: number) => Math.round(v * 10 ** d) / 10 ** d;
