@@ -1,3 +1,4 @@
+import measured from '../src/measured.json';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInViaApi, startE2E, type E2E } from './harness.ts';
 
@@ -36,8 +37,13 @@ describe('public pages', () => {
     expect(text).toContain('scikit-image');
     for (const re of UNMEASURED) expect(text).not.toMatch(re);
     for (const word of WRONG_STACK) expect(text).not.toContain(word);
-    // measured.json is empty, so no stats section is shown
-    expect(await page.getByRole('heading', { name: 'Measured results' }).count()).toBe(0);
+    // Only the figures of measured.json are shown, each with how it was measured.
+    expect(await page.getByRole('heading', { name: 'Measured results' }).count()).toBe(1);
+    const figures = measured.stats;
+    for (const f of figures) {
+      expect(text).toContain(f.value);
+      expect(text).toContain(f.note);
+    }
   });
 
   it('/contactus: email, phone with support hours, lab address in Thailand, social cards', async () => {
