@@ -145,34 +145,49 @@ export function fillHoles(mask: Uint8Array, width: number, height: number): Uint
   return out;
 }
 
-/** Running 1-D min/max over a window of 2r+1 along rows then columns (a square structuring element). */
+/**
+ * Square structuring element as two running-count passes (rows, then columns with one count per
+ * column carried down the image, so both passes read memory in order). Pixels outside the image
+ * count as background for both operations (border_value = 0).
+ */
 function squareFilter(mask: Uint8Array, width: number, height: number, r: number, dilate: boolean): Uint8Array {
   if (r <= 0) return mask.slice();
   const tmp = new Uint8Array(width * height);
   const out = new Uint8Array(width * height);
   const target = dilate ? 1 : 0;
-  // Pixels outside the image count as background for both operations (border_value = 0).
+  const prefix = new Int32Array(width + 1);
   for (let y = 0; y < height; y++) {
     const row = y * width;
-    const prefix = new Int32Array(width + 1);
     for (let x = 0; x < width; x++) prefix[x + 1] = prefix[x] + (mask[row + x] === target ? 1 : 0);
     for (let x = 0; x < width; x++) {
-      const a = Math.max(0, x - r);
-      const b = Math.min(width - 1, x + r);
-      const hits = prefix[b + 1] - prefix[a];
-      const outOfImage = x - r < 0 || x + r > width - 1;
-      tmp[row + x] = dilate ? (hits > 0 ? 1 : 0) : hits > 0 || outOfImage ? 0 : 1;
+      const hits = prefix[Math.min(width - 1, x + r) + 1] - prefix[Math.max(0, x - r)];
+      if (dilate) tmp[row + x] = hits > 0 ? 1 : 0;
+      else tmp[row + x] = hits > 0 || x - r < 0 || x + r > width - 1 ? 0 : 1;
     }
   }
-  for (let x = 0; x < width; x++) {
-    const prefix = new Int32Array(height + 1);
-    for (let y = 0; y < height; y++) prefix[y + 1] = prefix[y] + (tmp[y * width + x] === target ? 1 : 0);
-    for (let y = 0; y < height; y++) {
-      const a = Math.max(0, y - r);
-      const b = Math.min(height - 1, y + r);
-      const hits = prefix[b + 1] - prefix[a];
-      const outOfImage = y - r < 0 || y + r > height - 1;
-      out[y * width + x] = dilate ? (hits > 0 ? 1 : 0) : hits > 0 || outOfImage ? 0 : 1;
+  // counts[x] = pixels equal to `target` in column x over rows [y - r, y + r] clipped to the image.
+  const counts = new Int32Array(width);
+  for (let y = 0; y <= Math.min(r, height - 1); y++) {
+    const row = y * width;
+    for (let x = 0; x < width; x++) if (tmp[row + x] === target) counts[x]++;
+  }
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    const outOfImage = y - r < 0 || y + r > height - 1;
+    for (let x = 0; x < width; x++) {
+      const hits = counts[x];
+      if (dilate) out[row + x] = hits > 0 ? 1 : 0;
+      else out[row + x] = hits > 0 || outOfImage ? 0 : 1;
+    }
+    const add = y + r + 1;
+    if (add < height) {
+      const ra = add * width;
+      for (let x = 0; x < width; x++) if (tmp[ra + x] === target) counts[x]++;
+    }
+    const drop = y - r;
+    if (drop >= 0) {
+      const rd = drop * width;
+      for (let x = 0; x < width; x++) if (tmp[rd + x] === target) counts[x]--;
     }
   }
   return out;
