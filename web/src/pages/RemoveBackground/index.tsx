@@ -1,13 +1,13 @@
 /** /removebackground: one request per photo with upload progress, then a list of processed pngs. */
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import JSZip from 'jszip';
 import Layout from '../../components/Layout.tsx';
 import Dropzone from '../../components/Dropzone.tsx';
 import ConfirmDialog from '../../components/ConfirmDialog.tsx';
+import SelectableImageList from '../../components/SelectableImageList.tsx';
 import { logAction } from '../../api/client.ts';
 import { uploadWithProgress, readDetail } from '../../lib/upload.ts';
-import { downloadBlob, fileStem } from '../../lib/download.ts';
+import { fileStem } from '../../lib/download.ts';
 import '../tool-pages.css';
 import './removebackground.css';
 
@@ -94,22 +94,6 @@ export default function RemoveBackground() {
     setProcessing(false);
   };
 
-  const toggle = (name: string) =>
-    setSelected((s) => {
-      const next = new Set(s);
-      if (next.has(name)) next.delete(name);
-      else next.add(name);
-      return next;
-    });
-  const allSelected = processed.length > 0 && processed.every((p) => selected.has(p.name));
-
-  const downloadAll = async () => {
-    if (processed.length === 0) return;
-    const zip = new JSZip();
-    for (const p of processed) zip.file(p.name, p.blob);
-    downloadBlob(await zip.generateAsync({ type: 'blob' }), PROCESSED_ZIP_NAME);
-  };
-
   const sendToAnalysis = () => {
     const chosen = processed.filter((p) => selected.has(p.name));
     if (chosen.length === 0) {
@@ -160,53 +144,16 @@ export default function RemoveBackground() {
           </div>
         </div>
 
-        {processed.length > 0 && (
-          <div className="card" style={{ marginTop: 20 }}>
-            <div className="processed-head">
-              <h2>Processed images</h2>
-              <label>
-                <input
-                  type="checkbox"
-                  checked={allSelected}
-                  onChange={() => setSelected(allSelected ? new Set() : new Set(processed.map((p) => p.name)))}
-                />{' '}
-                Select all
-              </label>
-            </div>
-            <ul className="processed-list" aria-label="Processed images">
-              {processed.map((p) => (
-                <li key={p.name} className={selected.has(p.name) ? 'processed-item processed-on' : 'processed-item'}>
-                  <label className="processed-select">
-                    <input
-                      type="checkbox"
-                      checked={selected.has(p.name)}
-                      onChange={() => toggle(p.name)}
-                      aria-label={`Select ${p.name}`}
-                    />
-                    <img src={p.url} alt={`Background removed: ${p.name}`} />
-                  </label>
-                  <span className="processed-name">{p.name}</span>
-                  <button
-                    type="button"
-                    className="btn btn-secondary btn-small"
-                    aria-label={`Download ${p.name}`}
-                    onClick={() => downloadBlob(p.blob, p.name)}
-                  >
-                    Download
-                  </button>
-                </li>
-              ))}
-            </ul>
-            <div className="tool-actions">
-              <button type="button" className="btn btn-secondary" onClick={() => void downloadAll()}>
-                Download All
-              </button>
-              <button type="button" className="btn btn-primary" onClick={sendToAnalysis}>
-                Send to Analysis
-              </button>
-            </div>
-          </div>
-        )}
+        <SelectableImageList
+          title="Processed images"
+          items={processed}
+          selected={selected}
+          onSelectedChange={setSelected}
+          classPrefix="processed"
+          altPrefix="Background removed"
+          zipName={PROCESSED_ZIP_NAME}
+          onSendToAnalysis={sendToAnalysis}
+        />
       </section>
       <ConfirmDialog
         open={confirming}

@@ -4,15 +4,15 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import JSZip from 'jszip';
 import { createContext, runPlugin, userMessage } from '@mango/core';
 import { browserImages, decodeImage, encodeImage } from '@mango/core/browser';
 import resize, { heightForWidth, widthForHeight } from '@mango/plugin-resize';
 import Layout from '../../components/Layout.tsx';
 import Dropzone from '../../components/Dropzone.tsx';
 import ConfirmDialog from '../../components/ConfirmDialog.tsx';
+import SelectableImageList from '../../components/SelectableImageList.tsx';
 import { logAction } from '../../api/client.ts';
-import { downloadBlob, fileStem } from '../../lib/download.ts';
+import { fileStem } from '../../lib/download.ts';
 import '../tool-pages.css';
 import './resize.css';
 
@@ -167,21 +167,6 @@ export default function Resize() {
     setWorking(false);
   };
 
-  const toggle = (name: string) =>
-    setSelected((s) => {
-      const next = new Set(s);
-      if (next.has(name)) next.delete(name);
-      else next.add(name);
-      return next;
-    });
-
-  const downloadAll = async () => {
-    if (resized.length === 0) return;
-    const zip = new JSZip();
-    for (const r of resized) zip.file(r.name, r.blob);
-    downloadBlob(await zip.generateAsync({ type: 'blob' }), RESIZED_ZIP_NAME);
-  };
-
   const sendToAnalysis = () => {
     const chosen = resized.filter((r) => selected.has(r.name));
     if (chosen.length === 0) {
@@ -204,8 +189,6 @@ export default function Resize() {
     setSelected(new Set());
     setError('');
   };
-
-  const allSelected = resized.length > 0 && resized.every((r) => selected.has(r.name));
 
   return (
     <Layout>
@@ -266,56 +249,21 @@ export default function Resize() {
           </div>
         </div>
 
-        {resized.length > 0 && (
-          <div className="card" style={{ marginTop: 20 }}>
-            <div className="resized-head">
-              <h2>Resized images</h2>
-              <label>
-                <input
-                  type="checkbox"
-                  checked={allSelected}
-                  onChange={() => setSelected(allSelected ? new Set() : new Set(resized.map((r) => r.name)))}
-                />{' '}
-                Select all
-              </label>
-            </div>
-            <ul className="resized-list" aria-label="Resized images">
-              {resized.map((r) => (
-                <li key={r.name} className={selected.has(r.name) ? 'resized-item resized-on' : 'resized-item'}>
-                  <label className="resized-select">
-                    <input
-                      type="checkbox"
-                      checked={selected.has(r.name)}
-                      onChange={() => toggle(r.name)}
-                      aria-label={`Select ${r.name}`}
-                    />
-                    <img src={r.url} alt={`Resized: ${r.name}`} />
-                  </label>
-                  <span className="resized-name">{r.name}</span>
-                  <span className="resized-size" data-testid="resized-size">
-                    {r.width} x {r.height}
-                  </span>
-                  <button
-                    type="button"
-                    className="btn btn-secondary btn-small"
-                    aria-label={`Download ${r.name}`}
-                    onClick={() => downloadBlob(r.blob, r.name)}
-                  >
-                    Download
-                  </button>
-                </li>
-              ))}
-            </ul>
-            <div className="tool-actions">
-              <button type="button" className="btn btn-secondary" onClick={() => void downloadAll()}>
-                Download All
-              </button>
-              <button type="button" className="btn btn-primary" onClick={sendToAnalysis}>
-                Send to Analysis
-              </button>
-            </div>
-          </div>
-        )}
+        <SelectableImageList
+          title="Resized images"
+          items={resized}
+          selected={selected}
+          onSelectedChange={setSelected}
+          classPrefix="resized"
+          altPrefix="Resized"
+          zipName={RESIZED_ZIP_NAME}
+          onSendToAnalysis={sendToAnalysis}
+          details={(r) => (
+            <span className="resized-size" data-testid="resized-size">
+              {r.width} x {r.height}
+            </span>
+          )}
+        />
       </section>
       <ConfirmDialog
         open={confirming}
