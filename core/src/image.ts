@@ -3,6 +3,17 @@ export interface RasterImage {
   width: number;
   height: number;
   data: Uint8ClampedArray;
+  /**
+   * Set when a decoder delivered a reduced copy of a larger photo (shrink-on-load, see
+   * `Plugin.decodeMaxSide`): the photo's own size. Plugins that report pixel counts or sizes
+   * report them at this size.
+   */
+  source?: { width: number; height: number };
+}
+
+/** The size of the photo a raster stands for: its `source` when it is a reduced copy, else its own. */
+export function sourceSize(image: RasterImage): { width: number; height: number } {
+  return image.source ?? { width: image.width, height: image.height };
 }
 
 export function createImage(width: number, height: number, fill?: [number, number, number, number]): RasterImage {

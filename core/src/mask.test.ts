@@ -58,4 +58,45 @@ describe('mask morphology', () => {
     expect(Array.from(erodeDisk(mask, width, height, 1))).toEqual([0, 0, 0, 0, 1, 0, 0, 0, 0]);
     expect(Array.from(erodeSquare(mask, width, height, 1))).toEqual([0, 0, 0, 0, 1, 0, 0, 0, 0]);
   });
+
+  it('disk dilation and erosion equal the brute-force definition, for both border rules', () => {
+    // Deterministic pseudo-random blobs (a small LCG), several radii, odd sizes.
+    let seed = 7;
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (const [width, height, density] of [
+      [23, 17, 0.5],
+      [31, 9, 0.8],
+      [12, 40, 0.15],
+    ]) {
+      const mask = new Uint8Array(width * height).map(() => (rand() < density ? 1 : 0));
+      for (const r of [1, 2, 3, 5]) {
+        const brute = (dilate: boolean, strict: boolean) => {
+          const out = new Uint8Array(width * height);
+          for (let y = 0; y < height; y++)
+            for (let x = 0; x < width; x++) {
+              let any = false;
+              let all = true;
+              for (let dy = -r; dy <= r; dy++)
+                for (let dx = -r; dx <= r; dx++) {
+                  if (dx * dx + dy * dy > r * r) continue;
+                  const xx = x + dx;
+                  const yy = y + dy;
+                  const inside = xx >= 0 && yy >= 0 && xx < width && yy < height;
+                  if (!inside) {
+                    if (strict) all = false;
+                    continue;
+                  }
+                  if (mask[yy * width + xx]) any = true;
+                  else all = false;
+                }
+              out[y * width + x] = (dilate ? any : all) ? 1 : 0;
+            }
+          return Array.from(out);
+        };
+        expect(Array.from(dilateDisk(mask, width, height, r))).toEqual(brute(true, false));
+        expect(Array.from(erodeDisk(mask, width, height, r))).toEqual(brute(false, true));
+        expect(Array.from(erodeDisk(mask, width, height, r, 'ignore'))).toEqual(brute(false, false));
+      }
+    }
+  });
 });

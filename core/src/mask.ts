@@ -201,26 +201,106 @@ export function erodeSquare(mask: Uint8Array, width: number, height: number, r: 
   return squareFilter(mask, width, height, r, false);
 }
 
-/** Euclidean-disk dilation via a distance transform threshold (exact for any radius). */
+/**
+ * Pixels outside the image during a disk erosion: 'unset' (scikit-image's border_value = 0, so a
+ * set pixel within r of the border erodes) or 'ignore' (neither set nor unset: a fruit cut by the
+ * frame keeps its edge along the frame).
+ */
+export type DiskBorder = 'unset' | 'ignore';
+
+/**
+ * Binary morphology with the Euclidean disk {(dx, dy): dx^2 + dy^2 <= r^2} (scikit-image's
+ * `disk(r)`): each output pixel tests the 2r + 1 row spans of the disk (half-width
+ * floor(sqrt(r^2 - dy^2))) in O(1) each from a summed-area table, stopping at the first span that
+ * decides. At most O(n r); no distance transform.
+ */
+function diskFilter(mask: Uint8Array, width: number, height: number, r: number, dilate: boolean, border: DiskBorder) {
+  if (r <= 0) return mask.slice();
+  // Summed-area table: the (2r+1)^2 square around a pixel decides most pixels in one lookup
+  // (no set pixel in it: not dilated; all set and inside the image: not eroded); only pixels near
+  // an edge test the disk's 2r + 1 row spans.
+  const W1 = width + 1;
+  const sat = new Int32Array(W1 * (height + 1));
+  for (let y = 0; y < height; y++) {
+    let run = 0;
+    const row = y * width;
+    const p = (y + 1) * W1;
+    for (let x = 0; x < width; x++) {
+      run += mask[row + x] ? 1 : 0;
+      sat[p + x + 1] = sat[p - W1 + x + 1] + run;
+    }
+  }
+  const count = (x0: number, y0: number, x1: number, y1: number) =>
+    sat[(y1 + 1) * W1 + x1 + 1] - sat[y0 * W1 + x1 + 1] - sat[(y1 + 1) * W1 + x0] + sat[y0 * W1 + x0];
+  const half = new Int32Array(r + 1);
+  for (let d = 0; d <= r; d++) half[d] = Math.floor(Math.sqrt(r * r - d * d));
+  const strict = border === 'unset';
+  const out = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const sy0 = y - r < 0 ? 0 : y - r;
+    const sy1 = y + r >= height ? height - 1 : y + r;
+    const clippedY = sy1 - sy0 < 2 * r;
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      if (!dilate && !mask[i]) continue;
+      const sx0 = x - r < 0 ? 0 : x - r;
+      const sx1 = x + r >= width ? width - 1 : x + r;
+      const inSquare = count(sx0, sy0, sx1, sy1);
+      if (dilate) {
+        if (inSquare === 0) continue;
+      } else {
+        if (strict && (clippedY || sx1 - sx0 < 2 * r)) {
+          // Part of the disk lies outside the image; only the disk's corners may, which the
+          // spans below sort out.
+        } else if (inSquare === (sx1 - sx0 + 1) * (sy1 - sy0 + 1)) {
+          out[i] = 1;
+          continue;
+        }
+      }
+      let hit = !dilate;
+      for (let dy = -r; dy <= r; dy++) {
+        const yy = y + dy;
+        const hw = half[dy < 0 ? -dy : dy];
+        if (yy < 0 || yy >= height) {
+          if (!dilate && strict) {
+            hit = false;
+            break;
+          }
+          continue;
+        }
+        const x0 = x - hw < 0 ? 0 : x - hw;
+        const x1 = x + hw >= width ? width - 1 : x + hw;
+        const set = count(x0, yy, x1, yy);
+        if (dilate) {
+          if (set > 0) {
+            hit = true;
+            break;
+          }
+        } else if (set < x1 - x0 + 1 || (strict && x1 - x0 < 2 * hw)) {
+          hit = false;
+          break;
+        }
+      }
+      if (hit) out[i] = 1;
+    }
+  }
+  return out;
+}
+
+/** Disk dilation (pixels outside the image are unset). */
 export function dilateDisk(mask: Uint8Array, width: number, height: number, r: number) {
-  const d = distanceTransformSquared(mask, width, height, 0);
-  const r2 = r * r;
-  const out = new Uint8Array(width * height);
-  for (let i = 0; i < out.length; i++) out[i] = d[i] <= r2 ? 1 : 0;
-  return out;
+  return diskFilter(mask, width, height, r, true, 'unset');
 }
 
-/** Euclidean-disk erosion: a pixel stays when no background pixel lies within distance r. */
-export function erodeDisk(mask: Uint8Array, width: number, height: number, r: number) {
-  const d = distanceTransformSquared(mask, width, height, 1);
-  const r2 = r * r;
-  const out = new Uint8Array(width * height);
-  for (let i = 0; i < out.length; i++) out[i] = mask[i] && d[i] > r2 ? 1 : 0;
-  return out;
+/** Disk erosion: a pixel stays when no unset pixel lies within distance r (see DiskBorder). */
+export function erodeDisk(mask: Uint8Array, width: number, height: number, r: number, border: DiskBorder = 'unset') {
+  return diskFilter(mask, width, height, r, false, border);
 }
 
-export const openDisk = (m: Uint8Array, w: number, h: number, r: number) => dilateDisk(erodeDisk(m, w, h, r), w, h, r);
-export const closeDisk = (m: Uint8Array, w: number, h: number, r: number) => erodeDisk(dilateDisk(m, w, h, r), w, h, r);
+export const openDisk = (m: Uint8Array, w: number, h: number, r: number, border: DiskBorder = 'unset') =>
+  dilateDisk(erodeDisk(m, w, h, r, border), w, h, r);
+export const closeDisk = (m: Uint8Array, w: number, h: number, r: number, border: DiskBorder = 'unset') =>
+  erodeDisk(dilateDisk(m, w, h, r), w, h, r, border);
 
 /**
  * Squared Euclidean distance of every pixel to the nearest pixel where mask is `source`

@@ -11,6 +11,19 @@ export type PipelineStep = z.infer<typeof PipelineStep>;
 export const Pipeline = z.array(PipelineStep).min(1);
 
 /**
+ * The long side a front end may decode the photo to for these steps (see Plugin.decodeMaxSide):
+ * only a one-step pipeline whose plugin declares it; undefined means decode in full.
+ */
+export function decodeMaxSideFor(registry: PluginRegistry, steps: PipelineStep[]): number | undefined {
+  if (steps.length !== 1) return undefined;
+  const plugin = registry.get(steps[0].plugin);
+  if (!plugin.decodeMaxSide) return undefined;
+  // Invalid options are reported by the run itself.
+  const options = plugin.options.safeParse(steps[0].options ?? {});
+  return options.success ? plugin.decodeMaxSide(options.data) : undefined;
+}
+
+/**
  * Runs the steps in order. Each transform step's result.image feeds the next step; the result of
  * the last step is returned.
  */

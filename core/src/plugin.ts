@@ -21,9 +21,18 @@ export interface DecodedImage extends RasterImage {
   hasAlpha: boolean;
 }
 
+export interface DecodeOptions {
+  /**
+   * Deliver a copy whose long side is at most this many pixels when the photo is larger (JPEG
+   * shrink-on-load in sharp: far cheaper than a full decode followed by a resize). The copy's
+   * `source` holds the photo's size.
+   */
+  maxSide?: number;
+}
+
 /** Decoding, encoding and resampling: sharp in Node, canvas in the browser. */
 export interface ImageBackend {
-  decode(bytes: Uint8Array, name?: string): Promise<DecodedImage>;
+  decode(bytes: Uint8Array, name?: string, options?: DecodeOptions): Promise<DecodedImage>;
   encode(image: RasterImage, format: 'png' | 'jpeg', options?: { quality?: number }): Promise<Uint8Array>;
   /** High-quality resampling (Lanczos in Node, high-quality smoothing in the browser). */
   resize(image: RasterImage, width: number, height: number): Promise<RasterImage>;
@@ -48,6 +57,12 @@ export interface Plugin<O extends z.ZodType = z.ZodType, R extends z.ZodType = z
   options: O;
   result: R;
   runtimes: readonly Runtime[];
+  /**
+   * The long side of the image this plugin works on, for its options: a plugin that downscales
+   * its input first (analysis on a working copy) declares it so that front ends can decode the
+   * photo straight to that size. The image it then receives carries `source` (the photo's size).
+   */
+  decodeMaxSide?(options: z.output<O>): number | undefined;
   run(image: RasterImage, options: z.output<O>, ctx: PluginContext): Promise<z.output<R>>;
 }
 

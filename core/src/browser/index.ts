@@ -1,5 +1,5 @@
 /** Browser image backend on canvas (OffscreenCanvas where available, so it also works in Web Workers). */
-import type { DecodedImage, ImageBackend } from '../plugin.ts';
+import type { DecodedImage, DecodeOptions, ImageBackend } from '../plugin.ts';
 import type { RasterImage } from '../image.ts';
 import { corruptImage, emptyFile, unsupportedImage } from '../errors.ts';
 
@@ -30,7 +30,15 @@ export function toImageData(image: RasterImage): ImageData {
   return new ImageData(new Uint8ClampedArray(image.data), image.width, image.height);
 }
 
-export async function decodeImage(bytes: Uint8Array, name?: string): Promise<DecodedImage> {
+/**
+ * Decodes with the EXIF orientation applied. With `maxSide`, a photo whose long side is larger is
+ * drawn reduced to that long side (high-quality smoothing) and `source` holds its full size.
+ */
+export async function decodeImage(
+  bytes: Uint8Array,
+  name?: string,
+  options: DecodeOptions = {},
+): Promise<DecodedImage> {
   if (bytes.length === 0) throw emptyFile(name);
   const format = sniff(bytes);
   if (!format) throw unsupportedImage(`${name ? name + ': ' : ''}not a supported image (JPEG or PNG expected)`);
@@ -40,10 +48,17 @@ export async function decodeImage(bytes: Uint8Array, name?: string): Promise<Dec
   } catch (e) {
     throw corruptImage(`${name ? name + ': ' : ''}the image data is corrupt or truncated`, e);
   }
-  const c = makeCanvas(bitmap.width, bitmap.height);
+  const full = { width: bitmap.width, height: bitmap.height };
+  const long = Math.max(full.width, full.height);
+  const scale = options.maxSide !== undefined && long > options.maxSide ? options.maxSide / long : 1;
+  const width = Math.max(1, Math.round(full.width * scale));
+  const height = Math.max(1, Math.round(full.height * scale));
+  const c = makeCanvas(width, height);
   const ctx = context2d(c);
-  ctx.drawImage(bitmap, 0, 0);
-  const id = ctx.getImageData(0, 0, bitmap.width, bitmap.height);
+  ctx.imageSmoothingEnabled = true;
+  ctx.imageSmoothingQuality = 'high';
+  ctx.drawImage(bitmap, 0, 0, width, height);
+  const id = ctx.getImageData(0, 0, width, height);
   bitmap.close();
   let hasAlpha = false;
   for (let i = 3; i < id.data.length; i += 4)
@@ -51,7 +66,9 @@ export async function decodeImage(bytes: Uint8Array, name?: string): Promise<Dec
       hasAlpha = true;
       break;
     }
-  return { width: id.width, height: id.height, data: id.data, format, hasAlpha };
+  const image: DecodedImage = { width: id.width, height: id.height, data: id.data, format, hasAlpha };
+  if (scale < 1) image.source = full;
+  return image;
 }
 
 export async function encodeImage(image: RasterImage, format: 'png' | 'jpeg', options: { quality?: number } = {}) {

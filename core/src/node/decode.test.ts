@@ -40,6 +40,25 @@ describe('node image backend', () => {
     expect([img.width, img.height]).toEqual([2, 4]);
   });
 
+  it('decodes straight to maxSide (shrink-on-load) and reports the oriented source size', async () => {
+    // A 1200x800 photo stored with orientation 6: displayed as 800x1200.
+    const left = Buffer.alloc(1200 * 800 * 3);
+    for (let i = 0; i < 1200 * 800; i++) left.set(i % 1200 < 600 ? [200, 40, 40] : [40, 40, 200], i * 3);
+    const jpeg = await sharp(left, { raw: { width: 1200, height: 800, channels: 3 } })
+      .jpeg({ quality: 95 })
+      .withMetadata({ orientation: 6 })
+      .toBuffer();
+    const small = await decodeImage(jpeg, 'big.jpg', undefined, { maxSide: 300 });
+    expect([small.width, small.height]).toEqual([200, 300]);
+    expect(small.source).toEqual({ width: 800, height: 1200 });
+    // Rotated 90 degrees clockwise: the red half (left) is on top now.
+    expect(small.data[0]).toBeGreaterThan(150);
+    expect(small.data[299 * 200 * 4 + 2]).toBeGreaterThan(150);
+    // No reduction when the photo already fits: no source either.
+    const same = await decodeImage(jpeg, 'big.jpg', undefined, { maxSide: 1200 });
+    expect([same.width, same.height, same.source]).toEqual([800, 1200, undefined]);
+  });
+
   it('refuses a 30000x30000 PNG from its header, before decoding', async () => {
     await expect(decodeImage(pngHeader(30000, 30000), 'huge.png')).rejects.toMatchObject({
       code: 'IMAGE_TOO_LARGE',

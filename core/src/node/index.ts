@@ -1,6 +1,6 @@
 /** Node image backend on sharp: EXIF orientation applied, pixel limit enforced, clear typed errors. */
 import sharp, { type Metadata } from 'sharp';
-import type { DecodedImage, ImageBackend } from '../plugin.ts';
+import type { DecodedImage, DecodeOptions, ImageBackend } from '../plugin.ts';
 import type { RasterImage } from '../image.ts';
 import { MangoError, corruptImage, emptyFile, unsupportedImage } from '../errors.ts';
 
@@ -45,28 +45,45 @@ export async function probeImage(bytes: Uint8Array, name?: string, maxPixels = D
       `${label(name)}image is ${width}x${height} (${((width * height) / 1e6).toFixed(1)} megapixels); the limit is ${(maxPixels / 1e6).toFixed(0)} megapixels`,
     );
   }
-  return { format: meta.format, width, height, hasAlpha: Boolean(meta.hasAlpha) };
+  // EXIF orientations 5-8 turn the picture by a quarter: decoded, width and height swap.
+  const turned = (meta.orientation ?? 1) >= 5;
+  return {
+    format: meta.format,
+    width,
+    height,
+    hasAlpha: Boolean(meta.hasAlpha),
+    oriented: turned ? { width: height, height: width } : { width, height },
+  };
 }
 
+/**
+ * Decodes to RGBA with the EXIF orientation applied. With `maxSide`, a photo whose long side is
+ * larger comes back reduced to that long side (JPEG shrink-on-load: libjpeg decodes at 1/2, 1/4 or
+ * 1/8 scale, then sharp finishes with a Lanczos reduction), with `source` set to its full size.
+ */
 export async function decodeImage(
   bytes: Uint8Array,
   name?: string,
   maxPixels = DEFAULT_MAX_PIXELS,
+  options: DecodeOptions = {},
 ): Promise<DecodedImage> {
   const info = await probeImage(bytes, name, maxPixels);
   try {
-    const { data, info: out } = await sharp(bytes, { limitInputPixels: maxPixels, failOn: 'error' })
-      .rotate()
-      .ensureAlpha()
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    return {
+    let pipeline = sharp(bytes, { limitInputPixels: maxPixels, failOn: 'error' }).rotate();
+    const max = options.maxSide;
+    if (max !== undefined && Math.max(info.width, info.height) > max) {
+      pipeline = pipeline.resize({ width: max, height: max, fit: 'inside', withoutEnlargement: true });
+    }
+    const { data, info: out } = await pipeline.ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    const image: DecodedImage = {
       width: out.width,
       height: out.height,
       data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength),
       format: info.format,
       hasAlpha: info.hasAlpha,
     };
+    if (max !== undefined && Math.max(info.width, info.height) > max) image.source = info.oriented;
+    return image;
   } catch (e) {
     throw corruptImage(`${label(name)}the image data is corrupt or truncated: ${(e as Error).message}`, e);
   }
@@ -107,7 +124,7 @@ export async function resizeImage(image: RasterImage, width: number, height: num
 export function createNodeImageBackend(options: NodeBackendOptions = {}): ImageBackend {
   const maxPixels = options.maxPixels ?? DEFAULT_MAX_PIXELS;
   return {
-    decode: (bytes, name) => decodeImage(bytes, name, maxPixels),
+    decode: (bytes, name, options) => decodeImage(bytes, name, maxPixels, options),
     encode: encodeImage,
     resize: resizeImage,
   };

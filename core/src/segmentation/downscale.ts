@@ -15,6 +15,7 @@ export function boxDownscale(image: RasterImage, factor: number, maxSamples = In
   if (f === 1) return { width, height, data: data.slice() };
   const sw = Math.ceil(width / f);
   const sh = Math.ceil(height / f);
+  if (f <= maxSamples) return boxMeanAll(image, f, sw, sh);
   const out = new Uint8ClampedArray(sw * sh * 4);
   const acc = new Float64Array(sw * 4);
   const cnt = new Float64Array(sw);
@@ -68,6 +69,62 @@ export function boxDownscale(image: RasterImage, factor: number, maxSamples = In
     }
     for (let bx = 0; bx < sw; bx++) {
       const n = cnt[bx];
+      const q = bx * 4;
+      const o = (by * sw + bx) * 4;
+      out[o] = acc[q] / n;
+      out[o + 1] = acc[q + 1] / n;
+      out[o + 2] = acc[q + 2] / n;
+      out[o + 3] = acc[q + 3] / n;
+    }
+  }
+  return { width: sw, height: sh, data: out };
+}
+
+/** boxDownscale when every pixel of a block is averaged: one pass over the rows in memory order. */
+function boxMeanAll(image: RasterImage, f: number, sw: number, sh: number): RasterImage {
+  const { width, height, data } = image;
+  const out = new Uint8ClampedArray(sw * sh * 4);
+  const acc = new Uint32Array(sw * 4);
+  const words =
+    LITTLE_ENDIAN && data.byteOffset % 4 === 0 ? new Uint32Array(data.buffer, data.byteOffset, width * height) : null;
+  for (let by = 0; by < sh; by++) {
+    acc.fill(0);
+    const y0 = by * f;
+    const y1 = Math.min(height, y0 + f);
+    for (let y = y0; y < y1; y++) {
+      const row = y * width;
+      for (let bx = 0, x = 0; bx < sw; bx++) {
+        const end = Math.min(width, x + f);
+        let r = 0,
+          g = 0,
+          b = 0,
+          a = 0;
+        if (words)
+          for (; x < end; x++) {
+            const v = words[row + x];
+            r += v & 255;
+            g += (v >>> 8) & 255;
+            b += (v >>> 16) & 255;
+            a += v >>> 24;
+          }
+        else
+          for (; x < end; x++) {
+            const p = (row + x) * 4;
+            r += data[p];
+            g += data[p + 1];
+            b += data[p + 2];
+            a += data[p + 3];
+          }
+        const q = bx * 4;
+        acc[q] += r;
+        acc[q + 1] += g;
+        acc[q + 2] += b;
+        acc[q + 3] += a;
+      }
+    }
+    const rows = y1 - y0;
+    for (let bx = 0; bx < sw; bx++) {
+      const n = rows * (Math.min(width, (bx + 1) * f) - bx * f);
       const q = bx * 4;
       const o = (by * sw + bx) * 4;
       out[o] = acc[q] / n;

@@ -14,8 +14,7 @@
  */
 import type { RasterImage } from '../image.ts';
 import { rgbaToLabPlanes } from '../color.ts';
-import { dilateSquare, erodeSquare, fillHoles, labelComponents } from '../mask.ts';
-import { close, open } from './morph.ts';
+import { closeDisk, dilateSquare, erodeSquare, fillHoles, labelComponents, openDisk } from '../mask.ts';
 import {
   borderIndices,
   clusterBorder,
@@ -224,7 +223,8 @@ function coarseMask(
   const r = Math.max(1, Math.round(long * 0.004));
   // Opening with a larger disk cuts thin attachments (a stain on the tray touching the fruit).
   const ro = Math.max(r, Math.round(long * opts.openFraction));
-  if (!quick) mask = close(open(mask, sw, sh, ro), sw, sh, r);
+  // Pixels outside the frame are ignored, so a fruit cut by the frame keeps its edge there.
+  if (!quick) mask = closeDisk(openDisk(mask, sw, sh, ro, 'ignore'), sw, sh, r, 'ignore');
   // A dark bruise that reaches almost to the outline leaves only a thin rim of peel: seal such
   // gaps with a larger closing, and take the holes that closes as fruit.
   if (!quick) {

@@ -37,7 +37,11 @@ async function largePhoto() {
   if (!existsSync(big)) await sharp(source).resize(4000, 3000, { fit: 'fill' }).jpeg({ quality: 90 }).toFile(big);
   const bytes = readFileSync(big);
   const ctx = createContext(nodeImages);
-  await runPlugin(bruise, await decodeImage(bytes), { method: 'classical' }, ctx); // warm-up (JIT)
+  // As the product runs it (CLI, API): decoded straight to the plugin's working size.
+  const options = { method: 'classical' as const };
+  const maxSide = bruise.decodeMaxSide?.(bruise.options.parse(options));
+  const decodeForScoring = () => decodeImage(bytes, undefined, undefined, { maxSide });
+  await runPlugin(bruise, await decodeForScoring(), options, ctx); // warm-up (JIT)
   const decodeMs: number[] = [];
   const totalMs: number[] = [];
   for (let k = 0; k < runs; k++) {
@@ -45,13 +49,15 @@ async function largePhoto() {
     await decodeImage(bytes);
     decodeMs.push(performance.now() - t);
     t = performance.now();
-    const image = await decodeImage(bytes);
-    await runPlugin(bruise, image, { method: 'classical' }, ctx);
+    const image = await decodeForScoring();
+    await runPlugin(bruise, image, options, ctx);
     totalMs.push(performance.now() - t);
   }
   const d = median(decodeMs);
   const s = median(totalMs);
-  console.log(`4000x3000 JPEG: sharp decode ${d.toFixed(0)} ms, decode + score ${s.toFixed(0)} ms`);
+  console.log(
+    `4000x3000 JPEG: sharp full decode ${d.toFixed(0)} ms; decode to ${maxSide} px (shrink-on-load) + score ${s.toFixed(0)} ms`,
+  );
   console.log(`ratio ${(s / d).toFixed(2)}x decode (target <= 2x): ${s / d <= 2 ? 'met' : 'NOT met'}`);
 }
 

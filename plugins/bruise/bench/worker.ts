@@ -6,12 +6,14 @@ import { decodeImage, nodeImages } from '@mango/core/node';
 import bruise from '../src/index.ts';
 
 const ctx = createContext(nodeImages);
+const options = { method: 'classical' as const };
+const maxSide = bruise.decodeMaxSide?.(bruise.options.parse(options));
 parentPort!.on('message', async (msg: { files: string[] } | 'exit') => {
   if (msg === 'exit') process.exit(0);
   let sum = 0;
   for (const f of msg.files) {
-    const image = await decodeImage(readFileSync(f), f);
-    const r = await runPlugin(bruise, image, { method: 'classical', filename: f }, ctx);
+    const image = await decodeImage(readFileSync(f), f, undefined, { maxSide });
+    const r = await runPlugin(bruise, image, { ...options, filename: f }, ctx);
     sum += r.bruise_percent;
   }
   parentPort!.postMessage({ done: msg.files.length, sum });

@@ -13,6 +13,7 @@ import {
   noModels,
   rgbaToLabPlanes,
   segmentFruit,
+  sourceSize,
 } from '@mango/core';
 import { classicalBruiseMask, labelBoxes } from './classical.ts';
 import { BRUISE_TASK, modelBruiseMask } from './model.ts';
@@ -40,21 +41,30 @@ export interface AnalyseInput {
   models?: ModelLoader;
 }
 
+/**
+ * Long side of the copy the fruit outline is first found on; segmentFruit then refines the outline
+ * pixel by pixel on the working copy (so a 640 px working copy is segmented at half size, about 4x
+ * faster, with the same outline precision).
+ */
+export const SEGMENT_COARSE_SIZE = 320;
+
 type Params = Pick<BruiseOptions, 'method' | 'detectMaxSide' | 'darkening' | 'minLesionFraction'>;
 
 /** Fruit labels at working resolution: alpha when the image is a cut-out, else segmentFruit. */
 function fruitOf(image: RasterImage, work: RasterImage, known?: Uint8Array): { labels: Int32Array; count: number } {
   let mask: Uint8Array;
   if (known) {
-    if (known.length !== image.width * image.height) throw new MangoError('INVALID_INPUT', 'fruit mask size mismatch');
-    mask = resizeMaskNearest(known, image.width, image.height, work.width, work.height);
+    const { width, height } = sourceSize(image);
+    if (known.length !== width * height) throw new MangoError('INVALID_INPUT', 'fruit mask size mismatch');
+    mask = resizeMaskNearest(known, width, height, work.width, work.height);
   } else if (hasTransparency(work)) {
     // A picture from Remove Background: the alpha channel is the fruit mask (as in features.md).
     mask = new Uint8Array(work.width * work.height);
     for (let i = 0; i < mask.length; i++) mask[i] = work.data[i * 4 + 3] >= 128 ? 1 : 0;
     mask = fillHoles(mask, work.width, work.height);
   } else {
-    const seg = segmentFruit(work);
+    // The outline is found on a half-size copy and refined pixel by pixel on the working copy.
+    const seg = segmentFruit(work, { workSize: SEGMENT_COARSE_SIZE });
     return { labels: seg.labels, count: seg.count };
   }
   const c = labelComponents(mask, work.width, work.height, 8);
@@ -95,9 +105,10 @@ export async function analyseBruise(
       minLesionFraction: params.minLesionFraction,
     });
   }
+  const full = sourceSize(image);
   return {
-    width: image.width,
-    height: image.height,
+    width: full.width,
+    height: full.height,
     work,
     fruitLabels: labels,
     fruitCount: count,

@@ -10,6 +10,7 @@ import type { ModelLoader, RasterImage } from '@mango/core';
 import { MangoError } from '@mango/core';
 import { decodeImage } from '@mango/core/node';
 import { analyseBruise, fullResolutionMasks, summariseBruise } from './analyse.ts';
+import bruise from './index.ts';
 import { BruiseOptions, type BruiseOptionsInput } from './schema.ts';
 
 export interface EvaluateBruiseOptions {
@@ -83,8 +84,9 @@ export interface BruiseEvaluation {
 
 const IMAGE_EXT = new Set(['.jpg', '.jpeg', '.png']);
 
-async function readImage(path: string): Promise<RasterImage> {
-  return decodeImage(readFileSync(path), basename(path));
+/** Decoded as the product decodes it (with maxSide: straight to the bruise plugin's working size). */
+async function readImage(path: string, maxSide?: number): Promise<RasterImage> {
+  return decodeImage(readFileSync(path), basename(path), undefined, { maxSide });
 }
 
 async function readMask(path: string): Promise<Uint8Array> {
@@ -176,7 +178,7 @@ export async function evaluateBruise(opts: EvaluateBruiseOptions): Promise<Bruis
   const methodsRun = new Set<string>();
 
   const score = async (path: string, fruitMask?: Uint8Array) => {
-    const image = await readImage(path);
+    const image = await readImage(path, bruise.decodeMaxSide?.(params));
     const analysis = await analyseBruise(image, params, { models: opts.models, fruitMask });
     methodsRun.add(analysis.method);
     return { analysis, summary: summariseBruise(analysis) };

@@ -28,6 +28,8 @@ export default definePlugin({
   options: BruiseOptions,
   result: BruiseResult,
   runtimes: ['node', 'browser'],
+  // Detection runs on a copy with this long side: front ends may decode straight to it.
+  decodeMaxSide: (options) => options.detectMaxSide,
   async run(image, options, ctx) {
     const start = performance.now();
     ctx.progress(0, 'finding fruit and bruises');

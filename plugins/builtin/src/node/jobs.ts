@@ -10,6 +10,7 @@ import {
   createContext,
   isMangoError,
   noModels,
+  decodeMaxSideFor,
   runPipeline,
   type ModelLoader,
   type PipelineStep,
@@ -82,10 +83,11 @@ export async function runImageJob(job: ImageJob): Promise<JobResult> {
       );
     }
     const images = createNodeImageBackend({ maxPixels: job.maxPixels ?? DEFAULT_MAX_PIXELS });
-    const decoded = await images.decode(bytes, name);
     const steps = job.steps.map((s) =>
       s.plugin === 'bruise' ? { ...s, options: { filename: name, ...(s.options ?? {}) } } : s,
     );
+    // A one-step analysis that works on a downscaled copy gets the photo decoded straight to it.
+    const decoded = await images.decode(bytes, name, { maxSide: decodeMaxSideFor(registry, steps) });
     const ctx = createContext(images, { models: await modelLoader() });
     const raw = (await runPipeline(registry, steps, decoded, ctx)) as Record<string, unknown>;
     const result: Record<string, unknown> = {};
