@@ -209,13 +209,41 @@ export function modeDistance(L: number, a: number, b: number, m: BackgroundMode)
   return Math.sqrt(da * da + db * db) + LIGHTNESS_WEIGHT * excess;
 }
 
-/** Fruit score of every pixel: distance to the nearest background mode. */
+/**
+ * Fruit score of every pixel: distance to the nearest background mode (modeDistance, with the
+ * modes' constants unpacked into typed arrays and the square root taken once per pixel when no
+ * lightness excess is involved).
+ */
 export function fruitScore(lab: LabPlanes, n: number, modes: BackgroundMode[], out = new Float32Array(n)) {
   const { L, A, B } = lab;
+  const k = modes.length;
+  const mL = Float64Array.from(modes, (m) => m.L);
+  const mA = Float64Array.from(modes, (m) => m.a);
+  const mB = Float64Array.from(modes, (m) => m.b);
+  const floor = Float64Array.from(modes, (m) => m.shadowFloor);
+  const light = Float64Array.from(modes, (m) => LIGHT_MAX * m.L);
   for (let i = 0; i < n; i++) {
+    const Li = L[i];
+    const ai = A[i];
+    const bi = B[i];
     let best = Infinity;
-    for (let m = 0; m < modes.length; m++) {
-      const d = modeDistance(L[i], A[i], B[i], modes[m]);
+    for (let m = 0; m < k; m++) {
+      let l = Li;
+      let excess = 0;
+      if (Li < floor[m]) {
+        excess = floor[m] - Li;
+        l = floor[m];
+      } else if (Li > light[m]) {
+        excess = Li - light[m];
+        l = light[m];
+      }
+      const s = l < mL[m] ? (mL[m] + 16) / (l + 16) : 1;
+      const da = ai * s - mA[m];
+      const db = bi * s - mB[m];
+      const d2 = da * da + db * db;
+      // sqrt(d2) + w * excess >= best needs no square root when sqrt(d2) alone is already >= best.
+      if (d2 >= best * best) continue;
+      const d = Math.sqrt(d2) + LIGHTNESS_WEIGHT * excess;
       if (d < best) best = d;
     }
     out[i] = best;

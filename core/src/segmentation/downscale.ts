@@ -15,116 +15,65 @@ export function boxDownscale(image: RasterImage, factor: number, maxSamples = In
   if (f === 1) return { width, height, data: data.slice() };
   const sw = Math.ceil(width / f);
   const sh = Math.ceil(height / f);
-  if (f <= maxSamples) return boxMeanAll(image, f, sw, sh);
-  const out = new Uint8ClampedArray(sw * sh * 4);
-  const acc = new Float64Array(sw * 4);
-  const cnt = new Float64Array(sw);
-  // Whole pixels read as one 32-bit word when the buffer is aligned (decoded images are).
-  const aligned = LITTLE_ENDIAN && data.byteOffset % 4 === 0;
-  const words = aligned ? new Uint32Array(data.buffer, data.byteOffset, width * height) : null;
-  const pick = (len: number) => {
-    const m = Math.min(len, Math.max(1, Math.floor(maxSamples)));
-    return Int32Array.from({ length: m }, (_, j) => Math.floor(((j + 0.5) * len) / m));
+  const m = Math.max(1, Math.floor(Math.min(maxSamples, f)));
+  // The source columns (rows) each output column (row) averages: all of its block, or m spread evenly.
+  const samples = (size: number, blocks: number) => {
+    const start = new Int32Array(blocks + 1);
+    const at: number[] = [];
+    for (let b = 0; b < blocks; b++) {
+      start[b] = at.length;
+      const x0 = b * f;
+      const len = Math.min(f, size - x0);
+      const k = Math.min(len, m);
+      for (let j = 0; j < k; j++) at.push(x0 + Math.floor(((j + 0.5) * len) / k));
+    }
+    start[blocks] = at.length;
+    return { start, at: Int32Array.from(at) };
   };
-  const fullCols = pick(f);
-  for (let by = 0; by < sh; by++) {
-    acc.fill(0);
-    cnt.fill(0);
-    const y0 = by * f;
-    const rowsIn = pick(Math.min(height, y0 + f) - y0);
-    for (const dy of rowsIn) {
-      const rowStart = (y0 + dy) * width;
-      for (let bx = 0; bx < sw; bx++) {
-        const x0 = bx * f;
-        const n = Math.min(f, width - x0);
-        const cols = n === f ? fullCols : pick(n);
-        let r = 0,
-          g = 0,
-          b = 0,
-          a = 0;
-        for (let k = 0; k < cols.length; k++) {
-          const p = rowStart + x0 + cols[k];
-          if (words) {
-            // Little-endian RGBA: r in the low byte.
-            const v = words[p];
-            r += v & 255;
-            g += (v >>> 8) & 255;
-            b += (v >>> 16) & 255;
-            a += v >>> 24;
-          } else {
-            const q = p * 4;
-            r += data[q];
-            g += data[q + 1];
-            b += data[q + 2];
-            a += data[q + 3];
-          }
-        }
-        const q = bx * 4;
-        acc[q] += r;
-        acc[q + 1] += g;
-        acc[q + 2] += b;
-        acc[q + 3] += a;
-        cnt[bx] += cols.length;
-      }
-    }
-    for (let bx = 0; bx < sw; bx++) {
-      const n = cnt[bx];
-      const q = bx * 4;
-      const o = (by * sw + bx) * 4;
-      out[o] = acc[q] / n;
-      out[o + 1] = acc[q + 1] / n;
-      out[o + 2] = acc[q + 2] / n;
-      out[o + 3] = acc[q + 3] / n;
-    }
-  }
-  return { width: sw, height: sh, data: out };
-}
-
-/** boxDownscale when every pixel of a block is averaged: one pass over the rows in memory order. */
-function boxMeanAll(image: RasterImage, f: number, sw: number, sh: number): RasterImage {
-  const { width, height, data } = image;
+  const cols = samples(width, sw);
+  const rows = samples(height, sh);
   const out = new Uint8ClampedArray(sw * sh * 4);
   const acc = new Uint32Array(sw * 4);
+  // Whole pixels read as one 32-bit word when the buffer is aligned (decoded images are).
   const words =
     LITTLE_ENDIAN && data.byteOffset % 4 === 0 ? new Uint32Array(data.buffer, data.byteOffset, width * height) : null;
   for (let by = 0; by < sh; by++) {
     acc.fill(0);
-    const y0 = by * f;
-    const y1 = Math.min(height, y0 + f);
-    for (let y = y0; y < y1; y++) {
-      const row = y * width;
-      for (let bx = 0, x = 0; bx < sw; bx++) {
-        const end = Math.min(width, x + f);
-        let r = 0,
-          g = 0,
-          b = 0,
-          a = 0;
+    for (let r = rows.start[by]; r < rows.start[by + 1]; r++) {
+      const row = rows.at[r] * width;
+      for (let bx = 0, c = 0; bx < sw; bx++) {
+        const end = cols.start[bx + 1];
+        let R = 0,
+          G = 0,
+          B = 0,
+          A = 0;
         if (words)
-          for (; x < end; x++) {
-            const v = words[row + x];
-            r += v & 255;
-            g += (v >>> 8) & 255;
-            b += (v >>> 16) & 255;
-            a += v >>> 24;
+          for (; c < end; c++) {
+            // Little-endian RGBA: r in the low byte.
+            const v = words[row + cols.at[c]];
+            R += v & 255;
+            G += (v >>> 8) & 255;
+            B += (v >>> 16) & 255;
+            A += v >>> 24;
           }
         else
-          for (; x < end; x++) {
-            const p = (row + x) * 4;
-            r += data[p];
-            g += data[p + 1];
-            b += data[p + 2];
-            a += data[p + 3];
+          for (; c < end; c++) {
+            const p = (row + cols.at[c]) * 4;
+            R += data[p];
+            G += data[p + 1];
+            B += data[p + 2];
+            A += data[p + 3];
           }
         const q = bx * 4;
-        acc[q] += r;
-        acc[q + 1] += g;
-        acc[q + 2] += b;
-        acc[q + 3] += a;
+        acc[q] += R;
+        acc[q + 1] += G;
+        acc[q + 2] += B;
+        acc[q + 3] += A;
       }
     }
-    const rows = y1 - y0;
+    const nRows = rows.start[by + 1] - rows.start[by];
     for (let bx = 0; bx < sw; bx++) {
-      const n = rows * (Math.min(width, (bx + 1) * f) - bx * f);
+      const n = nRows * (cols.start[bx + 1] - cols.start[bx]);
       const q = bx * 4;
       const o = (by * sw + bx) * 4;
       out[o] = acc[q] / n;

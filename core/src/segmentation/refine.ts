@@ -19,8 +19,14 @@ export interface CoarseSegmentation {
 export interface FullResolution {
   mask: Uint8Array;
   alpha: Uint8Array;
-  labels: Int32Array;
+  /** built on first access (a 12-megapixel label image costs 48 MB that a cut-out never needs) */
+  readonly labels: Int32Array;
+  /** pixels of `mask` that are set */
+  pixels: number;
 }
+
+/** Block size from which the band is the mixed blocks alone (see `widen`). */
+const BARE_BAND_FACTOR = 8;
 
 export function refineToFullResolution(
   image: RasterImage,
@@ -30,11 +36,11 @@ export function refineToFullResolution(
   feather: number,
 ): FullResolution {
   const { width: W, height: H, data } = image;
-  const { width: sw, height: sh, factor: f, mask: cm, labels: cl } = coarse;
+  const { width: sw, height: sh, factor: f, mask: cm } = coarse;
   const N = W * H;
   const mask = new Uint8Array(N);
   const alpha = new Uint8Array(N);
-  const labels = new Int32Array(N);
+  let pixels = 0;
 
   // Blocks whose 3x3 neighbourhood mixes fruit and background, widened so that the refined outline
   // and its feather stay inside the band.
@@ -56,7 +62,9 @@ export function refineToFullResolution(
       }
       mixed[y * sw + x] = m;
     }
-  const widen = Math.max(1, Math.ceil((feather + 2) / f));
+  // Large blocks (f >= 8) leave the outline well inside the two mixed blocks; smaller ones get a
+  // margin of at least one block so the refined outline and its feather stay inside the band.
+  const widen = f >= BARE_BAND_FACTOR ? 0 : Math.max(1, Math.ceil((feather + 2) / f));
   const band = dilateSquare(mixed, sw, sh, widen);
 
   // Copy the blocks away from the outline, a run of equal blocks at a time; count the band pixels.
@@ -77,18 +85,17 @@ export function refineToFullResolution(
         bx++;
         continue;
       }
-      const l = cl[b];
       let end = bx + 1;
-      while (end < sw && !band[brow + end] && cm[brow + end] && cl[brow + end] === l) end++;
+      while (end < sw && !band[brow + end] && cm[brow + end]) end++;
       const x0 = row + bx * f;
       const x1 = row + Math.min(W, end * f);
       mask.fill(1, x0, x1);
       alpha.fill(255, x0, x1);
-      labels.fill(l, x0, x1);
+      pixels += x1 - x0;
       bx = end;
     }
   }
-  if (bandCount === 0) return { mask, alpha, labels };
+  if (bandCount === 0) return withLabels(mask, alpha, pixels, coarse, W, null, 0);
 
   // Classify band pixels with the colour score.
   const idx = new Int32Array(bandCount);
@@ -129,11 +136,23 @@ export function refineToFullResolution(
   const SEEN = 2;
   for (let s = 0; s < bandCount; s++) alpha[idx[s]] = BAND;
   const stack = new Int32Array(bandCount);
-  const flood = (value: 0 | 1, isSeed: (s: number, i: number) => boolean) => {
+  const lastRow = N - W;
+  // An outside-band neighbour (alpha 0 or 255, i.e. not BAND or SEEN) with mask value v.
+  const outsideWith = (j: number, v: number) => mask[j] === v && alpha[j] !== BAND && alpha[j] !== SEEN;
+  for (const value of [1, 0]) {
     let top = 0;
     for (let s = 0; s < bandCount; s++) {
       const i = idx[s];
-      if (mask[i] === value && isSeed(s, i)) {
+      if (mask[i] !== value) continue;
+      const x = i % W;
+      let seed =
+        (x > 0 && outsideWith(i - 1, value)) ||
+        (x < W - 1 && outsideWith(i + 1, value)) ||
+        (i >= W && outsideWith(i - W, value)) ||
+        (i < lastRow && outsideWith(i + W, value));
+      if (!seed && value === 1) seed = cm[blk[s]] === 1 && score[s] > 2 * threshold[blk[s]];
+      if (!seed && value === 0) seed = x === 0 || x === W - 1 || i < W || i >= lastRow;
+      if (seed) {
         alpha[i] = SEEN;
         stack[top++] = i;
       }
@@ -141,21 +160,25 @@ export function refineToFullResolution(
     while (top > 0) {
       const i = stack[--top];
       const x = i % W;
-      if (x > 0 && alpha[i - 1] === BAND && mask[i - 1] === value) {
-        alpha[i - 1] = SEEN;
-        stack[top++] = i - 1;
+      let j = i - 1;
+      if (x > 0 && alpha[j] === BAND && mask[j] === value) {
+        alpha[j] = SEEN;
+        stack[top++] = j;
       }
-      if (x < W - 1 && alpha[i + 1] === BAND && mask[i + 1] === value) {
-        alpha[i + 1] = SEEN;
-        stack[top++] = i + 1;
+      j = i + 1;
+      if (x < W - 1 && alpha[j] === BAND && mask[j] === value) {
+        alpha[j] = SEEN;
+        stack[top++] = j;
       }
-      if (i >= W && alpha[i - W] === BAND && mask[i - W] === value) {
-        alpha[i - W] = SEEN;
-        stack[top++] = i - W;
+      j = i - W;
+      if (i >= W && alpha[j] === BAND && mask[j] === value) {
+        alpha[j] = SEEN;
+        stack[top++] = j;
       }
-      if (i < N - W && alpha[i + W] === BAND && mask[i + W] === value) {
-        alpha[i + W] = SEEN;
-        stack[top++] = i + W;
+      j = i + W;
+      if (i < lastRow && alpha[j] === BAND && mask[j] === value) {
+        alpha[j] = SEEN;
+        stack[top++] = j;
       }
     }
     for (let s = 0; s < bandCount; s++) {
@@ -163,39 +186,9 @@ export function refineToFullResolution(
       if (mask[i] === value && alpha[i] !== SEEN) mask[i] = 1 - value;
       alpha[i] = BAND;
     }
-  };
-  const outsideIs = (j: number, value: 0 | 1) => mask[j] === value && (alpha[j] === 0 || alpha[j] === 255);
-  const touchesOutside = (i: number, value: 0 | 1) => {
-    const x = i % W;
-    return (
-      (x > 0 && outsideIs(i - 1, value)) ||
-      (x < W - 1 && outsideIs(i + 1, value)) ||
-      (i >= W && outsideIs(i - W, value)) ||
-      (i < N - W && outsideIs(i + W, value))
-    );
-  };
-  flood(1, (s, i) => touchesOutside(i, 1) || (cm[blk[s]] === 1 && score[s] > 2 * threshold[blk[s]]));
-  flood(0, (_s, i) => {
-    const x = i % W;
-    return x === 0 || x === W - 1 || i < W || i >= N - W || touchesOutside(i, 0);
-  });
-
-  // Labels of band fruit pixels: their block's label, else the largest label of a neighbouring block.
-  for (let s = 0; s < bandCount; s++) {
-    const i = idx[s];
-    if (!mask[i]) continue;
-    const bx = Math.floor((i % W) / f);
-    const by = Math.floor(Math.floor(i / W) / f);
-    let l = cl[by * sw + bx];
-    for (let r = 1; !l && r <= 3; r++)
-      for (let dy = -r; dy <= r; dy++)
-        for (let dx = -r; dx <= r; dx++) {
-          const xx = bx + dx;
-          const yy = by + dy;
-          if (xx >= 0 && yy >= 0 && xx < sw && yy < sh && cl[yy * sw + xx] > l) l = cl[yy * sw + xx];
-        }
-    labels[i] = l || 1;
   }
+
+  for (let s = 0; s < bandCount; s++) pixels += mask[idx[s]];
 
   // Feather: the mean of the binary mask over a (2r+1)^2 window, kept on the mask's side of 128.
   const r = Math.max(0, Math.round(feather));
@@ -218,5 +211,54 @@ export function refineToFullResolution(
     const v = Math.round((255 * sum) / win);
     alpha[i] = m ? Math.max(128, v) : Math.min(127, v);
   }
-  return { mask, alpha, labels };
+  return withLabels(mask, alpha, pixels, coarse, W, idx, bandCount);
+}
+
+/**
+ * The result with `labels` built on first access: a fruit pixel takes its block's label, or, in
+ * a block the coarse pass left as background, the largest label of a block within 3 blocks.
+ */
+function withLabels(
+  mask: Uint8Array,
+  alpha: Uint8Array,
+  pixels: number,
+  coarse: CoarseSegmentation,
+  W: number,
+  idx: Int32Array | null,
+  bandCount: number,
+): FullResolution {
+  let labels: Int32Array | null = null;
+  const { width: sw, height: sh, factor: f, labels: cl } = coarse;
+  return {
+    mask,
+    alpha,
+    pixels,
+    get labels() {
+      if (labels) return labels;
+      const N = mask.length;
+      labels = new Int32Array(N);
+      for (let i = 0; i < N; i++) {
+        if (!mask[i]) continue;
+        const x = i % W;
+        const y = (i - x) / W;
+        labels[i] = cl[Math.floor(y / f) * sw + Math.floor(x / f)];
+      }
+      for (let s = 0; idx && s < bandCount; s++) {
+        const i = idx[s];
+        if (!mask[i] || labels[i]) continue;
+        const bx = Math.floor((i % W) / f);
+        const by = Math.floor(Math.floor(i / W) / f);
+        let l = 0;
+        for (let r = 1; !l && r <= 3; r++)
+          for (let dy = -r; dy <= r; dy++)
+            for (let dx = -r; dx <= r; dx++) {
+              const xx = bx + dx;
+              const yy = by + dy;
+              if (xx >= 0 && yy >= 0 && xx < sw && yy < sh && cl[yy * sw + xx] > l) l = cl[yy * sw + xx];
+            }
+        labels[i] = l || 1;
+      }
+      return labels;
+    },
+  };
 }
