@@ -20,7 +20,7 @@ export const removeBackgroundOptions = z.object({
     .int()
     .min(128)
     .max(2048)
-    .default(640)
+    .default(320)
     .describe('long side of the working copy in pixels; the outline is refined at full resolution'),
 });
 export type RemoveBackgroundOptions = z.output<typeof removeBackgroundOptions>;
