@@ -99,6 +99,27 @@ describe('segmentFruit', () => {
     expect(seg.labels[5 * 400 + 200]).toBe(0);
   });
 
+  it('finds a close-up fruit that fills the frame and reaches it on three sides', () => {
+    // A yellow-orange fruit, shaded, larger than the frame; white only at the top corners.
+    const e = { cx: 160, cy: 150, rx: 190, ry: 150 };
+    const { image, truth } = scene(320, 240, [240, 240, 236], [{ e, peel: YELLOW_PEEL }]);
+    const seg = segmentFruit(image);
+    expect(seg.count).toBe(1);
+    expect(maskIoU(seg.mask, truth)).toBeGreaterThan(0.97);
+  });
+
+  it('keeps an orange background a background (the largest border colour is never peel)', () => {
+    const { image, truth } = scene(
+      320,
+      240,
+      [230, 140, 40],
+      [{ e: { cx: 160, cy: 120, rx: 90, ry: 70 }, peel: GREEN_PEEL }],
+    );
+    const seg = segmentFruit(image);
+    expect(seg.count).toBe(1);
+    expect(maskIoU(seg.mask, truth)).toBeGreaterThan(0.97);
+  });
+
   it('drops specks', () => {
     const { image } = scene(
       320,
