@@ -11,7 +11,7 @@ import {
   labelComponents,
   fillHoles,
   noModels,
-  rgbaToLabPlanes,
+  rgb8ToLab,
   segmentFruit,
   sourceSize,
 } from '@mango/core';
@@ -231,14 +231,17 @@ export function severity(a: BruiseAnalysis): number | null {
     else nh++;
   }
   if (nb === 0 || nh === 0) return null;
-  const { L, A, B } = rgbaToLabPlanes(a.work.data, n);
+  // Lab of the fruit pixels only (the background can be most of the picture).
+  const d = a.work.data;
+  const lab = new Float64Array(3);
   const s = [0, 0, 0, 0, 0, 0];
   for (let i = 0; i < n; i++) {
     if (!a.fruit[i]) continue;
+    rgb8ToLab(d[i * 4], d[i * 4 + 1], d[i * 4 + 2], lab);
     const o = a.bruise[i] ? 0 : 3;
-    s[o] += L[i];
-    s[o + 1] += A[i];
-    s[o + 2] += B[i];
+    s[o] += lab[0];
+    s[o + 1] += lab[1];
+    s[o + 2] += lab[2];
   }
   return round(deltaE2000(s[3] / nh, s[4] / nh, s[5] / nh, s[0] / nb, s[1] / nb, s[2] / nb), 3);
 }
