@@ -23,6 +23,7 @@ import {
   modeDistance,
   otsuThreshold,
   type BackgroundMode,
+  type LabPlanes,
 } from './background.ts';
 import { boxDownscale, downscaleFactor } from './downscale.ts';
 import { refineToFullResolution } from './refine.ts';
@@ -208,6 +209,140 @@ function localMean(values: Float32Array, where: Uint8Array, w: number, h: number
   return out;
 }
 
+/** A dark bay is at least this much darker (L*) than its fruit, and than the background mode it matches. */
+const BAY_DARKER_THAN_FRUIT = 15;
+const BAY_DARKER_THAN_MODE = 20;
+/** Bays smaller than this share of their fruit are ignored; larger than BAY_MAX_SHARE are not one lesion. */
+const BAY_MIN_SHARE = 0.005;
+const BAY_MAX_SHARE = 0.6;
+
+/** Per row y (0..h-1) of the convex hull of points: [minX, maxX], or [1, 0] when the row misses it. */
+function convexHullRows(xs: number[], ys: number[], h: number): Float64Array {
+  const idx = xs.map((_, i) => i).sort((a, b) => xs[a] - xs[b] || ys[a] - ys[b]);
+  const cross = (o: number, a: number, b: number) =>
+    (xs[a] - xs[o]) * (ys[b] - ys[o]) - (ys[a] - ys[o]) * (xs[b] - xs[o]);
+  const lower: number[] = [];
+  for (const i of idx) {
+    while (lower.length >= 2 && cross(lower[lower.length - 2], lower[lower.length - 1], i) <= 0) lower.pop();
+    lower.push(i);
+  }
+  const upper: number[] = [];
+  for (let k = idx.length - 1; k >= 0; k--) {
+    const i = idx[k];
+    while (upper.length >= 2 && cross(upper[upper.length - 2], upper[upper.length - 1], i) <= 0) upper.pop();
+    upper.push(i);
+  }
+  const hull = lower.slice(0, -1).concat(upper.slice(0, -1));
+  const rows = new Float64Array(2 * h);
+  for (let y = 0; y < h; y++) {
+    rows[2 * y] = Infinity;
+    rows[2 * y + 1] = -Infinity;
+  }
+  const widen = (y: number, x: number) => {
+    if (y < 0 || y >= h) return;
+    if (x < rows[2 * y]) rows[2 * y] = x;
+    if (x > rows[2 * y + 1]) rows[2 * y + 1] = x;
+  };
+  for (let k = 0; k < hull.length; k++) {
+    const a = hull[k];
+    const b = hull[(k + 1) % hull.length];
+    const y0 = Math.min(ys[a], ys[b]);
+    const y1 = Math.max(ys[a], ys[b]);
+    for (let y = Math.ceil(y0); y <= y1; y++) {
+      const t = ys[b] === ys[a] ? 0 : (y - ys[a]) / (ys[b] - ys[a]);
+      widen(y, xs[a] + t * (xs[b] - xs[a]));
+      if (ys[b] === ys[a]) widen(y, xs[b]);
+    }
+  }
+  for (let y = 0; y < h; y++) if (rows[2 * y] > rows[2 * y + 1]) [rows[2 * y], rows[2 * y + 1]] = [1, 0];
+  return rows;
+}
+
+/**
+ * Dark lesions that reach the outline (stem-end rot, large rots) can look like a shadow of the
+ * background and leave a bay in the fruit. A fruit is convex: a bay inside a fruit's convex hull
+ * that is clearly darker than that fruit and than the background colour it matches (a shadow-like
+ * match, which a plain black background is not) is fruit. Changes `mask` and `labels` in place.
+ */
+function fillDarkBays(
+  mask: Uint8Array,
+  labels: Int32Array,
+  count: number,
+  lab: LabPlanes,
+  modes: BackgroundMode[],
+  w: number,
+  h: number,
+) {
+  if (count === 0 || modes.length === 0) return;
+  for (let k = 1; k <= count; k++) {
+    const xs: number[] = [];
+    const ys: number[] = [];
+    let area = 0;
+    let sumL = 0;
+    for (let y = 0; y < h; y++) {
+      let lo = -1;
+      let hi = -1;
+      for (let x = 0; x < w; x++) {
+        const i = y * w + x;
+        if (labels[i] !== k) continue;
+        if (lo < 0) lo = x;
+        hi = x;
+        area++;
+        sumL += lab.L[i];
+      }
+      if (lo >= 0) {
+        xs.push(lo, hi + 1);
+        ys.push(y, y);
+        xs.push(lo, hi + 1);
+        ys.push(y + 1, y + 1);
+      }
+    }
+    if (area === 0) continue;
+    const rows = convexHullRows(xs, ys, h);
+    const bay = new Uint8Array(w * h);
+    for (let y = 0; y < h; y++) {
+      const x0 = Math.max(0, Math.ceil(rows[2 * y] - 0.5));
+      const x1 = Math.min(w - 1, Math.floor(rows[2 * y + 1] - 0.5));
+      for (let x = x0; x <= x1; x++) if (!mask[y * w + x]) bay[y * w + x] = 1;
+    }
+    const bays = labelComponents(bay, w, h, 8);
+    if (bays.count === 0) continue;
+    const fruitL = sumL / area;
+    const sL = new Float64Array(bays.count + 1);
+    const sDrop = new Float64Array(bays.count + 1);
+    for (let i = 0; i < w * h; i++) {
+      const b = bays.labels[i];
+      if (!b) continue;
+      const L = lab.L[i];
+      let best = Infinity;
+      let modeL = 0;
+      for (const m of modes) {
+        const d = modeDistance(L, lab.A[i], lab.B[i], m);
+        if (d < best) {
+          best = d;
+          modeL = m.L;
+        }
+      }
+      sL[b] += L;
+      sDrop[b] += modeL - L;
+    }
+    for (let b = 1; b <= bays.count; b++) {
+      const n = bays.areas[b];
+      const dark =
+        n >= BAY_MIN_SHARE * area &&
+        n <= BAY_MAX_SHARE * area &&
+        sL[b] / n < fruitL - BAY_DARKER_THAN_FRUIT &&
+        sDrop[b] / n > BAY_DARKER_THAN_MODE;
+      if (!dark) continue;
+      for (let i = 0; i < w * h; i++)
+        if (bays.labels[i] === b) {
+          mask[i] = 1;
+          labels[i] = k;
+        }
+    }
+  }
+}
+
 /**
  * Hysteresis, opening (thin attachments cut) and closing, sealing of bruises that reach the
  * outline (skipped in the quick first pass), hole filling, and removal of components too small
@@ -344,7 +479,10 @@ export function segmentFruit(image: RasterImage, options: Partial<SegmentOptions
     fruitScore(lab, n, modes, score);
     coarse = coarseMask(score, thresholds(score, border, sw, sh, opts, null), sw, sh, opts, true);
   }
-  if (coarse.count > 0) coarse = coarseMask(score, thresholds(score, border, sw, sh, opts, coarse.mask), sw, sh, opts);
+  if (coarse.count > 0) {
+    coarse = coarseMask(score, thresholds(score, border, sw, sh, opts, coarse.mask), sw, sh, opts);
+    fillDarkBays(coarse.mask, coarse.labels, coarse.count, lab, modes, sw, sh);
+  }
   const background = modes[0]?.rgb ?? [0, 0, 0];
   const full = refineToFullResolution(
     image,
