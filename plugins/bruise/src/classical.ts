@@ -4,7 +4,7 @@
  * green-yellow-red of sound peel). See README.md for the method and the choice of every default.
  */
 import type { RasterImage } from '@mango/core';
-import { distanceTransformSquared, fillHoles, labelComponents, rgbaToLabPlanes } from '@mango/core';
+import { labelComponents, rgb8ToLab } from '@mango/core';
 
 export interface ClassicalParams {
   /** L* drop below the local healthy peel that starts a lesion (its seed threshold). */
@@ -17,36 +17,152 @@ export const DEFAULT_CLASSICAL: ClassicalParams = { darkening: 12, minLesionFrac
 
 /** Half-width of each of the two box passes of the peel background, as a fraction of the fruit diameter. */
 const BACKGROUND_RADIUS = 0.06;
-/** Rings of distance to the outline and angular sectors of the edge-shading profile. */
+/** Rings of distance to the outline of the edge-shading profile. */
 const PROFILE_RINGS = 16;
-const PROFILE_SECTORS = 1;
-const PROFILE_BINS = PROFILE_RINGS * PROFILE_SECTORS;
+/** The background grid's cell size is chosen so that the fine window spans about this many cells either side. */
+const GRID_CELLS_PER_RADIUS = 3;
 
-/** Running window sums over a (2r+1)^2 box, clipped at the borders; separable, O(n) for any r. */
-function boxSum(src: Float32Array, w: number, h: number, r: number): Float32Array {
-  const tmp = new Float32Array(w * h);
-  const out = new Float32Array(w * h);
+/**
+ * Box smoothing of 4 interleaved channels on a w x h grid: two (2r+1)^2 running-sum windows in a
+ * row (a triangle-like kernel), clipped at the borders; O(n) for any r. `tmp` and `out` are
+ * caller-owned buffers of src.length.
+ */
+function smooth4(src: Float32Array, w: number, h: number, r: number, tmp: Float32Array, out: Float32Array): void {
+  box4(src, tmp, w, h, r);
+  box4(tmp, out, w, h, r);
+}
+
+/** One separable (2r+1)^2 box sum of 4 interleaved channels: rows into `out`, then its columns in place. */
+function box4(src: Float32Array, out: Float32Array, w: number, h: number, r: number): void {
   for (let y = 0; y < h; y++) {
-    const row = y * w;
-    let s = 0;
-    for (let x = 0; x <= Math.min(r, w - 1); x++) s += src[row + x];
-    for (let x = 0; x < w; x++) {
-      tmp[row + x] = s;
-      const add = x + r + 1;
-      const sub = x - r;
-      if (add < w) s += src[row + add];
-      if (sub >= 0) s -= src[row + sub];
+    const row = y * w * 4;
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    for (let x = 0, j = row; x <= Math.min(r, w - 1); x++, j += 4) {
+      s0 += src[j];
+      s1 += src[j + 1];
+      s2 += src[j + 2];
+      s3 += src[j + 3];
+    }
+    for (let x = 0, o = row; x < w; x++, o += 4) {
+      out[o] = s0;
+      out[o + 1] = s1;
+      out[o + 2] = s2;
+      out[o + 3] = s3;
+      if (x + r + 1 < w) {
+        const j = o + (r + 1) * 4;
+        s0 += src[j];
+        s1 += src[j + 1];
+        s2 += src[j + 2];
+        s3 += src[j + 3];
+      }
+      if (x - r >= 0) {
+        const j = o - r * 4;
+        s0 -= src[j];
+        s1 -= src[j + 1];
+        s2 -= src[j + 2];
+        s3 -= src[j + 3];
+      }
     }
   }
+  const stride = w * 4;
+  const col = new Float64Array(h * 4);
   for (let x = 0; x < w; x++) {
-    let s = 0;
-    for (let y = 0; y <= Math.min(r, h - 1); y++) s += tmp[y * w + x];
+    for (let y = 0, j = x * 4; y < h; y++, j += stride) {
+      col[y * 4] = out[j];
+      col[y * 4 + 1] = out[j + 1];
+      col[y * 4 + 2] = out[j + 2];
+      col[y * 4 + 3] = out[j + 3];
+    }
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    for (let y = 0; y <= Math.min(r, h - 1); y++) {
+      s0 += col[y * 4];
+      s1 += col[y * 4 + 1];
+      s2 += col[y * 4 + 2];
+      s3 += col[y * 4 + 3];
+    }
+    for (let y = 0, o = x * 4; y < h; y++, o += stride) {
+      out[o] = s0;
+      out[o + 1] = s1;
+      out[o + 2] = s2;
+      out[o + 3] = s3;
+      if (y + r + 1 < h) {
+        const j = (y + r + 1) * 4;
+        s0 += col[j];
+        s1 += col[j + 1];
+        s2 += col[j + 2];
+        s3 += col[j + 3];
+      }
+      if (y - r >= 0) {
+        const j = (y - r) * 4;
+        s0 -= col[j];
+        s1 -= col[j + 1];
+        s2 -= col[j + 2];
+        s3 -= col[j + 3];
+      }
+    }
+  }
+}
+
+/**
+ * Squared Euclidean distance of every pixel of `mask` to the nearest unset pixel, pixels outside
+ * the w x h crop counting as unset (Felzenszwalb-Huttenlocher: exact column distances by two scans,
+ * then the lower envelope of parabolas along each row).
+ */
+export function outlineDistanceSquared(mask: Uint8Array, w: number, h: number): Float32Array {
+  const g = new Float64Array(w * h);
+  for (let x = 0; x < w; x++) {
+    let d = 0; // distance to the nearest unset pixel above (row -1 is unset)
     for (let y = 0; y < h; y++) {
-      out[y * w + x] = s;
-      const add = y + r + 1;
-      const sub = y - r;
-      if (add < h) s += tmp[add * w + x];
-      if (sub >= 0) s -= tmp[sub * w + x];
+      const i = y * w + x;
+      d = mask[i] ? d + 1 : 0;
+      g[i] = d;
+    }
+    d = 0;
+    for (let y = h - 1; y >= 0; y--) {
+      const i = y * w + x;
+      d = mask[i] ? d + 1 : 0;
+      if (d < g[i]) g[i] = d;
+    }
+  }
+  const out = new Float32Array(w * h);
+  // Row pass over positions -1..w (the two virtual unset pixels at the ends), shifted by 1.
+  const total = w + 2;
+  const f = new Float64Array(total);
+  const v = new Int32Array(total);
+  const z = new Float64Array(total + 1);
+  for (let y = 0; y < h; y++) {
+    const row = y * w;
+    f[0] = 0;
+    f[total - 1] = 0;
+    for (let x = 0; x < w; x++) {
+      const c = g[row + x];
+      f[x + 1] = c * c;
+    }
+    let k = 0;
+    v[0] = 0;
+    z[0] = -Infinity;
+    z[1] = Infinity;
+    for (let q = 1; q < total; q++) {
+      let s = (f[q] + q * q - (f[v[k]] + v[k] * v[k])) / (2 * q - 2 * v[k]);
+      while (s <= z[k]) {
+        k--;
+        s = (f[q] + q * q - (f[v[k]] + v[k] * v[k])) / (2 * q - 2 * v[k]);
+      }
+      k++;
+      v[k] = q;
+      z[k] = s;
+      z[k + 1] = Infinity;
+    }
+    k = 0;
+    for (let q = 0; q < total; q++) {
+      while (z[k + 1] < q) k++;
+      if (q >= 1 && q <= w) out[row + q - 1] = (q - v[k]) * (q - v[k]) + f[v[k]];
     }
   }
   return out;
@@ -84,54 +200,35 @@ function isBlush(a: number, b: number, bgA: number, bgB: number): boolean {
 const STEM_MAX_FRACTION = 0.012;
 const STEM_DEPTH = 0.04;
 
-const smooth = (src: Float32Array, w: number, h: number, r: number) => boxSum(boxSum(src, w, h, r), w, h, r);
-
-/** Weighted least-squares fit of a quadratic surface in x, y (the fruit-wide lighting gradient). */
-function fitQuadratic(
-  v: Float32Array,
-  weight: Float32Array,
-  w: number,
-  h: number,
-  cx: number,
-  cy: number,
-  scale: number,
-) {
+/**
+ * Weighted least-squares fit of a quadratic surface c0 + c1·u + c2·v + c3·u² + c4·u·v + c5·v² (the
+ * fruit-wide lighting gradient) to the points (u[k], v[k]) with values sum[k] / count[k], weighted by
+ * count[k] (points with count 0 are left out); returns the 6 coefficients.
+ */
+function fitQuadratic(u: Float32Array, v: Float32Array, count: Float32Array, sum: Float32Array): Float64Array {
   const m = 6;
   const ata = new Float64Array(m * m);
   const atb = new Float64Array(m);
   const f = new Float64Array(m);
-  for (let y = 0; y < h; y++) {
-    const v1 = (y - cy) / scale;
-    for (let x = 0; x < w; x++) {
-      const i = y * w + x;
-      const wt = weight[i];
-      if (!wt) continue;
-      const u = (x - cx) / scale;
-      f[0] = 1;
-      f[1] = u;
-      f[2] = v1;
-      f[3] = u * u;
-      f[4] = u * v1;
-      f[5] = v1 * v1;
-      for (let r = 0; r < m; r++) {
-        atb[r] += wt * f[r] * v[i];
-        for (let c = r; c < m; c++) ata[r * m + c] += wt * f[r] * f[c];
-      }
+  for (let k = 0; k < count.length; k++) {
+    const wt = count[k];
+    if (!wt) continue;
+    const val = sum[k] / wt;
+    f[0] = 1;
+    f[1] = u[k];
+    f[2] = v[k];
+    f[3] = u[k] * u[k];
+    f[4] = u[k] * v[k];
+    f[5] = v[k] * v[k];
+    for (let r = 0; r < m; r++) {
+      atb[r] += wt * f[r] * val;
+      for (let c = r; c < m; c++) ata[r * m + c] += wt * f[r] * f[c];
     }
   }
   for (let r = 0; r < m; r++) for (let c = 0; c < r; c++) ata[r * m + c] = ata[c * m + r];
   // Small ridge keeps the system solvable for thin or tiny fruit.
   for (let r = 0; r < m; r++) ata[r * m + r] += 1e-6 * (ata[0] + 1);
-  const coef = solve(ata, atb, m);
-  const out = new Float32Array(w * h);
-  for (let y = 0; y < h; y++) {
-    const v1 = (y - cy) / scale;
-    for (let x = 0; x < w; x++) {
-      const u = (x - cx) / scale;
-      out[y * w + x] = coef[0] + coef[1] * u + coef[2] * v1 + coef[3] * u * u + coef[4] * u * v1 + coef[5] * v1 * v1;
-    }
-  }
-  return out;
+  return solve(ata, atb, m);
 }
 
 /** Gaussian elimination with partial pivoting (tiny dense systems). */
@@ -164,16 +261,16 @@ function solve(a: Float64Array, b: Float64Array, m: number): Float64Array {
 /** Per ring, the L* value below which the given share of its fruit pixels lies (histogram, 0.5 L* bins). */
 function ringPercentile(L: Float32Array, fruit: Uint8Array, bin: Uint8Array, share: number): Float32Array {
   const BINS = 220;
-  const hist = new Int32Array(PROFILE_BINS * BINS);
-  const total = new Int32Array(PROFILE_BINS);
+  const hist = new Int32Array(PROFILE_RINGS * BINS);
+  const total = new Int32Array(PROFILE_RINGS);
   for (let i = 0; i < L.length; i++) {
     if (!fruit[i]) continue;
     const v = Math.max(0, Math.min(BINS - 1, Math.floor(L[i] * 2)));
     hist[bin[i] * BINS + v]++;
     total[bin[i]]++;
   }
-  const cut = new Float32Array(PROFILE_BINS);
-  for (let k = 0; k < PROFILE_BINS; k++) {
+  const cut = new Float32Array(PROFILE_RINGS);
+  for (let k = 0; k < PROFILE_RINGS; k++) {
     const target = total[k] * share;
     let acc = 0;
     let v = 0;
@@ -188,7 +285,7 @@ function ringPercentile(L: Float32Array, fruit: Uint8Array, bin: Uint8Array, sha
 
 export interface PeelBackground {
   /** squared distance to the fruit outline */
-  dist: Float64Array;
+  dist: Float32Array;
   L: Float32Array;
   a: Float32Array;
   b: Float32Array;
@@ -197,8 +294,12 @@ export interface PeelBackground {
 /**
  * The healthy-peel colour expected at each pixel of one fruit (crop coordinates): a normalised
  * convolution of the peel with the lesion and highlight candidates left out (iterated, so large
- * lesions are bridged from the sound peel around them), plus a profile of the shading toward the
- * outline that a smooth background cannot follow.
+ * lesions are bridged from the sound peel around them) on top of a quadratic lighting trend, plus a
+ * profile of the shading toward the outline that a smooth background cannot follow. Trend and
+ * convolution run on a grid of g x g pixel cells (sums of the full-resolution healthy pixels) and
+ * are upsampled bilinearly: the background is smooth at the scale of its window (the fine window
+ * spans about GRID_CELLS_PER_RADIUS cells either side), so the reduced grid loses nothing that
+ * matters and costs a few full-resolution passes per iteration.
  */
 export function peelBackground(
   L: Float32Array,
@@ -210,15 +311,17 @@ export function peelBackground(
   diameter: number,
 ): PeelBackground {
   const n = w * h;
-  const r = Math.max(1, Math.round(BACKGROUND_RADIUS * diameter));
-  const rc = Math.max(r + 1, Math.round(COARSE_RADIUS * diameter));
-  const fruitF = new Float32Array(n);
-  for (let i = 0; i < n; i++) fruitF[i] = fruit[i];
-  const fruitDen = smooth(fruitF, w, h, r);
-  const dist = distanceTransformSquared(fruit, w, h, 1);
-  // Cells of the shading profile: rings of distance to the outline (square-root spacing puts more
-  // rings near the outline, where shading changes fastest) times angular sectors around the centre
-  // (light usually comes from one side).
+  const rFull = Math.max(1, Math.round(BACKGROUND_RADIUS * diameter));
+  const g = Math.max(1, Math.floor(rFull / GRID_CELLS_PER_RADIUS));
+  const gw = Math.ceil(w / g);
+  const gh = Math.ceil(h / g);
+  const gn = gw * gh;
+  const r = Math.max(1, Math.round(rFull / g));
+  const rc = Math.max(r + 1, Math.round((COARSE_RADIUS * diameter) / g));
+  const cellX = new Int32Array(w);
+  for (let x = 0; x < w; x++) cellX[x] = Math.floor(x / g);
+
+  const dist = outlineDistanceSquared(fruit, w, h);
   let cx = 0;
   let cy = 0;
   let area = 0;
@@ -231,99 +334,177 @@ export function peelBackground(
       }
   cx /= Math.max(1, area);
   cy /= Math.max(1, area);
-  const bin = new Uint8Array(n);
   const half = Math.max(1, diameter / 2);
-  for (let y = 0; y < h; y++)
-    for (let x = 0; x < w; x++) {
-      const i = y * w + x;
-      const ring = Math.min(PROFILE_RINGS - 1, Math.floor(Math.sqrt(Math.sqrt(dist[i]) / half) * PROFILE_RINGS));
-      const ang = Math.atan2(y - cy, x - cx) / (2 * Math.PI) + 0.5;
-      const sector = Math.min(PROFILE_SECTORS - 1, Math.floor(ang * PROFILE_SECTORS));
-      bin[i] = ring * PROFILE_SECTORS + sector;
+  // Cell centres (the middle of the cell's pixels, clipped to the crop) in trend coordinates.
+  const cu = new Float32Array(gn);
+  const cv = new Float32Array(gn);
+  for (let j = 0; j < gh; j++)
+    for (let i = 0; i < gw; i++) {
+      cu[j * gw + i] = ((i * g + Math.min(w, (i + 1) * g) - 1) / 2 - cx) / half;
+      cv[j * gw + i] = ((j * g + Math.min(h, (j + 1) * g) - 1) / 2 - cy) / half;
     }
+  // Bilinear taps from the grid back to the pixels.
+  const taps = (len: number, cells: number) => {
+    const t0 = new Int32Array(len);
+    const t1 = new Int32Array(len);
+    const fr = new Float32Array(len);
+    for (let p = 0; p < len; p++) {
+      const q = Math.min(cells - 1, Math.max(0, (p - (g - 1) / 2) / g));
+      t0[p] = Math.floor(q);
+      t1[p] = Math.min(cells - 1, t0[p] + 1);
+      fr[p] = q - t0[p];
+    }
+    return { t0, t1, fr };
+  };
+  const tx = taps(w, gw);
+  const ty = taps(h, gh);
+
+  const tmp = new Float32Array(gn * 4);
+  const fine = new Float32Array(gn * 4);
+  const coarse = new Float32Array(gn * 4);
+  const sums = new Float32Array(gn * 4);
+  const fruitDen = new Float32Array(gn * 4);
+  for (let y = 0; y < h; y++) {
+    const cr = Math.floor(y / g) * gw;
+    for (let x = 0; x < w; x++) if (fruit[y * w + x]) sums[(cr + cellX[x]) * 4]++;
+  }
+  smooth4(sums, gw, gh, r, tmp, fruitDen);
+
+  // Rings of distance to the outline for the shading profile (square-root spacing puts more rings
+  // near the outline, where shading changes fastest).
+  const bin = new Uint8Array(n);
+  for (let i = 0; i < n; i++)
+    if (fruit[i])
+      bin[i] = Math.min(PROFILE_RINGS - 1, Math.floor(Math.sqrt(Math.sqrt(dist[i]) / half) * PROFILE_RINGS));
   // Start without the darkest share of every ring: a lesion covering a large part of the fruit
   // would otherwise drag the first background estimate down with it.
-  const weight = new Float32Array(n);
+  const weight = new Uint8Array(n);
   const ringCut = ringPercentile(L, fruit, bin, INITIAL_DARK_SHARE);
   for (let i = 0; i < n; i++) weight[i] = fruit[i] && L[i] >= ringCut[bin[i]] ? 1 : 0;
+  /** Cell sums of the healthy pixels (count, L*, a*, b*); the last pass of each iteration adds to them. */
+  const addToCells = (i: number, cell: number) => {
+    const c = cell * 4;
+    sums[c]++;
+    sums[c + 1] += L[i];
+    sums[c + 2] += A[i];
+    sums[c + 3] += B[i];
+  };
+  sums.fill(0);
+  for (let y = 0; y < h; y++) {
+    const cr = Math.floor(y / g) * gw;
+    for (let x = 0, i = y * w; x < w; x++, i++) if (weight[i]) addToCells(i, cr + cellX[x]);
+  }
   const bgL = new Float32Array(n);
   const bgA = new Float32Array(n);
   const bgB = new Float32Array(n);
-  const wl = new Float32Array(n);
-  const wa = new Float32Array(n);
-  const wb = new Float32Array(n);
+  const count = new Float32Array(gn);
+  const sumL = new Float32Array(gn);
+  const gridL = new Float32Array(gn);
+  const gridA = new Float32Array(gn);
+  const gridB = new Float32Array(gn);
+  const prof = new Float64Array(PROFILE_RINGS);
+  const profN = new Float64Array(PROFILE_RINGS);
+  const minDen = 0.5;
+  /** Bilinear value of a grid plane at pixel (x, y). */
+  const up = (plane: Float32Array, x: number, y: number) => {
+    const fx = tx.fr[x];
+    const fy = ty.fr[y];
+    const r0 = ty.t0[y] * gw;
+    const r1 = ty.t1[y] * gw;
+    const a0 = plane[r0 + tx.t0[x]];
+    const a1 = plane[r0 + tx.t1[x]];
+    const b0 = plane[r1 + tx.t0[x]];
+    const b1 = plane[r1 + tx.t1[x]];
+    return (a0 + fx * (a1 - a0)) * (1 - fy) + (b0 + fx * (b1 - b0)) * fy;
+  };
   for (let iter = 0; iter < ITERATIONS; iter++) {
-    const trend = fitQuadratic(L, weight, w, h, cx, cy, half);
-    for (let i = 0; i < n; i++) {
-      wl[i] = (L[i] - trend[i]) * weight[i];
-      wa[i] = A[i] * weight[i];
-      wb[i] = B[i] * weight[i];
-    }
-    const den = smooth(weight, w, h, r);
-    const sl = smooth(wl, w, h, r);
-    const sa = smooth(wa, w, h, r);
-    const sb = smooth(wb, w, h, r);
-    const cden = smooth(weight, w, h, rc);
-    const csl = smooth(wl, w, h, rc);
-    const csa = smooth(wa, w, h, rc);
-    const csb = smooth(wb, w, h, rc);
-    // Fruit-wide means for pixels whose window holds no healthy peel at all.
+    // (sums holds the cell sums of the healthy pixels: count, L*, a*, b*.)
     let tw = 0;
-    let tl = 0;
     let ta = 0;
     let tb = 0;
-    for (let i = 0; i < n; i++) {
-      tw += weight[i];
-      tl += wl[i];
-      ta += wa[i];
-      tb += wb[i];
+    for (let k = 0; k < gn; k++) {
+      count[k] = sums[k * 4];
+      sumL[k] = sums[k * 4 + 1];
+      tw += sums[k * 4];
+      ta += sums[k * 4 + 2];
+      tb += sums[k * 4 + 3];
     }
+    // Lighting trend; the convolution smooths the L* residual around it.
+    const q = fitQuadratic(cu, cv, count, sumL);
+    let tl = 0;
+    for (let k = 0; k < gn; k++) {
+      const u = cu[k];
+      const v = cv[k];
+      const trend = q[0] + q[1] * u + q[2] * v + q[3] * u * u + q[4] * u * v + q[5] * v * v;
+      gridL[k] = trend;
+      sums[k * 4 + 1] -= count[k] * trend;
+      tl += sums[k * 4 + 1];
+    }
+    // Fruit-wide means for cells whose window holds no healthy peel at all.
     const mL = tw > 0 ? tl / tw : 0;
     const mA = tw > 0 ? ta / tw : 0;
     const mB = tw > 0 ? tb / tw : 0;
-    const minDen = 0.5;
-    for (let i = 0; i < n; i++) {
-      if (!fruit[i]) continue;
+    smooth4(sums, gw, gh, rc, tmp, coarse);
+    if (iter > 0) smooth4(sums, gw, gh, r, tmp, fine);
+    for (let k = 0; k < gn; k++) {
       // Coarse scale first (bridges large lesions), then the fine scale wherever its window
       // holds enough healthy peel (follows shading closely).
-      const cd = cden[i];
+      const c = k * 4;
+      const cd = coarse[c];
       let l = mL;
       let a = mA;
       let b = mB;
       if (cd > minDen) {
-        l = csl[i] / cd;
-        a = csa[i] / cd;
-        b = csb[i] / cd;
+        l = coarse[c + 1] / cd;
+        a = coarse[c + 2] / cd;
+        b = coarse[c + 3] / cd;
       }
-      const d = den[i];
-      const t = Math.min(1, d / (FINE_SUPPORT * Math.max(1e-6, fruitDen[i])));
-      if (iter > 0 && d > minDen && t > 0) {
-        l += t * (sl[i] / d - l);
-        a += t * (sa[i] / d - a);
-        b += t * (sb[i] / d - b);
+      if (iter > 0) {
+        const d = fine[c];
+        const t = Math.min(1, d / (FINE_SUPPORT * Math.max(1e-6, fruitDen[c])));
+        if (d > minDen && t > 0) {
+          l += t * (fine[c + 1] / d - l);
+          a += t * (fine[c + 2] / d - a);
+          b += t * (fine[c + 3] / d - b);
+        }
       }
-      bgL[i] = l + trend[i];
-      bgA[i] = a;
-      bgB[i] = b;
+      gridL[k] += l;
+      gridA[k] = a;
+      gridB[k] = b;
     }
-    // Edge-shading profile: mean residual of the healthy peel per ring of distance to the outline.
-    const sumR = new Float64Array(PROFILE_BINS);
-    const cnt = new Float64Array(PROFILE_BINS);
-    for (let i = 0; i < n; i++) {
-      if (!weight[i]) continue;
-      sumR[bin[i]] += L[i] - bgL[i];
-      cnt[bin[i]]++;
-    }
-    const prof = new Float32Array(PROFILE_BINS);
-    for (let k = 0; k < PROFILE_BINS; k++) prof[k] = cnt[k] > 0 ? sumR[k] / cnt[k] : 0;
-    for (let i = 0; i < n; i++) if (fruit[i]) bgL[i] += prof[bin[i]];
-    if (iter === ITERATIONS - 1) break;
-    // Leave out what looks like lesion (darker than half the seed threshold) or highlight.
-    for (let i = 0; i < n; i++) {
-      if (!fruit[i]) continue;
-      const e = bgL[i] - L[i];
-      // Blush stays in the background even when darker: the background must follow it.
-      weight[i] = (e < EXCLUDE_DARKER || isBlush(A[i], B[i], bgA[i], bgB[i])) && e > -EXCLUDE_BRIGHTER ? 1 : 0;
+    // Back to the pixels; edge-shading profile = mean residual of the healthy peel per ring.
+    prof.fill(0);
+    profN.fill(0);
+    for (let y = 0; y < h; y++)
+      for (let x = 0, i = y * w; x < w; x++, i++) {
+        if (!fruit[i]) continue;
+        bgL[i] = up(gridL, x, y);
+        if (weight[i]) {
+          prof[bin[i]] += L[i] - bgL[i];
+          profN[bin[i]]++;
+        }
+      }
+    for (let k = 0; k < PROFILE_RINGS; k++) prof[k] = profN[k] > 0 ? prof[k] / profN[k] : 0;
+    const last = iter === ITERATIONS - 1;
+    if (!last) sums.fill(0);
+    for (let y = 0; y < h; y++) {
+      const cr = Math.floor(y / g) * gw;
+      for (let x = 0, i = y * w; x < w; x++, i++) {
+        if (!fruit[i]) continue;
+        bgL[i] += prof[bin[i]];
+        const e = bgL[i] - L[i];
+        // a*, b* of the background are needed for the blush test of darker pixels, and at the end.
+        if (last || e >= EXCLUDE_DARKER) {
+          bgA[i] = up(gridA, x, y);
+          bgB[i] = up(gridB, x, y);
+        }
+        if (last) continue;
+        // Leave out what looks like lesion (darker than the current estimate) or highlight; blush
+        // stays in the background even when darker: the background must follow it.
+        const keep = (e < EXCLUDE_DARKER || isBlush(A[i], B[i], bgA[i], bgB[i])) && e > -EXCLUDE_BRIGHTER;
+        weight[i] = keep ? 1 : 0;
+        if (keep) addToCells(i, cr + cellX[x]);
+      }
     }
   }
   return { dist, L: bgL, a: bgA, b: bgB };
@@ -364,7 +545,7 @@ export function lesionsFromEvidence(
   h: number,
   fruitArea: number,
   params: ClassicalParams,
-  dist: Float64Array,
+  dist: Float32Array,
 ): Uint8Array {
   const n = w * h;
   // Seeds lie off the outline: a thin dark crescent along the shaded rim is shading, not a lesion.
@@ -412,9 +593,52 @@ export function lesionsFromEvidence(
     drop[k] = area < minArea || stemLike ? 1 : 0;
   }
   for (let i = 0; i < n; i++) if (lab2.labels[i] && drop[lab2.labels[i]]) out[i] = 0;
-  const filled = fillHoles(out, w, h);
-  for (let i = 0; i < n; i++) filled[i] &= fruit[i];
-  return filled;
+  fillHolesInPlace(out, w, h);
+  for (let i = 0; i < n; i++) out[i] &= fruit[i];
+  return out;
+}
+
+/** Sets every unset pixel that is not 4-connected to the border of the w x h mask (in place). */
+function fillHolesInPlace(mask: Uint8Array, w: number, h: number): void {
+  const n = w * h;
+  const OUTSIDE = 2;
+  const stack = new Int32Array(n);
+  let top = 0;
+  const seed = (i: number) => {
+    if (!mask[i]) {
+      mask[i] = OUTSIDE;
+      stack[top++] = i;
+    }
+  };
+  for (let x = 0; x < w; x++) {
+    seed(x);
+    seed((h - 1) * w + x);
+  }
+  for (let y = 0; y < h; y++) {
+    seed(y * w);
+    seed(y * w + w - 1);
+  }
+  while (top > 0) {
+    const i = stack[--top];
+    const x = i % w;
+    if (x > 0 && !mask[i - 1]) {
+      mask[i - 1] = OUTSIDE;
+      stack[top++] = i - 1;
+    }
+    if (x < w - 1 && !mask[i + 1]) {
+      mask[i + 1] = OUTSIDE;
+      stack[top++] = i + 1;
+    }
+    if (i >= w && !mask[i - w]) {
+      mask[i - w] = OUTSIDE;
+      stack[top++] = i - w;
+    }
+    if (i + w < n && !mask[i + w]) {
+      mask[i + w] = OUTSIDE;
+      stack[top++] = i + w;
+    }
+  }
+  for (let i = 0; i < n; i++) mask[i] = mask[i] === OUTSIDE ? 0 : 1;
 }
 
 /**
@@ -436,14 +660,26 @@ export function classicalBruiseMask(
     const { x0, y0, x1, y1 } = bx;
     const w = x1 - x0 + 1;
     const h = y1 - y0 + 1;
+    // CIELAB of the fruit's pixels only (the rest of the box is never read).
     const fruit = new Uint8Array(w * h);
-    const rgba = new Uint8ClampedArray(w * h * 4);
+    const L = new Float32Array(w * h);
+    const A = new Float32Array(w * h);
+    const B = new Float32Array(w * h);
+    const lab = new Float64Array(3);
+    const data = image.data;
     for (let y = 0; y < h; y++) {
       const srcRow = (y + y0) * W + x0;
-      rgba.set(image.data.subarray(srcRow * 4, (srcRow + w) * 4), y * w * 4);
-      for (let x = 0; x < w; x++) fruit[y * w + x] = fruitLabels[srcRow + x] === k ? 1 : 0;
+      for (let x = 0; x < w; x++) {
+        if (fruitLabels[srcRow + x] !== k) continue;
+        const i = y * w + x;
+        const j = (srcRow + x) * 4;
+        fruit[i] = 1;
+        rgb8ToLab(data[j], data[j + 1], data[j + 2], lab);
+        L[i] = lab[0];
+        A[i] = lab[1];
+        B[i] = lab[2];
+      }
     }
-    const { L, A, B } = rgbaToLabPlanes(rgba, w * h);
     const diameter = 2 * Math.sqrt(bx.area / Math.PI);
     const bg = peelBackground(L, A, B, fruit, w, h, diameter);
     const e = bruiseEvidence(L, A, B, bg, fruit);
