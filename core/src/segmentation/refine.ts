@@ -237,11 +237,13 @@ function withLabels(
       if (labels) return labels;
       const N = mask.length;
       labels = new Int32Array(N);
-      for (let i = 0; i < N; i++) {
-        if (!mask[i]) continue;
-        const x = i % W;
-        const y = (i - x) / W;
-        labels[i] = cl[Math.floor(y / f) * sw + Math.floor(x / f)];
+      const H = N / W;
+      const blockOfX = new Int32Array(W);
+      for (let x = 0; x < W; x++) blockOfX[x] = Math.floor(x / f);
+      for (let y = 0; y < H; y++) {
+        const row = y * W;
+        const brow = Math.floor(y / f) * sw;
+        for (let x = 0; x < W; x++) if (mask[row + x]) labels[row + x] = cl[brow + blockOfX[x]];
       }
       for (let s = 0; idx && s < bandCount; s++) {
         const i = idx[s];
