@@ -546,6 +546,7 @@ export function lesionsFromEvidence(
   fruitArea: number,
   params: ClassicalParams,
   dist: Float32Array,
+  colour?: { L: Float32Array; A: Float32Array; B: Float32Array; bg: PeelBackground },
 ): Uint8Array {
   const n = w * h;
   // Seeds lie off the outline: a thin dark crescent along the shaded rim is shading, not a lesion.
@@ -592,10 +593,100 @@ export function lesionsFromEvidence(
     const stemLike = area < STEM_MAX_FRACTION * fruitArea && depth[k] / area < STEM_DEPTH * diameter;
     drop[k] = area < minArea || stemLike ? 1 : 0;
   }
+  if (colour) dropNaturalPeel(colour, fruit, lab2.labels, lab2.areas, lab2.count, w, h, diameter, drop);
   for (let i = 0; i < n; i++) if (lab2.labels[i] && drop[lab2.labels[i]]) out[i] = 0;
   fillHolesInPlace(out, w, h);
   for (let i = 0; i < n; i++) out[i] &= fruit[i];
   return out;
+}
+
+/** Lesions whose ring of peel just outside is still at least this share as dark as the lesion are soft-edged: shading or colour patches. */
+const EDGE_CONTRAST_MIN = 0.7;
+/** Width of that ring, as a fraction of the fruit diameter. */
+const RING_WIDTH = 0.03;
+/** a* drop below the peel (with a* < 0) that makes a region greener than its peel: unripe green, not bruise. */
+const GREENER = 5;
+/** A lesion keeping this much more b* than pure shading of its peel would leave is natural pigment. */
+const SATURATION_SLACK = 4;
+
+/**
+ * Marks in `drop` the lesions that are natural peel rather than tissue damage, from the colour of the
+ * lesion against its peel background (means over the lesion):
+ * - soft edge: the ring of RING_WIDTH x diameter just outside is on average darker than the
+ *   background by more than (1 - EDGE_CONTRAST_MIN) of the lesion's own mean darkening (a shaded side
+ *   or a darker colour patch fades out; a lesion has an edge);
+ * - greener: mean a* < 0 and more than GREENER below the background a* (unripe green patch);
+ * - as saturated as shading: pure shading scales L*+16, a*, b* by one factor, so the b* shading would
+ *   leave is bgB x (L + 16) / (bgL + 16); a darker region with more than SATURATION_SLACK more b* than
+ *   that has kept (or deepened) its pigment: a colour patch. Bruised and rotten tissue loses yellow.
+ */
+function dropNaturalPeel(
+  colour: { L: Float32Array; A: Float32Array; B: Float32Array; bg: PeelBackground },
+  fruit: Uint8Array,
+  labels: Int32Array,
+  areas: number[],
+  count: number,
+  w: number,
+  h: number,
+  diameter: number,
+  drop: Uint8Array,
+): void {
+  const { L, A, B, bg } = colour;
+  const n = w * h;
+  const K = count + 1;
+  const core = new Float64Array(K);
+  const ringE = new Float64Array(K);
+  const ringN = new Float64Array(K);
+  const sa = new Float64Array(K);
+  const sda = new Float64Array(K);
+  const sb = new Float64Array(K);
+  const sbgb = new Float64Array(K);
+  const sL = new Float64Array(K);
+  const sbgL = new Float64Array(K);
+  const own = new Int32Array(n);
+  const queue = new Int32Array(n);
+  let qe = 0;
+  for (let i = 0; i < n; i++) {
+    const k = labels[i];
+    if (!k) continue;
+    own[i] = k;
+    queue[qe++] = i;
+    core[k] += bg.L[i] - L[i];
+    sa[k] += A[i];
+    sda[k] += A[i] - bg.a[i];
+    sb[k] += B[i];
+    sbgb[k] += bg.b[i];
+    sL[k] += L[i];
+    sbgL[k] += bg.L[i];
+  }
+  // The ring: breadth-first from all lesions at once (each ring pixel belongs to the nearest lesion).
+  const steps = Math.max(2, Math.round(RING_WIDTH * diameter));
+  let qs = 0;
+  for (let st = 1; st <= steps; st++) {
+    const end = qe;
+    for (; qs < end; qs++) {
+      const i = queue[qs];
+      const x = i % w;
+      const k = own[i];
+      for (let t = 0; t < 4; t++) {
+        const j = t === 0 ? (x > 0 ? i - 1 : -1) : t === 1 ? (x < w - 1 ? i + 1 : -1) : t === 2 ? i - w : i + w;
+        if (j < 0 || j >= n || own[j] || !fruit[j]) continue;
+        own[j] = k;
+        queue[qe++] = j;
+        ringE[k] += bg.L[j] - L[j];
+        ringN[k]++;
+      }
+    }
+  }
+  for (let k = 1; k <= count; k++) {
+    if (drop[k]) continue;
+    const a = areas[k];
+    const contrast = 1 - (ringN[k] ? ringE[k] / ringN[k] : 0) / Math.max(1e-6, core[k] / a);
+    const greener = sa[k] / a < 0 && sda[k] / a < -GREENER;
+    const shadingB = ((sbgb[k] / a) * (sL[k] / a + 16)) / (sbgL[k] / a + 16);
+    const pigment = sb[k] / a - shadingB > SATURATION_SLACK;
+    if (contrast < EDGE_CONTRAST_MIN || greener || pigment) drop[k] = 1;
+  }
 }
 
 /** Sets every unset pixel that is not 4-connected to the border of the w x h mask (in place). */
@@ -683,13 +774,78 @@ export function classicalBruiseMask(
     const diameter = 2 * Math.sqrt(bx.area / Math.PI);
     const bg = peelBackground(L, A, B, fruit, w, h, diameter);
     const e = bruiseEvidence(L, A, B, bg, fruit);
-    const lesions = lesionsFromEvidence(e, fruit, w, h, bx.area, params, bg.dist);
+    const lesions = lesionsFromEvidence(e, fruit, w, h, bx.area, params, bg.dist, { L, A, B, bg });
+    const spots = darkSpots(L, A, B, fruit, w, h, diameter, bg.dist, params.darkening);
+    for (let i = 0; i < w * h; i++) lesions[i] |= spots[i];
     for (let y = 0; y < h; y++) {
       const dst = (y + y0) * W + x0;
       for (let x = 0; x < w; x++) if (lesions[y * w + x]) out[dst + x] = 1;
     }
   }
   return out;
+}
+
+/** Half-width of the spot detector's surround window, as a fraction of the fruit diameter. */
+const SPOT_RADIUS = 0.04;
+/** b* loss beyond pure darkening of the surround that a spot pixel needs (dark spots are brown/black: they lose yellow). */
+const SPOT_YELLOW_LOSS = 3;
+/** Smallest spot kept, in working-copy pixels. */
+const SPOT_MIN_PIXELS = 4;
+
+/**
+ * Small dark spots (anthracnose / alternaria dots, below minLesionFraction or too small for the
+ * large-scale background): pixels at least darkening/2 darker than the mean peel in a box of
+ * half-width SPOT_RADIUS x diameter around them (a centre-surround response), with at least
+ * SPOT_YELLOW_LOSS less b* than a pure darkening of the surround would leave (surround b* x (L* + 16)
+ * / (surround L* + 16): a shadow or pit keeps its hue, rotten tissue loses yellow), neither blush nor greener than the surround; 8-connected groups of them
+ * holding a seed (darkening or more, SEED_RIM inside the outline) and at least SPOT_MIN_PIXELS pixels.
+ */
+export function darkSpots(
+  L: Float32Array,
+  A: Float32Array,
+  B: Float32Array,
+  fruit: Uint8Array,
+  w: number,
+  h: number,
+  diameter: number,
+  dist: Float32Array,
+  darkening: number,
+): Uint8Array {
+  const n = w * h;
+  const rs = Math.max(2, Math.round(SPOT_RADIUS * diameter));
+  const src = new Float32Array(n * 4);
+  for (let i = 0; i < n; i++) {
+    if (!fruit[i]) continue;
+    src[i * 4] = 1;
+    src[i * 4 + 1] = L[i];
+    src[i * 4 + 2] = A[i];
+    src[i * 4 + 3] = B[i];
+  }
+  const mean = new Float32Array(n * 4);
+  box4(src, mean, w, h, rs);
+  const rim = SEED_RIM * diameter;
+  const cand = new Uint8Array(n);
+  const seed = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    if (!fruit[i]) continue;
+    const c = mean[i * 4];
+    const mL = mean[i * 4 + 1] / c;
+    const mA = mean[i * 4 + 2] / c;
+    const mB = mean[i * 4 + 3] / c;
+    const sL = mL - L[i];
+    // Yellow lost beyond what a pure darkening (shadow, pit) of the surround would leave.
+    const shadingB = (mB * (L[i] + 16)) / (mL + 16);
+    if (sL < darkening / 2 || shadingB - B[i] < SPOT_YELLOW_LOSS) continue;
+    if (isBlush(A[i], B[i], mA, mB) || (A[i] < 0 && A[i] - mA < -GREENER)) continue;
+    cand[i] = 1;
+    if (sL >= darkening && dist[i] >= rim * rim) seed[i] = 1;
+  }
+  const { labels, count, areas } = labelComponents(cand, w, h, 8);
+  const keep = new Uint8Array(count + 1);
+  for (let i = 0; i < n; i++) if (seed[i]) keep[labels[i]] = 1;
+  for (let k = 1; k <= count; k++) if (areas[k] < SPOT_MIN_PIXELS) keep[k] = 0;
+  for (let i = 0; i < n; i++) cand[i] = keep[labels[i]];
+  return cand;
 }
 
 /** Bounding box and area of every label 1..count in one pass. */
