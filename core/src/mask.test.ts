@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   dilateDisk,
+  outlineDistanceSquared,
   erodeDisk,
   fillHoles,
   labelComponents,
@@ -97,6 +98,27 @@ describe('mask morphology', () => {
         expect(Array.from(erodeDisk(mask, width, height, r))).toEqual(brute(false, true));
         expect(Array.from(erodeDisk(mask, width, height, r, 'ignore'))).toEqual(brute(false, false));
       }
+    }
+  });
+
+  it('outline distance equals the brute-force squared distance to the nearest unset pixel', () => {
+    let seed = 11;
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (const [width, height] of [
+      [19, 13],
+      [7, 30],
+    ]) {
+      const mask = new Uint8Array(width * height).map(() => (rand() < 0.85 ? 1 : 0));
+      const d = outlineDistanceSquared(mask, width, height);
+      for (let y = 0; y < height; y++)
+        for (let x = 0; x < width; x++) {
+          // Pixels outside the image count as unset: the nearest is one step beyond an edge.
+          let best = Math.min(x + 1, y + 1, width - x, height - y) ** 2;
+          for (let yy = 0; yy < height; yy++)
+            for (let xx = 0; xx < width; xx++)
+              if (!mask[yy * width + xx]) best = Math.min(best, (xx - x) ** 2 + (yy - y) ** 2);
+          expect(d[y * width + x]).toBe(best);
+        }
     }
   });
 });

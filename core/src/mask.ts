@@ -117,32 +117,54 @@ export function largestComponent(mask: Uint8Array, width: number, height: number
 /** Sets every background pixel not 4-connected to the image border (holes inside objects). */
 export function fillHoles(mask: Uint8Array, width: number, height: number): Uint8Array {
   const out = mask.slice();
-  const outside = new Uint8Array(width * height);
-  const stack: number[] = [];
-  const push = (i: number) => {
-    if (!mask[i] && !outside[i]) {
-      outside[i] = 1;
-      stack.push(i);
+  fillHolesInPlace(out, width, height);
+  return out;
+}
+
+/**
+ * fillHoles on the mask itself (0/1 afterwards): background not 4-connected to the image border
+ * becomes set. One flood from the border with a typed-array stack.
+ */
+export function fillHolesInPlace(mask: Uint8Array, w: number, h: number): void {
+  const n = w * h;
+  const OUTSIDE = 2;
+  const stack = new Int32Array(n);
+  let top = 0;
+  const seed = (i: number) => {
+    if (!mask[i]) {
+      mask[i] = OUTSIDE;
+      stack[top++] = i;
     }
   };
-  for (let x = 0; x < width; x++) {
-    push(x);
-    push((height - 1) * width + x);
+  for (let x = 0; x < w; x++) {
+    seed(x);
+    seed((h - 1) * w + x);
   }
-  for (let y = 0; y < height; y++) {
-    push(y * width);
-    push(y * width + width - 1);
+  for (let y = 0; y < h; y++) {
+    seed(y * w);
+    seed(y * w + w - 1);
   }
-  while (stack.length) {
-    const i = stack.pop()!;
-    const x = i % width;
-    if (x > 0) push(i - 1);
-    if (x < width - 1) push(i + 1);
-    if (i >= width) push(i - width);
-    if (i < (height - 1) * width) push(i + width);
+  while (top > 0) {
+    const i = stack[--top];
+    const x = i % w;
+    if (x > 0 && !mask[i - 1]) {
+      mask[i - 1] = OUTSIDE;
+      stack[top++] = i - 1;
+    }
+    if (x < w - 1 && !mask[i + 1]) {
+      mask[i + 1] = OUTSIDE;
+      stack[top++] = i + 1;
+    }
+    if (i >= w && !mask[i - w]) {
+      mask[i - w] = OUTSIDE;
+      stack[top++] = i - w;
+    }
+    if (i + w < n && !mask[i + w]) {
+      mask[i + w] = OUTSIDE;
+      stack[top++] = i + w;
+    }
   }
-  for (let i = 0; i < out.length; i++) if (!mask[i] && !outside[i]) out[i] = 1;
-  return out;
+  for (let i = 0; i < n; i++) mask[i] = mask[i] === OUTSIDE ? 0 : 1;
 }
 
 /**
@@ -303,36 +325,49 @@ export const closeDisk = (m: Uint8Array, w: number, h: number, r: number, border
   erodeDisk(dilateDisk(m, w, h, r), w, h, r, border);
 
 /**
- * Squared Euclidean distance of every pixel to the nearest pixel where mask is `source`
- * inverted: with from = 0 it is the distance to the nearest set pixel; with from = 1 the distance
- * to the nearest unset pixel (pixels outside the image count as unset). Felzenszwalb-Huttenlocher.
+ * Squared Euclidean distance of every pixel of `mask` to the nearest unset pixel, pixels outside
+ * the w x h crop counting as unset (Felzenszwalb-Huttenlocher: exact column distances by two scans,
+ * then the lower envelope of parabolas along each row).
  */
-export function distanceTransformSquared(mask: Uint8Array, width: number, height: number, from: 0 | 1): Float64Array {
-  const INF = 1e20;
-  const f = new Float64Array(width * height);
-  for (let i = 0; i < f.length; i++) {
-    const isSeed = from === 0 ? mask[i] === 1 : mask[i] === 0;
-    f[i] = isSeed ? 0 : INF;
+export function outlineDistanceSquared(mask: Uint8Array, w: number, h: number): Float32Array {
+  const g = new Float64Array(w * h);
+  for (let x = 0; x < w; x++) {
+    let d = 0; // distance to the nearest unset pixel above (row -1 is unset)
+    for (let y = 0; y < h; y++) {
+      const i = y * w + x;
+      d = mask[i] ? d + 1 : 0;
+      g[i] = d;
+    }
+    d = 0;
+    for (let y = h - 1; y >= 0; y--) {
+      const i = y * w + x;
+      d = mask[i] ? d + 1 : 0;
+      if (d < g[i]) g[i] = d;
+    }
   }
-  const padded = from === 1; // outside the image is background: seed a virtual border
-  const n = Math.max(width, height) + 2;
-  const z = new Float64Array(n + 1);
-  const v = new Int32Array(n);
-  const g = new Float64Array(n);
-  const dt1d = (len: number, get: (k: number) => number, set: (k: number, val: number) => void) => {
-    // Positions -1 and len are virtual seeds when padded.
-    const off = padded ? 1 : 0;
-    const total = len + 2 * off;
-    for (let q = 0; q < total; q++) g[q] = padded && (q === 0 || q === total - 1) ? 0 : get(q - off);
+  const out = new Float32Array(w * h);
+  // Row pass over positions -1..w (the two virtual unset pixels at the ends), shifted by 1.
+  const total = w + 2;
+  const f = new Float64Array(total);
+  const v = new Int32Array(total);
+  const z = new Float64Array(total + 1);
+  for (let y = 0; y < h; y++) {
+    const row = y * w;
+    f[0] = 0;
+    f[total - 1] = 0;
+    for (let x = 0; x < w; x++) {
+      const c = g[row + x];
+      f[x + 1] = c * c;
+    }
     let k = 0;
     v[0] = 0;
     z[0] = -Infinity;
     z[1] = Infinity;
     for (let q = 1; q < total; q++) {
-      let s = (g[q] + q * q - (g[v[k]] + v[k] * v[k])) / (2 * q - 2 * v[k]);
+      let s = (f[q] + q * q - (f[v[k]] + v[k] * v[k])) / (2 * q - 2 * v[k]);
       while (s <= z[k]) {
         k--;
-        s = (g[q] + q * q - (g[v[k]] + v[k] * v[k])) / (2 * q - 2 * v[k]);
+        s = (f[q] + q * q - (f[v[k]] + v[k] * v[k])) / (2 * q - 2 * v[k]);
       }
       k++;
       v[k] = q;
@@ -342,22 +377,10 @@ export function distanceTransformSquared(mask: Uint8Array, width: number, height
     k = 0;
     for (let q = 0; q < total; q++) {
       while (z[k + 1] < q) k++;
-      if (q - off >= 0 && q - off < len) set(q - off, (q - v[k]) * (q - v[k]) + g[v[k]]);
+      if (q >= 1 && q <= w) out[row + q - 1] = (q - v[k]) * (q - v[k]) + f[v[k]];
     }
-  };
-  for (let x = 0; x < width; x++)
-    dt1d(
-      height,
-      (y) => f[y * width + x],
-      (y, val) => (f[y * width + x] = val),
-    );
-  for (let y = 0; y < height; y++)
-    dt1d(
-      width,
-      (x) => f[y * width + x],
-      (x, val) => (f[y * width + x] = val),
-    );
-  return f;
+  }
+  return out;
 }
 
 export function countSet(mask: Uint8Array): number {

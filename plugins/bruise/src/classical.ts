@@ -4,7 +4,7 @@
  * green-yellow-red of sound peel). See README.md for the method and the choice of every default.
  */
 import type { RasterImage } from '@mango/core';
-import { labelComponents, rgb8ToLab } from '@mango/core';
+import { fillHolesInPlace, labelComponents, outlineDistanceSquared, rgb8ToLab } from '@mango/core';
 
 export interface ClassicalParams {
   /** L* drop below the local healthy peel that starts a lesion (its seed threshold). */
@@ -107,65 +107,6 @@ function box4(src: Float32Array, out: Float32Array, w: number, h: number, r: num
       }
     }
   }
-}
-
-/**
- * Squared Euclidean distance of every pixel of `mask` to the nearest unset pixel, pixels outside
- * the w x h crop counting as unset (Felzenszwalb-Huttenlocher: exact column distances by two scans,
- * then the lower envelope of parabolas along each row).
- */
-export function outlineDistanceSquared(mask: Uint8Array, w: number, h: number): Float32Array {
-  const g = new Float64Array(w * h);
-  for (let x = 0; x < w; x++) {
-    let d = 0; // distance to the nearest unset pixel above (row -1 is unset)
-    for (let y = 0; y < h; y++) {
-      const i = y * w + x;
-      d = mask[i] ? d + 1 : 0;
-      g[i] = d;
-    }
-    d = 0;
-    for (let y = h - 1; y >= 0; y--) {
-      const i = y * w + x;
-      d = mask[i] ? d + 1 : 0;
-      if (d < g[i]) g[i] = d;
-    }
-  }
-  const out = new Float32Array(w * h);
-  // Row pass over positions -1..w (the two virtual unset pixels at the ends), shifted by 1.
-  const total = w + 2;
-  const f = new Float64Array(total);
-  const v = new Int32Array(total);
-  const z = new Float64Array(total + 1);
-  for (let y = 0; y < h; y++) {
-    const row = y * w;
-    f[0] = 0;
-    f[total - 1] = 0;
-    for (let x = 0; x < w; x++) {
-      const c = g[row + x];
-      f[x + 1] = c * c;
-    }
-    let k = 0;
-    v[0] = 0;
-    z[0] = -Infinity;
-    z[1] = Infinity;
-    for (let q = 1; q < total; q++) {
-      let s = (f[q] + q * q - (f[v[k]] + v[k] * v[k])) / (2 * q - 2 * v[k]);
-      while (s <= z[k]) {
-        k--;
-        s = (f[q] + q * q - (f[v[k]] + v[k] * v[k])) / (2 * q - 2 * v[k]);
-      }
-      k++;
-      v[k] = q;
-      z[k] = s;
-      z[k + 1] = Infinity;
-    }
-    k = 0;
-    for (let q = 0; q < total; q++) {
-      while (z[k + 1] < q) k++;
-      if (q >= 1 && q <= w) out[row + q - 1] = (q - v[k]) * (q - v[k]) + f[v[k]];
-    }
-  }
-  return out;
 }
 
 /** A rise of a* above the peel beyond this is blush (bruising shifts a* by a few units at most). */
@@ -687,49 +628,6 @@ function dropNaturalPeel(
     const pigment = sb[k] / a - shadingB > SATURATION_SLACK;
     if (contrast < EDGE_CONTRAST_MIN || greener || pigment) drop[k] = 1;
   }
-}
-
-/** Sets every unset pixel that is not 4-connected to the border of the w x h mask (in place). */
-function fillHolesInPlace(mask: Uint8Array, w: number, h: number): void {
-  const n = w * h;
-  const OUTSIDE = 2;
-  const stack = new Int32Array(n);
-  let top = 0;
-  const seed = (i: number) => {
-    if (!mask[i]) {
-      mask[i] = OUTSIDE;
-      stack[top++] = i;
-    }
-  };
-  for (let x = 0; x < w; x++) {
-    seed(x);
-    seed((h - 1) * w + x);
-  }
-  for (let y = 0; y < h; y++) {
-    seed(y * w);
-    seed(y * w + w - 1);
-  }
-  while (top > 0) {
-    const i = stack[--top];
-    const x = i % w;
-    if (x > 0 && !mask[i - 1]) {
-      mask[i - 1] = OUTSIDE;
-      stack[top++] = i - 1;
-    }
-    if (x < w - 1 && !mask[i + 1]) {
-      mask[i + 1] = OUTSIDE;
-      stack[top++] = i + 1;
-    }
-    if (i >= w && !mask[i - w]) {
-      mask[i - w] = OUTSIDE;
-      stack[top++] = i - w;
-    }
-    if (i + w < n && !mask[i + w]) {
-      mask[i + w] = OUTSIDE;
-      stack[top++] = i + w;
-    }
-  }
-  for (let i = 0; i < n; i++) mask[i] = mask[i] === OUTSIDE ? 0 : 1;
 }
 
 /**
