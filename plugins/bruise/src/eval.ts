@@ -5,6 +5,7 @@
  * The CLI's `mango eval bruise --images DIR --truth DIR` calls evaluateBruise.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
 import { basename, dirname, extname, join } from 'node:path';
 import type { ModelLoader, RasterImage } from '@mango/core';
 import { MangoError } from '@mango/core';
@@ -96,17 +97,9 @@ async function readMask(path: string): Promise<Uint8Array> {
   return m;
 }
 
-/** Simple CSV (no quoted commas in these files); the header row gives the keys. */
+/** A CSV file with a header row, as one record per row keyed by the header (csv-parse; BOM removed). */
 export function readCsv(path: string): Record<string, string>[] {
-  const lines = readFileSync(path, 'utf8')
-    .replace(/^\uFEFF/, '')
-    .split(/\r?\n/)
-    .filter(Boolean);
-  const head = lines[0].split(',');
-  return lines.slice(1).map((l) => {
-    const cells = l.split(',');
-    return Object.fromEntries(head.map((h, i) => [h, cells[i] ?? '']));
-  });
+  return parse(readFileSync(path, 'utf8'), { columns: true, bom: true, skip_empty_lines: true, trim: true });
 }
 
 export function quantile(values: number[], q: number): number {
