@@ -1,4 +1,5 @@
 /** The overlay image: fruit outlined, bruises tinted and outlined. Pure; encoding is the caller's. */
+import { fromByteArray } from 'base64-js';
 import type { RasterImage } from '@mango/core';
 import { downscaleArea, fitSize, resizeMaskNearest } from './resample.ts';
 
@@ -55,31 +56,9 @@ export function renderOverlay(image: RasterImage, fruit: Uint8Array, bruise: Uin
   return { width: w, height: h, data: out };
 }
 
-const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
-/** Standard base64 of bytes (works the same in Node and the browser, no Buffer or btoa needed). */
+/** Standard base64 of bytes, the same in Node and the browser (base64-js: no Buffer or btoa needed). */
 export function toBase64(bytes: Uint8Array): string {
-  const parts: string[] = [];
-  let chunk = '';
-  let i = 0;
-  for (; i + 2 < bytes.length; i += 3) {
-    const v = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
-    chunk += B64[v >> 18] + B64[(v >> 12) & 63] + B64[(v >> 6) & 63] + B64[v & 63];
-    if (chunk.length >= 8192) {
-      parts.push(chunk);
-      chunk = '';
-    }
-  }
-  const rest = bytes.length - i;
-  if (rest === 1) {
-    const v = bytes[i] << 16;
-    chunk += B64[v >> 18] + B64[(v >> 12) & 63] + '==';
-  } else if (rest === 2) {
-    const v = (bytes[i] << 16) | (bytes[i + 1] << 8);
-    chunk += B64[v >> 18] + B64[(v >> 12) & 63] + B64[(v >> 6) & 63] + '=';
-  }
-  parts.push(chunk);
-  return parts.join('');
+  return fromByteArray(bytes);
 }
 
 export function dataUrl(bytes: Uint8Array, mime: 'image/jpeg' | 'image/png'): string {
