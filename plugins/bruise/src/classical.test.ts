@@ -87,13 +87,22 @@ describe('classicalBruiseMask, synthetic peel', () => {
     const bruise: Patch = { cx: 85, cy: 95, r: 16, feather: 6, mul: BRUISE };
     const { mask, labels } = fruitScene([bruise], 2);
     const half = inDisc(mask, bruise.cx, bruise.cy, bruise.r + bruise.feather! / 2);
-    // (measured: 1104 of the 1129 half-maximum pixels). The edge rule caps the feather: with 14 px
-    // or more on this disc the ring outside holds > 30 % of its darkening and the bruise is dropped.
+    // (measured: 1104 of the 1129 half-maximum pixels).
     expect(Math.abs(count(mask) - half.total) / half.total).toBeLessThan(0.05);
     expect(half.marked / half.total).toBeGreaterThan(0.95);
     // Nothing outside the feathered disc, nothing off the fruit.
     expect(inDisc(mask, bruise.cx, bruise.cy, bruise.r + bruise.feather!).marked).toBe(count(mask));
     for (let i = 0; i < mask.length; i++) if (mask[i]) expect(labels[i]).toBe(1);
+  });
+
+  it('finds a brown bruise that fades out gently (the edge rule spares tissue that lost yellow)', () => {
+    // With a 16 px fade the ring outside holds > 30 % of the darkening: soft-edged. Its colour
+    // (b* ~9 below pure shading) still says bruise; before EDGE_RULE_YELLOW_LOSS it was dropped (0 px).
+    const bruise: Patch = { cx: 85, cy: 95, r: 16, feather: 16, mul: BRUISE };
+    const { mask } = fruitScene([bruise], 2);
+    const half = inDisc(mask, bruise.cx, bruise.cy, bruise.r + bruise.feather! / 2);
+    expect(half.marked / half.total).toBeGreaterThan(0.8);
+    expect(count(mask)).toBeLessThan(1.2 * half.total);
   });
 
   it('does not call soft-edged shading bruise (edge-contrast rule)', () => {
