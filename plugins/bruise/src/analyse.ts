@@ -43,10 +43,12 @@ export interface AnalyseInput {
 
 /**
  * Long side of the copy the fruit outline is first found on; segmentFruit then refines the outline
- * pixel by pixel on the working copy (so a 640 px working copy is segmented at half size, about 4x
- * faster, with the same outline precision).
+ * pixel by pixel on the working copy. A 640 px working copy is segmented on a third-size copy
+ * (block factor 3): the dev figures are those of a half-size copy (AUC 0.926, composite error
+ * median / p90 0.18 / 1.57, fruit IoU min 0.962), the segmentation about 1.5x faster. Photos of up to
+ * 240 px (the 224 px senmango set) are segmented at full size.
  */
-export const SEGMENT_COARSE_SIZE = 320;
+export const SEGMENT_COARSE_SIZE = 240;
 
 type Params = Pick<BruiseOptions, 'method' | 'detectMaxSide' | 'darkening' | 'minLesionFraction'>;
 
