@@ -1,7 +1,7 @@
 /** Node image backend on sharp: EXIF orientation applied, pixel limit enforced, clear typed errors. */
 import sharp, { type Metadata } from 'sharp';
 import type { DecodedImage, DecodeOptions, ImageBackend } from '../plugin.ts';
-import type { RasterImage } from '../image.ts';
+import { hasTransparency, type RasterImage } from '../image.ts';
 import { MangoError, corruptImage, emptyFile, unsupportedImage } from '../errors.ts';
 
 export const DEFAULT_MAX_PIXELS = 50_000_000;
@@ -101,8 +101,7 @@ export async function encodeImage(image: RasterImage, format: 'png' | 'jpeg', op
   const buf =
     format === 'png'
       ? await s.png({ compressionLevel: 6 }).toBuffer()
-      : await s
-          .flatten({ background: '#ffffff' })
+      : await (hasTransparency(image) ? s.flatten({ background: '#ffffff' }) : s.removeAlpha())
           .jpeg({ quality: options.quality ?? 92 })
           .toBuffer();
   return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);

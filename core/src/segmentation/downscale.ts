@@ -31,6 +31,7 @@ export function boxDownscale(image: RasterImage, factor: number, maxSamples = In
     return { start, at: Int32Array.from(at) };
   };
   const cols = samples(width, sw);
+  const every = m >= f; // blocks are averaged over all their pixels
   const rows = samples(height, sh);
   const out = new Uint8ClampedArray(sw * sh * 4);
   const acc = new Uint32Array(sw * 4);
@@ -47,7 +48,18 @@ export function boxDownscale(image: RasterImage, factor: number, maxSamples = In
           G = 0,
           B = 0,
           A = 0;
-        if (words)
+        if (words && every) {
+          // Every column of the block: consecutive words, no index table.
+          const x1 = row + cols.at[end - 1];
+          for (let p = row + cols.at[c]; p <= x1; p++) {
+            const v = words[p];
+            R += v & 255;
+            G += (v >>> 8) & 255;
+            B += (v >>> 16) & 255;
+            A += v >>> 24;
+          }
+          c = end;
+        } else if (words)
           for (; c < end; c++) {
             // Little-endian RGBA: r in the low byte.
             const v = words[row + cols.at[c]];
