@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createImage } from '@mango/core';
 import { encodeImage, decodeImage } from '@mango/core/node';
+import sharp from 'sharp';
 import { createJobPool, runImageJob } from './index.ts';
 
 async function png(w: number, h: number) {
@@ -23,6 +24,22 @@ describe('image jobs', () => {
     expect(r.result).toEqual({ width: 10, height: 5 });
     const back = await decodeImage(r.image!);
     expect([back.width, back.height, back.format]).toEqual([10, 5, 'jpeg']);
+  });
+
+  it('scores a large photo decoded straight to the working size, reporting the photo itself', async () => {
+    // 2400x1800: the bruise step declares decodeMaxSide 640, so the job decodes a 640x480 copy;
+    // sizes, pixel counts and the masks are still those of the photo.
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="2400" height="1800">
+      <rect width="100%" height="100%" fill="#8c8c8a"/><ellipse cx="1200" cy="900" rx="800" ry="560" fill="#e0b43c"/></svg>`;
+    const jpeg = new Uint8Array(await sharp(Buffer.from(svg)).jpeg().toBuffer());
+    const r = await runImageJob({ name: 'big.jpg', bytes: jpeg, steps: [{ plugin: 'bruise' }], bruiseMasks: true });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const item = r.result as { width: number; height: number; total_mango_pixels: number };
+    expect([item.width, item.height]).toEqual([2400, 1800]);
+    expect(item.total_mango_pixels / (Math.PI * 800 * 560)).toBeCloseTo(1, 1);
+    const fruit = await sharp(Buffer.from(r.masks!.fruit)).metadata();
+    expect([fruit.width, fruit.height]).toEqual([2400, 1800]);
   });
 
   it('reports bad input as a typed failure without throwing', async () => {
