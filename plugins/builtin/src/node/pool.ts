@@ -19,7 +19,7 @@ export function createJobPool(options: { threads?: number; idleTimeout?: number 
     return { threads: 0, run: runImageJob, destroy: async () => {} };
   }
   const piscina = new Piscina({
-    filename: new URL('./worker.mjs', import.meta.url).href,
+    filename: new URL('./worker.cjs', import.meta.url).href,
     minThreads: 1,
     maxThreads: threads,
     idleTimeout: options.idleTimeout ?? 30_000,
