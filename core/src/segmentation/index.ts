@@ -326,20 +326,26 @@ function fillDarkBays(
       sL[b] += L;
       sDrop[b] += modeL - L;
     }
+    const dark = new Uint8Array(bays.count + 1);
+    let any = false;
     for (let b = 1; b <= bays.count; b++) {
       const n = bays.areas[b];
-      const dark =
+      dark[b] =
         n >= BAY_MIN_SHARE * area &&
         n <= BAY_MAX_SHARE * area &&
         sL[b] / n < fruitL - BAY_DARKER_THAN_FRUIT &&
-        sDrop[b] / n > BAY_DARKER_THAN_MODE;
-      if (!dark) continue;
-      for (let i = 0; i < w * h; i++)
-        if (bays.labels[i] === b) {
-          mask[i] = 1;
-          labels[i] = k;
-        }
+        sDrop[b] / n > BAY_DARKER_THAN_MODE
+          ? 1
+          : 0;
+      any ||= dark[b] === 1;
     }
+    if (!any) continue;
+    // One pass for all dark bays of this fruit.
+    for (let i = 0; i < w * h; i++)
+      if (dark[bays.labels[i]]) {
+        mask[i] = 1;
+        labels[i] = k;
+      }
   }
 }
 
