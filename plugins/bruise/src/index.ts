@@ -1,4 +1,4 @@
-import { definePlugin, throwIfAborted } from '@mango/core';
+import { definePlugin, throwIfAborted, type PluginContext, type RasterImage } from '@mango/core';
 import { analyseBruise, summariseBruise } from './analyse.ts';
 import { dataUrl, renderOverlay } from './overlay.ts';
 import { BruiseOptions, BruiseResult } from './schema.ts';
@@ -13,6 +13,30 @@ export { classicalBruiseMask, DEFAULT_CLASSICAL } from './classical.ts';
 export type { ClassicalParams } from './classical.ts';
 export { BRUISE_TASK, preprocessForModel, postprocessModelOutput, modelBruiseMask } from './model.ts';
 export { renderOverlay, toBase64, dataUrl } from './overlay.ts';
+
+/**
+ * The plugin's run, also returning the analysis (its working-resolution masks), so a front end that
+ * writes the masks (`mango bruise --masks`) does not analyse the photo a second time.
+ */
+export async function scoreBruise(image: RasterImage, options: BruiseOptions, ctx: PluginContext) {
+  const start = performance.now();
+  ctx.progress(0, 'finding fruit and bruises');
+  const analysis = await analyseBruise(image, options, { models: ctx.models });
+  throwIfAborted(ctx.signal);
+  ctx.progress(0.7, 'counting');
+  const summary = summariseBruise(analysis, options.pxPerCm);
+  const overlay = renderOverlay(analysis.work, analysis.fruit, analysis.bruise, options.overlayMaxSide);
+  const jpeg = await ctx.images.encode(overlay, 'jpeg', { quality: 85 });
+  ctx.progress(1);
+  const item: BruiseResult = {
+    filename: options.filename,
+    ...summary,
+    overlay_img: dataUrl(jpeg, 'image/jpeg'),
+    version: BRUISE_VERSION,
+    elapsed_ms: Math.round((performance.now() - start) * 10) / 10,
+  };
+  return { item, analysis };
+}
 
 /**
  * Bruised Area Calculation: finds the fruit and the bruised peel and reports the bruise-to-fruit
@@ -31,21 +55,6 @@ export default definePlugin({
   // Detection runs on a copy with this long side: front ends may decode straight to it.
   decodeMaxSide: (options) => options.detectMaxSide,
   async run(image, options, ctx) {
-    const start = performance.now();
-    ctx.progress(0, 'finding fruit and bruises');
-    const analysis = await analyseBruise(image, options, { models: ctx.models });
-    throwIfAborted(ctx.signal);
-    ctx.progress(0.7, 'counting');
-    const summary = summariseBruise(analysis, options.pxPerCm);
-    const overlay = renderOverlay(analysis.work, analysis.fruit, analysis.bruise, options.overlayMaxSide);
-    const jpeg = await ctx.images.encode(overlay, 'jpeg', { quality: 85 });
-    ctx.progress(1);
-    return {
-      filename: options.filename,
-      ...summary,
-      overlay_img: dataUrl(jpeg, 'image/jpeg'),
-      version: BRUISE_VERSION,
-      elapsed_ms: Math.round((performance.now() - start) * 10) / 10,
-    };
+    return (await scoreBruise(image, options, ctx)).item;
   },
 });

@@ -16,7 +16,7 @@ import {
   type PipelineStep,
   type RasterImage,
 } from '@mango/core';
-import { BruiseOptions, bruiseMasks } from '@mango/plugin-bruise';
+import { BruiseOptions, BruiseResult, bruiseMasks, fullResolutionMasks, scoreBruise } from '@mango/plugin-bruise';
 import { createNodeImageBackend, DEFAULT_MAX_PIXELS, encodeImage } from '@mango/core/node';
 import { registry } from '../index.ts';
 
@@ -89,20 +89,33 @@ export async function runImageJob(job: ImageJob): Promise<JobResult> {
     // A one-step analysis that works on a downscaled copy gets the photo decoded straight to it.
     const decoded = await images.decode(bytes, name, { maxSide: decodeMaxSideFor(registry, steps) });
     const ctx = createContext(images, { models: await modelLoader() });
-    const raw = (await runPipeline(registry, steps, decoded, ctx)) as Record<string, unknown>;
+    let masks: JobSuccess['masks'];
+    const maskPngs = async (m: { fruit: Uint8Array; bruise: Uint8Array; width: number; height: number }) => ({
+      fruit: await maskPng(m.fruit, m.width, m.height),
+      bruise: await maskPng(m.bruise, m.width, m.height),
+    });
+    let raw: Record<string, unknown>;
+    const bruiseStep = steps.find((s) => s.plugin === 'bruise');
+    if (job.bruiseMasks && bruiseStep && steps.length === 1) {
+      // Score once and write the masks of that same analysis.
+      const options = BruiseOptions.parse(bruiseStep.options ?? {});
+      const scored = await scoreBruise(decoded, options, ctx);
+      raw = BruiseResult.parse(scored.item);
+      masks = await maskPngs(fullResolutionMasks(scored.analysis));
+    } else {
+      raw = (await runPipeline(registry, steps, decoded, ctx)) as Record<string, unknown>;
+      // Masks of the photo itself when the bruise step follows other steps.
+      if (job.bruiseMasks && bruiseStep) {
+        const options = BruiseOptions.parse(bruiseStep.options ?? {});
+        masks = await maskPngs(await bruiseMasks(decoded, options, { models: ctx.models }));
+      }
+    }
     const result: Record<string, unknown> = {};
     let image: Uint8Array | undefined;
     for (const [k, v] of Object.entries(raw)) {
       if (isRaster(v)) {
         if (job.output) image = await encodeImage(v, job.output.format, { quality: job.output.quality });
       } else result[k] = v;
-    }
-    let masks: JobSuccess['masks'];
-    const bruiseStep = steps.find((s) => s.plugin === 'bruise');
-    if (job.bruiseMasks && bruiseStep) {
-      const options = BruiseOptions.parse(bruiseStep.options ?? {});
-      const m = await bruiseMasks(decoded, options, { models: ctx.models });
-      masks = { fruit: await maskPng(m.fruit, m.width, m.height), bruise: await maskPng(m.bruise, m.width, m.height) };
     }
     return { ok: true, name, result, image, masks };
   } catch (e) {
