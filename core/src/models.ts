@@ -9,8 +9,19 @@ export interface ModelManifestEntry {
   file: string;
   sha256: string;
   license: string;
-  input: { name?: string; width: number; height: number; layout: 'NCHW'; mean: number[]; std: number[] };
-  output: { name?: string; classes: string[] };
+  input: {
+    name?: string;
+    width: number;
+    height: number;
+    layout: 'NCHW';
+    mean: number[];
+    std: number[];
+    /** a fourth input channel holds the fruit mask (0 or 1) */
+    fruit_channel?: boolean;
+    /** 'fruit-square': each fruit is cut out as a square around its box and fed alone; else the whole picture */
+    crop?: 'whole' | 'fruit-square';
+  };
+  output: { name?: string; classes: string[]; activation?: 'logit' | 'probability' | 'scores' };
   card?: string;
 }
 

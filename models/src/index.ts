@@ -30,9 +30,17 @@ export const ModelManifestEntrySchema = z.object({
     layout: z.literal('NCHW'),
     mean: z.array(z.number()).length(3),
     std: z.array(z.number().positive()).length(3),
+    fruit_channel: z.boolean().optional(),
+    crop: z.enum(['whole', 'fruit-square']).optional(),
   }),
-  output: z.object({ name: z.string().optional(), classes: z.array(z.string()).min(1) }),
+  output: z.object({
+    name: z.string().optional(),
+    classes: z.array(z.string()).min(1),
+    activation: z.enum(['logit', 'probability', 'scores']).optional(),
+  }),
   card: z.string().optional(),
+  /** how the file was trained (steps, seed, photos, seconds): informative */
+  training: z.record(z.string(), z.unknown()).optional(),
 });
 
 export const ModelManifestSchema = z.object({ models: z.array(ModelManifestEntrySchema) });

@@ -77,6 +77,10 @@ export const BruiseResultItem = z.object({
   fruits: z.array(BruiseFruit),
   severity: z.number().nullable(),
   method: z.enum(['classical', 'model']),
+  /** the model that ran (method 'model') */
+  model_id: z.string().optional(),
+  /** sha256 of that model's file, as pinned in models/manifest.json */
+  model_sha256: z.string().optional(),
   version: z.string(),
   width: z.number().int(),
   height: z.number().int(),

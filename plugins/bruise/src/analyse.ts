@@ -3,7 +3,7 @@
  * counts at full resolution. Front ends use `bruiseMasks` for `--masks`; the plugin wraps
  * `analyseBruise` + `summariseBruise` + the overlay.
  */
-import type { ModelLoader, RasterImage } from '@mango/core';
+import type { ModelLoader, ModelManifestEntry, RasterImage } from '@mango/core';
 import {
   MangoError,
   deltaE2000,
@@ -33,6 +33,7 @@ export interface BruiseAnalysis {
   bruise: Uint8Array;
   method: 'classical' | 'model';
   modelId?: string;
+  modelSha256?: string;
 }
 
 export interface AnalyseInput {
@@ -50,7 +51,8 @@ export interface AnalyseInput {
  */
 export const SEGMENT_COARSE_SIZE = 240;
 
-type Params = Pick<BruiseOptions, 'method' | 'detectMaxSide' | 'darkening' | 'minLesionFraction'>;
+type Params = Pick<BruiseOptions, 'method' | 'detectMaxSide' | 'darkening' | 'minLesionFraction'> &
+  Partial<Pick<BruiseOptions, 'modelMaxSide'>>;
 
 /** Fruit labels at working resolution: alpha when the image is a cut-out, else segmentFruit. */
 function fruitOf(image: RasterImage, work: RasterImage, known?: Uint8Array): { labels: Int32Array; count: number } {
@@ -87,20 +89,23 @@ export async function analyseBruise(
   for (let i = 0; i < n; i++) fruit[i] = labels[i] ? 1 : 0;
 
   let method: 'classical' | 'model' = 'classical';
-  let modelId: string | undefined;
+  let entry: ModelManifestEntry | undefined;
   if (params.method !== 'classical') {
     const available = await models.available(BRUISE_TASK);
     if (available.length > 0) {
       method = 'model';
-      modelId = available[0].id;
+      entry = available[0];
     } else if (params.method === 'model') {
       throw new MangoError('MODEL_NOT_FOUND', `no ${BRUISE_TASK} model is installed (see models/README.md)`);
     }
   }
   let bruise: Uint8Array;
-  if (method === 'model') {
-    const model = await models.load(modelId!);
-    bruise = await modelBruiseMask(work, fruit, model);
+  if (entry) {
+    const model = await models.load(entry.id);
+    // The model reads each fruit from a copy of up to modelMaxSide (small lesions keep their pixels).
+    const size = fitSize(image.width, image.height, Math.max(params.modelMaxSide ?? 0, params.detectMaxSide));
+    const source = size.width === work.width ? work : downscaleArea(image, size.width, size.height);
+    bruise = await modelBruiseMask(source, work, labels, count, model);
   } else {
     bruise = classicalBruiseMask(work, labels, count, {
       darkening: params.darkening,
@@ -117,7 +122,8 @@ export async function analyseBruise(
     fruit,
     bruise,
     method,
-    modelId,
+    modelId: entry?.id,
+    modelSha256: entry?.sha256,
   };
 }
 
@@ -203,6 +209,7 @@ export function summariseBruise(a: BruiseAnalysis, pxPerCm?: number) {
     fruits,
     severity: severity(a),
     method: a.method,
+    ...(a.modelId ? { model_id: a.modelId, model_sha256: a.modelSha256 } : {}),
     width: a.width,
     height: a.height,
     ...(pxPerCm ? { px_per_cm: pxPerCm, fruit_area_cm2: cm2(total), bruise_area_cm2: cm2(totalBruise) } : {}),

@@ -36,6 +36,8 @@ export interface EvaluateBruiseOptions {
   /** share of a box's pixels marked bruise for the box to count as found */
   boxFoundFraction?: number;
   onImage?: (done: number, total: number, name: string) => void;
+  /** score only the photos this accepts (e.g. the held-out fold of a grouped cross-validation) */
+  only?: (filename: string) => boolean;
 }
 
 export interface PixelImageResult {
@@ -180,7 +182,7 @@ export async function evaluateBruise(opts: EvaluateBruiseOptions): Promise<Bruis
   if (opts.images) {
     if (!opts.truth) throw new MangoError('INVALID_INPUT', 'evaluating an image folder needs --truth');
     const files = readdirSync(opts.images)
-      .filter((f) => IMAGE_EXT.has(extname(f).toLowerCase()))
+      .filter((f) => IMAGE_EXT.has(extname(f).toLowerCase()) && (!opts.only || opts.only(f)))
       .sort();
     const per: PixelImageResult[] = [];
     for (const [k, f] of files.entries()) {
@@ -213,37 +215,12 @@ export async function evaluateBruise(opts: EvaluateBruiseOptions): Promise<Bruis
       });
       opts.onImage?.(k + 1, files.length, f);
     }
-    const errors = per.map((p) => Math.abs(p.predicted_percent - p.truth_percent));
-    const clean = per.filter((p) => p.truth_percent === 0);
-    const bruiseIous = per.map((p) => p.bruise_iou).filter((v): v is number => v !== null);
-    out.pixel = {
-      images: per.length,
-      fruit_iou_median: r4(
-        quantile(
-          per.map((p) => p.fruit_iou),
-          0.5,
-        ),
-      ),
-      fruit_iou_min: r4(Math.min(...per.map((p) => p.fruit_iou))),
-      bruise_iou_median: bruiseIous.length ? r4(quantile(bruiseIous, 0.5)) : null,
-      abs_error_median: r4(quantile(errors, 0.5)),
-      abs_error_p90: r4(quantile(errors, 0.9)),
-      abs_error_max: r4(Math.max(...errors)),
-      lin_ccc: r4(
-        linCcc(
-          per.map((p) => p.truth_percent),
-          per.map((p) => p.predicted_percent),
-        ),
-      ),
-      clean_images: clean.length,
-      clean_max_percent: clean.length ? Math.max(...clean.map((p) => p.predicted_percent)) : null,
-      per_image: per,
-    };
+    out.pixel = summarisePixelSet(per);
   }
 
   if (opts.labels) {
     const dir = opts.labelsImages ?? join(dirname(opts.labels), 'images');
-    const rows = readCsv(opts.labels);
+    const rows = readCsv(opts.labels).filter((r) => !opts.only || opts.only(r.filename));
     const per: LabelSetResult['per_image'] = [];
     for (const [k, row] of rows.entries()) {
       const { summary } = await score(join(dir, row.filename));
@@ -255,35 +232,14 @@ export async function evaluateBruise(opts: EvaluateBruiseOptions): Promise<Bruis
       });
       opts.onImage?.(k + 1, rows.length, row.filename);
     }
-    const classes = [...new Set(per.map((p) => p.class))].sort();
-    out.labels = {
-      images: per.length,
-      auc: r4(
-        rocAuc(
-          per.map((p) => p.predicted_percent),
-          per.map((p) => p.lesioned === 1),
-        ),
-      ),
-      median_percent_by_class: Object.fromEntries(
-        classes.map((c) => [
-          c,
-          r4(
-            quantile(
-              per.filter((p) => p.class === c).map((p) => p.predicted_percent),
-              0.5,
-            ),
-          ),
-        ]),
-      ),
-      per_image: per,
-    };
+    out.labels = summariseLabelSet(per);
   }
 
   if (opts.boxes) {
     const dir = opts.boxesImages ?? join(dirname(opts.boxes), 'images');
     const wanted = new Set(opts.boxClasses ?? ['anthracnose', 'latex']);
     const minFraction = opts.boxFoundFraction ?? 0.1;
-    const rows = readCsv(opts.boxes);
+    const rows = readCsv(opts.boxes).filter((r) => !opts.only || opts.only(r.filename));
     const files = [...new Set(rows.map((r) => r.filename))];
     const per: BoxSetResult['per_box'] = [];
     for (const [k, f] of files.entries()) {
@@ -306,21 +262,7 @@ export async function evaluateBruise(opts: EvaluateBruiseOptions): Promise<Bruis
       }
       opts.onImage?.(k + 1, files.length, f);
     }
-    const byClass: BoxSetResult['by_class'] = {};
-    for (const p of per) {
-      byClass[p.class] ??= { boxes: 0, found: 0 };
-      byClass[p.class].boxes++;
-      if (p.found) byClass[p.class].found++;
-    }
-    const counted = per.filter((p) => wanted.has(p.class));
-    const found = counted.filter((p) => p.found).length;
-    out.boxes = {
-      boxes: counted.length,
-      found,
-      found_share: counted.length ? r4(found / counted.length) : NaN,
-      by_class: byClass,
-      per_box: per,
-    };
+    out.boxes = summariseBoxSet(per, wanted);
   }
   out.method = [...methodsRun].join('+') || params.method;
   out.elapsed_ms = Math.round(performance.now() - start);
@@ -358,4 +300,79 @@ export function formatBruiseEvaluation(ev: BruiseEvaluation): string {
     for (const [c, v] of Object.entries(b.by_class)) row(`  ${c}`, `${v.found}/${v.boxes}`);
   }
   return lines.join('\n');
+}
+
+/** The figures of a pixel-truth set from its per-image results (also pools the folds of a cross-validation). */
+export function summarisePixelSet(per: PixelImageResult[]): PixelSetResult {
+  const errors = per.map((p) => Math.abs(p.predicted_percent - p.truth_percent));
+  const clean = per.filter((p) => p.truth_percent === 0);
+  const bruiseIous = per.map((p) => p.bruise_iou).filter((v): v is number => v !== null);
+  return {
+    images: per.length,
+    fruit_iou_median: r4(
+      quantile(
+        per.map((p) => p.fruit_iou),
+        0.5,
+      ),
+    ),
+    fruit_iou_min: r4(Math.min(...per.map((p) => p.fruit_iou))),
+    bruise_iou_median: bruiseIous.length ? r4(quantile(bruiseIous, 0.5)) : null,
+    abs_error_median: r4(quantile(errors, 0.5)),
+    abs_error_p90: r4(quantile(errors, 0.9)),
+    abs_error_max: r4(Math.max(...errors)),
+    lin_ccc: r4(
+      linCcc(
+        per.map((p) => p.truth_percent),
+        per.map((p) => p.predicted_percent),
+      ),
+    ),
+    clean_images: clean.length,
+    clean_max_percent: clean.length ? Math.max(...clean.map((p) => p.predicted_percent)) : null,
+    per_image: per,
+  };
+}
+
+/** The figures of an image-label set from its per-image results. */
+export function summariseLabelSet(per: LabelSetResult['per_image']): LabelSetResult {
+  const classes = [...new Set(per.map((p) => p.class))].sort();
+  return {
+    images: per.length,
+    auc: r4(
+      rocAuc(
+        per.map((p) => p.predicted_percent),
+        per.map((p) => p.lesioned === 1),
+      ),
+    ),
+    median_percent_by_class: Object.fromEntries(
+      classes.map((c) => [
+        c,
+        r4(
+          quantile(
+            per.filter((p) => p.class === c).map((p) => p.predicted_percent),
+            0.5,
+          ),
+        ),
+      ]),
+    ),
+    per_image: per,
+  };
+}
+
+/** The figures of a defect-box set from its per-box results (`wanted`: the classes that count). */
+export function summariseBoxSet(per: BoxSetResult['per_box'], wanted: Set<string>): BoxSetResult {
+  const byClass: BoxSetResult['by_class'] = {};
+  for (const p of per) {
+    byClass[p.class] ??= { boxes: 0, found: 0 };
+    byClass[p.class].boxes++;
+    if (p.found) byClass[p.class].found++;
+  }
+  const counted = per.filter((p) => wanted.has(p.class));
+  const found = counted.filter((p) => p.found).length;
+  return {
+    boxes: counted.length,
+    found,
+    found_share: counted.length ? r4(found / counted.length) : NaN,
+    by_class: byClass,
+    per_box: per,
+  };
 }

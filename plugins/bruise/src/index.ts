@@ -11,7 +11,17 @@ export { analyseBruise, bruiseMasks, fullResolutionMasks, summariseBruise, sever
 export type { AnalyseInput, BruiseAnalysis } from './analyse.ts';
 export { classicalBruiseMask, DEFAULT_CLASSICAL } from './classical.ts';
 export type { ClassicalParams } from './classical.ts';
-export { BRUISE_TASK, preprocessForModel, postprocessModelOutput, modelBruiseMask } from './model.ts';
+export {
+  BRUISE_TASK,
+  FRUIT_MARGIN,
+  bruiseScores,
+  cropSquarePlanes,
+  fruitSquare,
+  fruitSquareInput,
+  modelBruiseMask,
+  postprocessModelOutput,
+  preprocessForModel,
+} from './model.ts';
 export { renderOverlay, toBase64, dataUrl } from './overlay.ts';
 
 /**
@@ -53,7 +63,8 @@ export default definePlugin({
   result: BruiseResult,
   runtimes: ['node', 'browser'],
   // Detection runs on a copy with this long side: front ends may decode straight to it.
-  decodeMaxSide: (options) => options.detectMaxSide,
+  decodeMaxSide: (options) =>
+    options.method === 'classical' ? options.detectMaxSide : Math.max(options.detectMaxSide, options.modelMaxSide),
   async run(image, options, ctx) {
     return (await scoreBruise(image, options, ctx)).item;
   },

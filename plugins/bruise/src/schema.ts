@@ -20,6 +20,13 @@ export const BruiseOptions = z.object({
     .max(4096)
     .default(640)
     .describe('long side of the downscaled copy bruises are detected on'),
+  modelMaxSide: z
+    .number()
+    .int()
+    .min(128)
+    .max(4096)
+    .default(1280)
+    .describe('long side of the copy the bruise model reads each fruit from (method model)'),
   darkening: z
     .number()
     .min(1)

@@ -47,10 +47,13 @@ export type JobResult = JobSuccess | JobFailure;
 
 let models: Promise<ModelLoader> | null = null;
 
-/** The ONNX model loader, created once per thread; without onnxruntime the classical methods still run. */
+/**
+ * The ONNX model loader, created once per thread; without onnxruntime the classical methods still run.
+ * Its sessions get MANGO_ORT_THREADS intra-op threads (set by createJobPool: the cores left per worker).
+ */
 function modelLoader(): Promise<ModelLoader> {
   models ??= import('@mango/models').then(
-    (m) => m.createModelLoader(),
+    (m) => m.createModelLoader(undefined, { threads: Math.max(1, Number(process.env.MANGO_ORT_THREADS) || 1) }),
     () => noModels,
   );
   return models;

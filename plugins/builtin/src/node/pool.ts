@@ -16,8 +16,12 @@ export function defaultThreads(): number {
 export function createJobPool(options: { threads?: number; idleTimeout?: number } = {}): JobPool {
   const threads = options.threads ?? defaultThreads();
   if (threads <= 0) {
+    process.env.MANGO_ORT_THREADS ??= String(availableParallelism());
     return { threads: 0, run: runImageJob, destroy: async () => {} };
   }
+  // onnxruntime threads per worker: the cores the workers leave free (a model run then uses both
+  // cores of a 2-core machine when one photo at a time is scored). Workers inherit the environment.
+  process.env.MANGO_ORT_THREADS ??= String(Math.max(1, Math.floor(availableParallelism() / threads)));
   const piscina = new Piscina({
     filename: new URL('./worker.cjs', import.meta.url).href,
     minThreads: 1,

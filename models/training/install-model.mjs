@@ -1,0 +1,36 @@
+// Installs a trained bruise model: writes its entry (sha256, input, output) into models/manifest.json.
+// node models/training/install-model.mjs models/bruise-unet-320.onnx runs/full/train.json
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+
+const [file, trainJson] = process.argv.slice(2);
+const info = JSON.parse(readFileSync(trainJson, 'utf8'));
+const sha256 = createHash('sha256').update(readFileSync(file)).digest('hex');
+const side = info.input_side;
+const id = basename(file, '.onnx');
+const manifestPath = join(dirname(file), 'manifest.json');
+const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+const entry = {
+  id,
+  task: 'bruise-segmentation',
+  file: basename(file),
+  sha256,
+  license: 'MIT (weights); trained on the dev split of shared/data, whose photos state no licence: see the card',
+  input: {
+    name: 'input',
+    width: side,
+    height: side,
+    layout: 'NCHW',
+    mean: [0.5, 0.5, 0.5],
+    std: [0.25, 0.25, 0.25],
+    fruit_channel: true,
+    crop: 'fruit-square',
+  },
+  output: { name: 'logits', classes: ['bruise'], activation: 'logit' },
+  card: `${id}.md`,
+  training: { steps: info.steps, seed: info.seed, photos: info.photos, seconds: info.seconds, torch: info.torch },
+};
+manifest.models = [entry, ...(manifest.models ?? []).filter((m) => m.id !== id)];
+writeFileSync(manifestPath, JSON.stringify(manifest, null, 2) + '\n');
+console.log(`installed ${id}: sha256 ${sha256}`);

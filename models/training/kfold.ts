@@ -1,0 +1,149 @@
+/**
+ * Grouped k-fold estimate of the bruise model, with the product's own TypeScript inference.
+ *
+ *   node --import tsx models/training/kfold.ts --runs models/training/runs --folds 5 --data ../shared/data/bruise-dev
+ *
+ * Fold k's model (runs/fold-k/model.onnx) never saw a photo of the source fruit in fold k
+ * (runs/full/folds.csv, written by the training); it scores exactly those photos. The out-of-fold
+ * results of all folds are pooled into one figure per measure, and each fold's own figure gives the
+ * spread. The AI CUP photos never train any model, so every fold model scores all of them. The
+ * classical method is scored on the same photos for the side-by-side table.
+ */
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createModelLoader, readManifest, sha256File, MODELS_DIR } from '@mango/models';
+import {
+  evaluateBruise,
+  readCsv,
+  summariseBoxSet,
+  summariseLabelSet,
+  summarisePixelSet,
+  type BruiseEvaluation,
+} from '@mango/plugin-bruise/eval';
+
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: resolve(import.meta.dirname, 'runs') },
+    folds: { type: 'string', default: '5' },
+    data: { type: 'string', default: resolve(import.meta.dirname, '../../../shared/data/bruise-dev') },
+    out: { type: 'string', default: resolve(import.meta.dirname, 'kfold-report.json') },
+    'skip-classical': { type: 'boolean', default: false },
+  },
+});
+const runs = values.runs!;
+const k = Number(values.folds);
+const data = values.data!;
+const sets = {
+  images: join(data, 'synthetic_composites/images'),
+  truth: join(data, 'synthetic_composites'),
+  labels: join(data, 'senmango_real_lesions/labels.csv'),
+  boxes: join(data, 'aicup_defect_boxes/boxes.csv'),
+};
+
+const foldOf = new Map<string, number>();
+for (const r of readCsv(join(runs, 'full/folds.csv'))) foldOf.set(`${r.set}/${r.filename}`, Number(r.fold));
+const shipped = readManifest(MODELS_DIR).models.find((m) => m.task === 'bruise-segmentation');
+if (!shipped) throw new Error('no bruise-segmentation model in models/manifest.json: run npm run train:bruise first');
+
+/** A model loader offering only this fold's model, with the shipped model's pre-processing. */
+function foldLoader(fold: number) {
+  const dir = mkdtempSync(join(tmpdir(), `mango-fold-${fold}-`));
+  const file = resolve(runs, `fold-${fold}/model.onnx`);
+  const entry = { ...shipped!, id: `${shipped!.id}-fold-${fold}`, file, sha256: sha256File(file) };
+  writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ models: [entry] }));
+  return { loader: createModelLoader(dir, { threads: 2 }), dir };
+}
+
+const round = (v: number) => Math.round(v * 1e4) / 1e4;
+function spread(xs: number[]) {
+  const ok = xs.filter((x) => Number.isFinite(x));
+  const mean = ok.reduce((a, b) => a + b, 0) / ok.length;
+  const sd = Math.sqrt(ok.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, ok.length - 1));
+  return {
+    mean: round(mean),
+    sd: round(sd),
+    min: round(Math.min(...ok)),
+    max: round(Math.max(...ok)),
+    folds: xs.map(round),
+  };
+}
+
+const perFold: BruiseEvaluation[] = [];
+for (let f = 0; f < k; f++) {
+  if (!existsSync(join(runs, `fold-${f}/model.onnx`))) throw new Error(`fold ${f} is not trained yet`);
+  const { loader, dir } = foldLoader(f);
+  const t = performance.now();
+  const ev = await evaluateBruise({
+    ...sets,
+    method: 'model',
+    models: loader,
+    only: (name) => {
+      const c = foldOf.get(`composites/${name}`);
+      const s = foldOf.get(`senmango/${name}`);
+      if (c !== undefined) return c === f;
+      if (s !== undefined) return s === f;
+      return true; // AI CUP: never trained on
+    },
+  });
+  rmSync(dir, { recursive: true, force: true });
+  console.log(
+    `fold ${f}: ${ev.pixel?.images} composites, ${ev.labels?.images} labelled photos, ${ev.boxes?.boxes} boxes ` +
+      `(${((performance.now() - t) / 1000).toFixed(0)} s)`,
+  );
+  perFold.push(ev);
+}
+
+const wanted = new Set(['anthracnose', 'latex']);
+const pooled = {
+  pixel: summarisePixelSet(perFold.flatMap((e) => e.pixel!.per_image)),
+  labels: summariseLabelSet(perFold.flatMap((e) => e.labels!.per_image)),
+  // every fold model scores every box: the pooled share is the mean over the fold models
+  boxes: spread(perFold.map((e) => e.boxes!.found_share)),
+};
+const folds = {
+  abs_error_median: spread(perFold.map((e) => e.pixel!.abs_error_median)),
+  abs_error_p90: spread(perFold.map((e) => e.pixel!.abs_error_p90)),
+  lin_ccc: spread(perFold.map((e) => e.pixel!.lin_ccc)),
+  clean_max_percent: spread(perFold.map((e) => e.pixel!.clean_max_percent ?? NaN)),
+  bruise_iou_median: spread(perFold.map((e) => e.pixel!.bruise_iou_median ?? NaN)),
+  auc: spread(perFold.map((e) => e.labels!.auc)),
+  boxes_found_share: spread(perFold.map((e) => e.boxes!.found_share)),
+};
+
+let classical: BruiseEvaluation | undefined;
+if (!values['skip-classical']) classical = await evaluateBruise({ ...sets, method: 'classical' });
+
+const strip = (e?: BruiseEvaluation) =>
+  e && {
+    pixel: e.pixel && { ...e.pixel, per_image: undefined },
+    labels: e.labels && { ...e.labels, per_image: undefined },
+    boxes: e.boxes && { ...e.boxes, per_box: undefined },
+  };
+const report = {
+  model: shipped.id,
+  folds: k,
+  grouping: 'source_group of the provenance.csv files; a composite and the photo it was made from share a fold',
+  pooled_out_of_fold: {
+    pixel: { ...pooled.pixel, per_image: undefined },
+    labels: { ...pooled.labels, per_image: undefined },
+    boxes_found_share: pooled.boxes,
+    boxes_per_fold: perFold.map((e) => ({ found: e.boxes!.found, boxes: e.boxes!.boxes, by_class: e.boxes!.by_class })),
+  },
+  per_fold_spread: folds,
+  classical_same_photos: strip(classical),
+  per_image_out_of_fold: {
+    composites: pooled.pixel.per_image,
+    senmango: pooled.labels.per_image,
+  },
+  boxes_wanted: [...wanted],
+};
+writeFileSync(values.out!, JSON.stringify(report, null, 2) + '\n');
+const p = pooled.pixel;
+const l = pooled.labels;
+console.log(`grouped ${k}-fold, pooled out-of-fold (spread over folds in the report):
+  composites: error median ${p.abs_error_median} / p90 ${p.abs_error_p90} / max ${p.abs_error_max}, CCC ${p.lin_ccc}, bruise IoU median ${p.bruise_iou_median}, clean max ${p.clean_max_percent}
+  senmango: AUC ${l.auc}, medians ${JSON.stringify(l.median_percent_by_class)}
+  aicup: boxes found ${JSON.stringify(pooled.boxes)}
+written to ${values.out}`);

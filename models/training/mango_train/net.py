@@ -1,0 +1,45 @@
+"""The bruise segmentation network: a small U-Net with a stride-2 stem.
+
+Input  [N, 4, H, W]: RGB scaled to [0, 1] then (x - 0.5) / 0.25, and the fruit mask (0 or 1) as the
+fourth channel, so the network knows where the outline is (the dark rim along it is not bruise).
+Output [N, 1, H, W]: the bruise logit per pixel (H and W multiples of 16).
+
+About 0.19 M parameters; 0.5 GMAC at 320 x 320.
+"""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+def conv(i, o, stride=1, dilation=1):
+    return nn.Sequential(
+        nn.Conv2d(i, o, 3, stride, padding=dilation, dilation=dilation, bias=False),
+        nn.BatchNorm2d(o),
+        nn.ReLU(inplace=True),
+    )
+
+
+class BruiseUNet(nn.Module):
+    def __init__(self, c=(16, 32, 48, 64)):
+        super().__init__()
+        c1, c2, c3, c4 = c
+        self.stem = nn.Sequential(conv(4, c1, 2), conv(c1, c1))  # 1/2
+        self.down2 = nn.Sequential(conv(c1, c2, 2), conv(c2, c2))  # 1/4
+        self.down3 = nn.Sequential(conv(c2, c3, 2), conv(c3, c3))  # 1/8
+        # 1/16 with dilations: context to tell a shaded side or a blush from a lesion
+        self.down4 = nn.Sequential(conv(c3, c4, 2), conv(c4, c4, dilation=2), conv(c4, c4, dilation=4))
+        self.up3 = conv(c4 + c3, c3)
+        self.up2 = conv(c3 + c2, c2)
+        self.up1 = conv(c2 + c1, c1)
+        self.head = nn.Conv2d(c1, 1, 1)
+
+    def forward(self, x):
+        s1 = self.stem(x)
+        s2 = self.down2(s1)
+        s3 = self.down3(s2)
+        s4 = self.down4(s3)
+        y = self.up3(torch.cat([F.interpolate(s4, size=s3.shape[2:], mode='bilinear', align_corners=False), s3], 1))
+        y = self.up2(torch.cat([F.interpolate(y, size=s2.shape[2:], mode='bilinear', align_corners=False), s2], 1))
+        y = self.up1(torch.cat([F.interpolate(y, size=s1.shape[2:], mode='bilinear', align_corners=False), s1], 1))
+        y = self.head(y)
+        return F.interpolate(y, size=x.shape[2:], mode='bilinear', align_corners=False)
