@@ -74,8 +74,10 @@ describe('createModelLoader', () => {
 
   it('reads an empty or missing manifest as no models and rejects a malformed one', async () => {
     expect(readManifest(join(dir, 'nowhere')).models).toEqual([]);
-    const empty = createModelLoader(join(__dirname, '..'));
-    expect(await empty.available('bruise-segmentation')).toEqual([]);
+    const emptyDir = mkdtempSync(join(tmpdir(), 'mango-models-empty-'));
+    writeFileSync(join(emptyDir, 'manifest.json'), JSON.stringify({ models: [] }));
+    expect(await createModelLoader(emptyDir).available('bruise-segmentation')).toEqual([]);
+    rmSync(emptyDir, { recursive: true, force: true });
     const badDir = mkdtempSync(join(tmpdir(), 'mango-models-bad-'));
     writeFileSync(join(badDir, 'manifest.json'), JSON.stringify({ models: [{ id: 'x' }] }));
     expect(() => readManifest(badDir)).toThrow(/manifest.json/);

@@ -32,5 +32,8 @@ const entry = {
   training: { steps: info.steps, seed: info.seed, photos: info.photos, seconds: info.seconds, torch: info.torch },
 };
 manifest.models = [entry, ...(manifest.models ?? []).filter((m) => m.id !== id)];
-writeFileSync(manifestPath, JSON.stringify(manifest, null, 2) + '\n');
+// formatted as the repository's prettier formats it, so `npm run lint` stays green after a retrain
+const prettier = await import('prettier');
+const options = (await prettier.resolveConfig(manifestPath)) ?? {};
+writeFileSync(manifestPath, await prettier.format(JSON.stringify(manifest), { ...options, filepath: manifestPath }));
 console.log(`installed ${id}: sha256 ${sha256}`);

@@ -17,7 +17,6 @@ import { createModelLoader, readManifest, sha256File, MODELS_DIR } from '@mango/
 import {
   evaluateBruise,
   readCsv,
-  summariseBoxSet,
   summariseLabelSet,
   summarisePixelSet,
   type BruiseEvaluation,
@@ -43,7 +42,12 @@ const sets = {
 };
 
 const foldOf = new Map<string, number>();
-for (const r of readCsv(join(runs, 'full/folds.csv'))) foldOf.set(`${r.set}/${r.filename}`, Number(r.fold));
+// every training run writes the same folds.csv (the grouping depends only on the data)
+const foldsCsv = ['full', ...Array.from({ length: k }, (_, f) => `fold-${f}`)]
+  .map((d) => join(runs, d, 'folds.csv'))
+  .find((p) => existsSync(p));
+if (!foldsCsv) throw new Error(`no folds.csv under ${runs}: train the folds first`);
+for (const r of readCsv(foldsCsv)) foldOf.set(`${r.set}/${r.filename}`, Number(r.fold));
 const shipped = readManifest(MODELS_DIR).models.find((m) => m.task === 'bruise-segmentation');
 if (!shipped) throw new Error('no bruise-segmentation model in models/manifest.json: run npm run train:bruise first');
 

@@ -10,6 +10,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { isMangoError, userMessage } from '@mango/core';
 import type { ServerContext } from './context.ts';
 import { mountRoutes } from './routes/index.ts';
+import { widgetRuntimeRoutes } from './routes/widget/index.ts';
 import { applySecurity } from './security/index.ts';
 
 /** Every client route of product-spec.md section 2 answers with the web app. */
@@ -82,7 +83,8 @@ export function createApp(ctx: ServerContext): Hono {
     return c.text('Not found', 404);
   });
 
-  // The widget bundle for partner pages.
+  // The widget bundle for partner pages, and what its local mode fetches when it is used.
+  app.route('/widget', widgetRuntimeRoutes(ctx, ctx.config.modelsDir));
   app.use(
     '/widget/*',
     serveStatic({ root: ctx.config.widgetDist, rewriteRequestPath: (p) => p.replace(/^\/widget/, '') }),

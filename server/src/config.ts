@@ -22,6 +22,8 @@ export interface ServerConfig {
   webDist: string;
   /** Folder holding the built widget bundle (widget/dist). */
   widgetDist: string;
+  /** models/ with manifest.json (MODELS_DIR) */
+  modelsDir: string;
   /** Rate limits can be relaxed for tests through the environment. */
   loginLimitPerMinute: number;
   trustProxy: boolean;
@@ -52,6 +54,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     maxRequestBytes: num(env.MAX_REQUEST_MB, 200) * 1024 * 1024,
     webDist: resolve(env.WEB_DIST ?? resolve(repo, 'web/dist')),
     widgetDist: resolve(env.WIDGET_DIST ?? resolve(repo, 'widget/dist')),
+    modelsDir: resolve(env.MODELS_DIR ?? resolve(repo, 'models')),
     loginLimitPerMinute: num(env.LOGIN_LIMIT_PER_MINUTE, 10),
     trustProxy: env.TRUST_PROXY === '1',
     logRequests: env.LOG_REQUESTS !== '0',

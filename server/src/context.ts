@@ -50,8 +50,8 @@ export async function createServerContext(
     try {
       // Loaded by name at run time so the server starts even where onnxruntime-node cannot load.
       const modelsPackage = '@mango/models';
-      const m = (await import(modelsPackage)) as { createModelLoader?: () => ModelLoader };
-      if (typeof m.createModelLoader === 'function') models = m.createModelLoader();
+      const m = (await import(modelsPackage)) as { createModelLoader?: (dir?: string) => ModelLoader };
+      if (typeof m.createModelLoader === 'function') models = m.createModelLoader(config.modelsDir);
     } catch {
       // No model package available: the classical methods still work.
     }

@@ -156,7 +156,7 @@ export class MangoBruiseWidget extends ElementBase {
     try {
       let items: BruiseResultItem[];
       if (this.mode === 'local') {
-        this.local ??= new LocalScorer();
+        this.local ??= new LocalScorer(this.apiBase);
         this.showProgress(0, t.analysingLocal(0, files.length));
         items = await this.local.score(
           files,

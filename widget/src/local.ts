@@ -8,6 +8,8 @@ export class LocalScorer {
   private worker: Worker | null = null;
   private nextId = 1;
 
+  constructor(private readonly apiBase: string) {}
+
   private get instance(): Worker {
     this.worker ??= new BruiseWorker();
     return this.worker;
@@ -55,7 +57,7 @@ export class LocalScorer {
       };
       worker.addEventListener('message', onMessage);
       worker.addEventListener('error', onError);
-      const request: WorkerRequest = { id, name: file.name, bytes };
+      const request: WorkerRequest = { id, name: file.name, bytes, apiBase: this.apiBase };
       worker.postMessage(request, [bytes]);
     });
   }

@@ -5,6 +5,8 @@ export interface WorkerRequest {
   id: number;
   name: string;
   bytes: ArrayBuffer;
+  /** the product server: local mode fetches onnxruntime-web and the bruise model from it */
+  apiBase: string;
 }
 
 export type WorkerReply =

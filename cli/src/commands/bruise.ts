@@ -128,7 +128,9 @@ export function evalCommand(program: Command) {
         const onImage = process.stderr.isTTY
           ? (done: number, total: number, name: string) => process.stderr.write(`\r${done}/${total} ${name}`.padEnd(60))
           : undefined;
-        const ev = await evaluateBruise({ ...o, onImage });
+        // The installed models (onnxruntime-node loads only when a model runs).
+        const models = o.method === 'classical' ? undefined : (await import('@mango/models')).createModelLoader();
+        const ev = await evaluateBruise({ ...o, models, onImage });
         if (onImage) process.stderr.write('\n');
         console.log(formatBruiseEvaluation(ev));
         if (o.out) await writeFile(o.out, JSON.stringify(ev, null, 2) + '\n');

@@ -353,6 +353,40 @@ function buildRegistry(): OpenAPIRegistry {
     summary: 'Liveness check',
     responses: { 200: json(z.object({ ok: z.boolean() }), '{ok: true}') },
   });
+  r.registerPath({
+    tags: ['Widget'],
+    method: 'get',
+    path: '/widget/ort/{file}',
+    summary:
+      "onnxruntime-web's WebAssembly build (file: ort.wasm.bundle.min.mjs or ort-wasm-simd-threaded.wasm), fetched by the widget's local mode from any origin",
+    responses: {
+      200: {
+        description: 'The file',
+        content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+      },
+      404: { description: 'Not one of the runtime files' },
+    },
+  });
+  r.registerPath({
+    tags: ['Widget'],
+    method: 'get',
+    path: '/widget/models/manifest.json',
+    summary: 'The installed bruise-segmentation models (models/manifest.json entries, sha256 verified)',
+    responses: { 200: { description: '{ models: [...] }', content: { 'application/json': { schema: {} } } } },
+  });
+  r.registerPath({
+    tags: ['Widget'],
+    method: 'get',
+    path: '/widget/models/{file}',
+    summary: 'A model file named in that manifest (the widget checks its sha256)',
+    responses: {
+      200: {
+        description: 'The ONNX file',
+        content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+      },
+      404: { description: 'Not an installed model' },
+    },
+  });
   return r;
 }
 

@@ -30,7 +30,10 @@ export const TECHNOLOGY = [
     name: 'Checked feature definitions',
     text: 'Colour, texture (GLCM, LBP, Gabor) and shape features are checked against scikit-image on reference images.',
   },
-  { name: 'ONNX Runtime', text: 'Runs the segmentation model inside the Node.js server.' },
+  {
+    name: 'ONNX Runtime',
+    text: 'Runs the trained bruise model (a small U-Net) in the server and the command line, and in the visitor’s browser for the widget’s local mode.',
+  },
 ];
 
 export function ValueProps() {

@@ -53,7 +53,10 @@ let models: Promise<ModelLoader> | null = null;
  */
 function modelLoader(): Promise<ModelLoader> {
   models ??= import('@mango/models').then(
-    (m) => m.createModelLoader(undefined, { threads: Math.max(1, Number(process.env.MANGO_ORT_THREADS) || 1) }),
+    (m) =>
+      m.createModelLoader(process.env.MODELS_DIR || undefined, {
+        threads: Math.max(1, Number(process.env.MANGO_ORT_THREADS) || 1),
+      }),
     () => noModels,
   );
   return models;
