@@ -178,6 +178,18 @@ describe('mango CLI', () => {
     expect(fs.existsSync(join(dir, 'ov/mango.overlay.jpg'))).toBe(true);
   });
 
+  it('runs the shipped bruise model by default (method column: model)', async () => {
+    const { MODELS_DIR } = await import('@mango/models');
+    const csv = join(dir, 'model.csv');
+    const r = await mango(['bruise', join(MODELS_DIR, 'fixtures/sample-1.png'), '--out', csv]);
+    expect(r.code, r.stderr).toBe(0);
+    const { readFileSync } = await import('node:fs');
+    const [header, row] = readFileSync(csv, 'utf8').trim().split('\n');
+    const cells = Object.fromEntries(header.split(',').map((h, i) => [h, row.split(',')[i]]));
+    expect(cells.method).toBe('model');
+    expect(Number(cells['Bruise Percentage'])).toBeCloseTo(7.3393, 1);
+  });
+
   it('refuses invalid options with the schema message and exit code 2', async () => {
     const r = await mango(['resize', join(dir, 'in'), '--width', '100', '--out-dir', join(dir, 'x')]);
     expect(r.code).toBe(2);

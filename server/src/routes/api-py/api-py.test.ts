@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createImage } from '@mango/core';
 import { encodeImage } from '@mango/core/node';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { MODELS_DIR, readManifest } from '@mango/models';
 import { startTestServer, type TestServer } from '../../testing/index.ts';
 
 async function form(files: [string, Uint8Array][], extra: Record<string, string> = {}) {
@@ -14,7 +17,7 @@ describe('/api-py input handling', () => {
   let server: TestServer;
   let auth: Record<string, string> = {};
   beforeAll(async () => {
-    server = await startTestServer({ maxUploadBytes: 200_000 });
+    server = await startTestServer({ maxUploadBytes: 300_000 });
     const user = {
       username: 'apipy_user',
       email: 'apipy@example.test',
@@ -107,10 +110,25 @@ describe('/api-py input handling', () => {
     res = await post('/api-py/python/bruise_detection/DeepLearning', await form([['scan.jpg', pdf]]));
     expect(res.status).toBe(415);
     expect((await res.json()).detail).toMatch(/^scan.jpg: not a supported image/);
-    res = await post('/api-py/python/bruise_detection/Classical', await form([['big.png', new Uint8Array(300_000)]]));
+    res = await post('/api-py/python/bruise_detection/Classical', await form([['big.png', new Uint8Array(400_000)]]));
     expect(res.status).toBe(413);
     // and the server is still serving
     expect((await fetch(server.url + '/healthz')).status).toBe(200);
+  });
+
+  it('runs the shipped bruise model on DeepLearning and says so; Classical runs no model', async () => {
+    const shipped = readManifest(MODELS_DIR).models.find((m) => m.task === 'bruise-segmentation')!;
+    const photo = readFileSync(join(MODELS_DIR, 'fixtures/sample-1.png'));
+    const dl = await post('/api-py/python/bruise_detection/DeepLearning', await form([['sample-1.png', photo]]));
+    expect(dl.status).toBe(200);
+    const [item] = (await dl.json()) as Record<string, unknown>[];
+    expect(item).toMatchObject({ method: 'model', model_id: shipped.id, model_sha256: shipped.sha256 });
+    // the value models/src/shipped.test.ts pins for this photo through the plugin
+    expect(item.bruise_percent as number).toBeCloseTo(7.3393, 1);
+    const cl = await post('/api-py/python/bruise_detection/Classical', await form([['sample-1.png', photo]]));
+    const [classical] = (await cl.json()) as Record<string, unknown>[];
+    expect(classical.method).toBe('classical');
+    expect(classical).not.toHaveProperty('model_id');
   });
 
   it('remove_background wants exactly one image', async () => {
