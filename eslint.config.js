@@ -3,6 +3,36 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
+/**
+ * The layers (guide/architecture.md): core imports nothing of the repository; a plugin (and the
+ * model loader) imports core and other plugins only, never a front end; no package reaches into
+ * another's src/. ESLint's no-restricted-imports enforces them, so `npm run lint` (in `npm test`)
+ * fails on a breach; `eslint.layers.test.ts` checks that each rule fires.
+ */
+const crossPackage = {
+  group: ['../../*/src/*', '../../../*', '@mango/*/src', '@mango/*/src/*'],
+  message: "import other packages through the workspace (@mango/...) and their exports, never another package's src/",
+};
+const frontEnds = ['@mango/server', '@mango/server/*', '@mango/web', '@mango/web/*', '@mango/cli', '@mango/cli/*'];
+export const layerRules = {
+  all: { patterns: [crossPackage] },
+  core: {
+    patterns: [
+      crossPackage,
+      { group: ['@mango/*', '!@mango/core', '!@mango/core/*'], message: 'core imports nothing of the repository' },
+    ],
+  },
+  plugins: {
+    patterns: [
+      crossPackage,
+      {
+        group: [...frontEnds, '@mango/widget', '@mango/widget/*'],
+        message: 'plugins and models import core and plugins only, never a front end (server, web, cli, widget)',
+      },
+    ],
+  },
+};
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '**/fixtures/**'] },
   js.configs.recommended,
@@ -11,18 +41,13 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['../../*/src/*', '../../../*'],
-              message: 'import other packages through the workspace (@mango/...)',
-            },
-          ],
-        },
-      ],
+      'no-restricted-imports': ['error', layerRules.all],
     },
+  },
+  { files: ['core/**/*.{ts,tsx}'], rules: { 'no-restricted-imports': ['error', layerRules.core] } },
+  {
+    files: ['plugins/**/*.{ts,tsx}', 'models/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', layerRules.plugins] },
   },
   {
     files: ['web/**/*.{ts,tsx}', 'widget/**/*.{ts,tsx}'],

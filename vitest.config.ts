@@ -9,6 +9,7 @@ export default defineConfig({
           include: [
             '{core,plugins,models,server,cli,widget,examples}/**/*.test.{ts,tsx}',
             'web/src/**/*.test.{ts,tsx}',
+            '*.test.ts',
           ],
           exclude: ['**/node_modules/**', '**/*.e2e.test.ts'],
           testTimeout: 60_000,

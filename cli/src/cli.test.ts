@@ -190,6 +190,35 @@ describe('mango CLI', () => {
     expect(Number(cells['Bruise Percentage'])).toBeCloseTo(7.3393, 1);
   });
 
+  it('exits 2 on usage errors and 0 on --help / --version', async () => {
+    for (const args of [[], ['frobnicate'], ['bruise'], ['bruise', dir, '--nope']]) {
+      const r = await mango(args);
+      expect(r.code, args.join(' ')).toBe(2);
+    }
+    expect((await mango(['--version'])).code).toBe(0);
+    expect((await mango(['bruise', '--help'])).code).toBe(0);
+  });
+
+  it('reads .webp and .tif, and gives colliding output names a -2 suffix instead of overwriting', async () => {
+    const sharp = (await import('sharp')).default;
+    const src = join(dir, 'collide');
+    mkdirSync(join(src, 'x'), { recursive: true });
+    const tile = (w: number) => sharp({ create: { width: w, height: 10, channels: 3, background: '#c08020' } });
+    writeFileSync(join(src, 'a.jpg'), await tile(11).jpeg().toBuffer());
+    writeFileSync(join(src, 'a.png'), await tile(12).png().toBuffer());
+    writeFileSync(join(src, 'b.webp'), await tile(13).webp().toBuffer());
+    writeFileSync(join(src, 'c.tif'), await tile(14).tiff().toBuffer());
+    writeFileSync(join(src, 'x/a.jpg'), await tile(15).jpeg().toBuffer());
+    const out = join(dir, 'collide-out');
+    // the folder, then x/a.jpg again as a file argument: its own name a.jpg collides with the first
+    const r = await mango(['resize', src, join(src, 'x/a.jpg'), '--width', '4', '--height', '4', '--out-dir', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const names = readdirSync(out, { recursive: true }).map(String).sort();
+    expect(names).toEqual(['a-2.jpg', 'a-3.jpg', 'a.jpg', 'b.jpg', 'c.jpg', 'x', 'x/a.jpg']);
+    const widths = async (n: string) => (await sharp(join(out, n)).metadata()).width;
+    expect(await widths('a.jpg')).toBe(4);
+  });
+
   it('refuses invalid options with the schema message and exit code 2', async () => {
     const r = await mango(['resize', join(dir, 'in'), '--width', '100', '--out-dir', join(dir, 'x')]);
     expect(r.code).toBe(2);

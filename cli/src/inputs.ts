@@ -1,17 +1,38 @@
-/** Input discovery: files and directories (recursive) holding .jpg, .jpeg or .png images. */
+/**
+ * Input discovery: files and directories (recursive) holding images the decoder reads (.jpg,
+ * .jpeg, .png, .webp, .tif, .tiff), each with the output stem its outputs are named after.
+ */
 import { readdir, stat } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
 
-export const IMAGE_EXTENSIONS = new Set(['.jpg', '.jpeg', '.png']);
+export const IMAGE_EXTENSIONS = new Set(['.jpg', '.jpeg', '.png', '.webp', '.tif', '.tiff']);
 
 export interface InputFile {
   path: string;
   /** path relative to the directory argument it came from (its own name for a file argument) */
   relative: string;
+  /**
+   * `relative` without its extension: outputs are `<stem><suffix>`. Unique over the batch: when two
+   * inputs would share one (a.jpg and a.png, or two a.jpg from different folders), the later ones get
+   * `-2`, `-3`, ... so no output overwrites another; the others keep today's names.
+   */
+  stem: string;
+}
+
+/** Gives each file its unique output stem, in input order. */
+function withStems(files: Omit<InputFile, 'stem'>[]): InputFile[] {
+  const taken = new Set<string>();
+  return files.map((f) => {
+    const base = f.relative.replace(/\.[^./]+$/, '');
+    let stem = base;
+    for (let n = 2; taken.has(stem.toLowerCase()); n++) stem = `${base}-${n}`;
+    taken.add(stem.toLowerCase());
+    return { ...f, stem };
+  });
 }
 
 export async function collectInputs(args: string[]): Promise<{ files: InputFile[]; missing: string[] }> {
-  const files: InputFile[] = [];
+  const files: Omit<InputFile, 'stem'>[] = [];
   const missing: string[] = [];
   const walk = async (dir: string, rel: string) => {
     const entries = await readdir(dir, { withFileTypes: true });
@@ -30,5 +51,5 @@ export async function collectInputs(args: string[]): Promise<{ files: InputFile[
     else if (s.isDirectory()) await walk(p, '');
     else files.push({ path: p, relative: p.split('/').pop()! });
   }
-  return { files, missing };
+  return { files: withStems(files), missing };
 }

@@ -30,7 +30,10 @@ export async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv);
     return Number(process.exitCode ?? 0);
   } catch (e) {
-    if (e instanceof CommanderError) return e.exitCode;
+    // --help and --version end with 0; every other commander error (unknown command or option,
+    // missing argument, no command at all) is a usage error: 2, as the README promises.
+    if (e instanceof CommanderError)
+      return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' ? 0 : 2;
     if (e instanceof UsageError) {
       console.error(`error: ${e.message}`);
       return 2;

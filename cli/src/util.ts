@@ -9,10 +9,6 @@ export function parseOrExit<S extends z.ZodType>(schema: S, value: unknown): z.o
   return r.data;
 }
 
-export function replaceExtension(path: string, ext: string): string {
-  return path.replace(/\.[^./]+$/, '') + ext;
-}
-
 /** Bytes of a data: URL (the bruise overlay). */
 export function dataUrlBytes(url: string): { bytes: Buffer; ext: string } {
   const m = /^data:image\/(png|jpeg);base64,(.*)$/s.exec(url);

@@ -7,7 +7,7 @@ import { BruiseOptions } from '@mango/plugin-bruise';
 import { evaluateBruise, formatBruiseEvaluation } from '@mango/plugin-bruise/eval';
 import { collectInputs } from '../inputs.ts';
 import { runBatch, summarise } from '../batch.ts';
-import { dataUrlBytes, parseOrExit, replaceExtension } from '../util.ts';
+import { dataUrlBytes, parseOrExit } from '../util.ts';
 
 /** data.csv's columns (the web export), then the added scalar fields. */
 export const BRUISE_CSV_COLUMNS: [string, (r: BruiseResultItem) => unknown][] = [
@@ -48,7 +48,7 @@ export function bruiseCommand(program: Command) {
   program
     .command('bruise')
     .description('bruise-to-fruit ratio of every photo: CSV or JSON, overlays and masks')
-    .argument('<inputs...>', 'image files or directories (recursive; .jpg, .jpeg, .png)')
+    .argument('<inputs...>', 'image files or directories (recursive; .jpg, .jpeg, .png, .webp, .tif, .tiff)')
     .option('--out <file>', 'results.csv or results.json (default: CSV on stdout)')
     .option('--overlays <dir>', 'write each overlay (fruit outline, bruises tinted) as <name>.overlay.jpg')
     .option('--masks <dir>', 'write <name>.fruit.png and <name>.bruise.png (8-bit, 0 or 255, input size)')
@@ -73,12 +73,12 @@ export function bruiseCommand(program: Command) {
             const item = r.result as unknown as BruiseResultItem;
             if (o.overlays) {
               const { bytes, ext } = dataUrlBytes(item.overlay_img);
-              const target = join(o.overlays, replaceExtension(f.relative, `.overlay${ext}`));
+              const target = join(o.overlays, `${f.stem}.overlay${ext}`);
               await mkdir(dirname(target), { recursive: true });
               await writeFile(target, bytes);
             }
             if (o.masks && r.masks) {
-              const stem = join(o.masks, replaceExtension(f.relative, ''));
+              const stem = join(o.masks, f.stem);
               await mkdir(dirname(stem), { recursive: true });
               await writeFile(`${stem}.fruit.png`, r.masks.fruit);
               await writeFile(`${stem}.bruise.png`, r.masks.bruise);

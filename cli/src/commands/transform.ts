@@ -6,7 +6,7 @@ import type { AnyPlugin } from '@mango/core';
 import { collectInputs } from '../inputs.ts';
 import { runBatch, summarise } from '../batch.ts';
 import { addSchemaOptions, readSchemaOptions } from '../schemaOptions.ts';
-import { parseOrExit, replaceExtension } from '../util.ts';
+import { parseOrExit } from '../util.ts';
 
 export function transformCommand(
   program: Command,
@@ -16,7 +16,7 @@ export function transformCommand(
   const cmd = program
     .command(plugin.id)
     .description(output.description)
-    .argument('<inputs...>', 'image files or directories (recursive; .jpg, .jpeg, .png)')
+    .argument('<inputs...>', 'image files or directories (recursive; .jpg, .jpeg, .png, .webp, .tif, .tiff)')
     .requiredOption('--out-dir <dir>', 'where the results go (sub-folders kept)')
     .option('--concurrency <n>', 'worker threads (default: one per core)', Number);
   addSchemaOptions(cmd, plugin.options);
@@ -37,7 +37,7 @@ export function transformCommand(
         concurrency: o.concurrency as number | undefined,
         onResult: async (f, r) => {
           if (!r.ok || !r.image) return;
-          const target = join(outDir, replaceExtension(f.relative, output.ext));
+          const target = join(outDir, f.stem + output.ext);
           await mkdir(dirname(target), { recursive: true });
           await writeFile(target, r.image);
         },

@@ -1,0 +1,43 @@
+/**
+ * The layer rules of eslint.config.js fire: each breach below is an error at the path it would
+ * have in the repository, and the allowed imports pass.
+ */
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const eslint = new ESLint({ cwd: import.meta.dirname });
+
+async function errors(path: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path });
+  return result.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+}
+
+describe('layers (no-restricted-imports)', () => {
+  it('core imports nothing of the repository', async () => {
+    expect(await errors('core/src/x.ts', "import { a } from '@mango/plugin-bruise';\nexport { a };\n")).toEqual([
+      expect.stringContaining('core imports nothing of the repository'),
+    ]);
+    expect(await errors('core/src/x.ts', "import { a } from '@mango/models';\nexport { a };\n")).toHaveLength(1);
+    expect(await errors('core/src/x.ts', "import { a } from './image.ts';\nexport { a };\n")).toEqual([]);
+  });
+
+  it('a plugin or the model loader never imports a front end', async () => {
+    for (const front of ['@mango/server', '@mango/web', '@mango/cli', '@mango/widget', '@mango/cli/commands'])
+      expect(await errors('plugins/bruise/src/x.ts', `import { a } from '${front}';\nexport { a };\n`)).toEqual([
+        expect.stringContaining('never a front end'),
+      ]);
+    expect(await errors('models/src/x.ts', "import { a } from '@mango/server';\nexport { a };\n")).toHaveLength(1);
+    expect(await errors('plugins/bruise/src/x.ts', "import { a } from '@mango/core';\nexport { a };\n")).toEqual([]);
+    expect(await errors('plugins/bruise/src/x.ts', "import a from '@mango/plugin-crop';\nexport { a };\n")).toEqual([]);
+  });
+
+  it("no package reaches into another's src/", async () => {
+    expect(await errors('server/src/x.ts', "import { a } from '@mango/core/src/image.ts';\nexport { a };\n")).toEqual([
+      expect.stringContaining("never another package's src/"),
+    ]);
+    expect(await errors('cli/src/x.ts', "import { a } from '../../core/src/image.ts';\nexport { a };\n")).toHaveLength(
+      1,
+    );
+    expect(await errors('server/src/x.ts', "import { a } from '@mango/core/node';\nexport { a };\n")).toEqual([]);
+  });
+});
