@@ -1,7 +1,9 @@
-import { defineConfig } from 'vite';
+import { defaultClientConditions, defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
 export default defineConfig({
+  // bundle the workspace packages from their TypeScript sources (the `source` export condition)
+  resolve: { conditions: ['source', ...defaultClientConditions] },
   plugins: [react()],
   build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 2000 },
   worker: { format: 'es' },

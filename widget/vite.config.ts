@@ -2,9 +2,11 @@
  * Library build of the widget: one self-contained ES module and one classic script, with the
  * local-mode worker inlined (Blob URL), so a partner page needs no other file from us.
  */
-import { defineConfig } from 'vite';
+import { defaultClientConditions, defineConfig } from 'vite';
 
 export default defineConfig({
+  // bundle the workspace packages from their TypeScript sources (the `source` export condition)
+  resolve: { conditions: ['source', ...defaultClientConditions] },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

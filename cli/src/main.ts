@@ -1,4 +1,5 @@
 /** The `mango` command: one sub-command per plugin, a thin shell over the plugins and the job pool. */
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { pluginsCommand } from './commands/plugins.ts';
 import { removeBackgroundCommand, resizeCommand } from './commands/transforms.ts';
@@ -7,10 +8,13 @@ import { cropCommand, kmeansCommand } from './commands/single.ts';
 import { bruiseCommand, evalCommand } from './commands/bruise.ts';
 import { UsageError } from './util.ts';
 
+/** The CLI package's version (bin/mango.js answers --version from the same file). */
+export const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
+
 export function buildProgram(): Command {
   const program = new Command('mango')
     .description('Mango Bruise Tracker: bruise ratio, features and image tools for directories of photos')
-    .version('0.1.0')
+    .version(VERSION)
     .exitOverride();
   pluginsCommand(program);
   bruiseCommand(program);

@@ -24,6 +24,9 @@ export function createJobPool(options: { threads?: number; idleTimeout?: number 
   process.env.MANGO_ORT_THREADS ??= String(Math.max(1, Math.floor(availableParallelism() / threads)));
   const piscina = new Piscina({
     filename: new URL('./worker.cjs', import.meta.url).href,
+    // Run from the TypeScript sources (tests, dev): the worker loads them too, and resolves the
+    // other packages to their sources (the `source` export condition), never to a stale dist/.
+    ...(import.meta.url.endsWith('.ts') ? { execArgv: [...process.execArgv, '--conditions=source'] } : {}),
     minThreads: 1,
     maxThreads: threads,
     idleTimeout: options.idleTimeout ?? 30_000,
