@@ -25,7 +25,9 @@ export async function runBatch(
   options: BatchOptions = {},
 ): Promise<BatchOutcome> {
   const threads = Math.max(1, Math.min(options.concurrency ?? defaultThreads(), files.length));
-  const pool = createJobPool({ threads, idleTimeout: 1000 });
+  // One photo runs on this thread: a worker thread would only add its start-up (loading the
+  // plugins a second time) to the one job.
+  const pool = createJobPool({ threads: files.length === 1 ? 0 : threads, idleTimeout: 1000 });
   const bar =
     process.stderr.isTTY && !options.quiet && files.length > 1
       ? new SingleBar(
