@@ -1,0 +1,114 @@
+/**
+ * The model card's example pictures (models/card/*.jpg): the worst out-of-fold cases of the grouped
+ * k-fold report, each scored again by the fold model that never saw that fruit, drawn as the photo
+ * beside the product's overlay (fruit outline, bruise tinted), 180 px high.
+ *
+ *   node --import tsx models/training/card-pictures.ts [--runs models/training/runs] [--data ../shared/data/bruise-dev]
+ *
+ * Cases: the composite with the largest error, the healthy photo scored highest, the lesioned photo
+ * scored lowest, and one typical lesioned photo (the median of its class) for contrast.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import sharp from 'sharp';
+import { createContext, runPlugin } from '@mango/core';
+import { decodeImage, nodeImages } from '@mango/core/node';
+import bruise from '@mango/plugin-bruise';
+import { readCsv } from '@mango/plugin-bruise/eval';
+import { createModelLoader, MODELS_DIR, readManifest, sha256File } from '@mango/models';
+
+const here = import.meta.dirname;
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: resolve(here, 'runs') },
+    data: { type: 'string', default: resolve(here, '../../../shared/data/bruise-dev') },
+    report: { type: 'string', default: resolve(here, 'kfold-report.json') },
+    out: { type: 'string', default: resolve(MODELS_DIR, 'card') },
+  },
+});
+const report = JSON.parse(readFileSync(values.report!, 'utf8'));
+const shipped = readManifest(MODELS_DIR).models.find((m) => m.task === 'bruise-segmentation')!;
+const foldOf = new Map<string, number>();
+for (const r of readCsv(join(values.runs!, 'fold-0/folds.csv'))) foldOf.set(`${r.set}/${r.filename}`, Number(r.fold));
+
+type Comp = { filename: string; truth_percent: number; predicted_percent: number };
+type Lab = { filename: string; class: string; lesioned: number; predicted_percent: number };
+const comps: Comp[] = report.per_image_out_of_fold.composites;
+const labs: Lab[] = report.per_image_out_of_fold.senmango;
+const by = <T>(xs: T[], f: (x: T) => number) => [...xs].sort((a, b) => f(a) - f(b));
+const worstComp = by(comps, (c) => -Math.abs(c.predicted_percent - c.truth_percent))[0];
+const healthy = by(
+  labs.filter((l) => !l.lesioned),
+  (l) => -l.predicted_percent,
+)[0];
+const lesioned = by(
+  labs.filter((l) => l.lesioned),
+  (l) => l.predicted_percent,
+);
+const typical = lesioned[Math.floor(lesioned.length / 2)];
+const cases = [
+  {
+    name: 'worst-composite',
+    set: 'composites',
+    dir: 'synthetic_composites',
+    file: worstComp.filename,
+    note: `truth ${worstComp.truth_percent} %, model ${worstComp.predicted_percent} %`,
+  },
+  {
+    name: 'healthy-highest',
+    set: 'senmango',
+    dir: 'senmango_real_lesions',
+    file: healthy.filename,
+    note: `healthy, model ${healthy.predicted_percent} %`,
+  },
+  {
+    name: 'lesioned-lowest',
+    set: 'senmango',
+    dir: 'senmango_real_lesions',
+    file: lesioned[0].filename,
+    note: `${lesioned[0].class}, model ${lesioned[0].predicted_percent} %`,
+  },
+  {
+    name: 'lesioned-typical',
+    set: 'senmango',
+    dir: 'senmango_real_lesions',
+    file: typical.filename,
+    note: `${typical.class}, model ${typical.predicted_percent} % (median lesioned photo)`,
+  },
+];
+
+mkdirSync(values.out!, { recursive: true });
+for (const c of cases) {
+  const fold = foldOf.get(`${c.set}/${c.file}`)!;
+  const dir = mkdtempSync(join(tmpdir(), 'mango-card-'));
+  const file = resolve(values.runs!, `fold-${fold}/model.onnx`);
+  const entry = { ...shipped, id: `${shipped.id}-fold-${fold}`, file, sha256: sha256File(file) };
+  writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ models: [entry] }));
+  const bytes = readFileSync(join(values.data!, c.dir, 'images', c.file));
+  const image = await decodeImage(bytes, c.file);
+  const r = await runPlugin(
+    bruise,
+    image,
+    { filename: c.file, method: 'model' },
+    createContext(nodeImages, { models: createModelLoader(dir) }),
+  );
+  rmSync(dir, { recursive: true, force: true });
+  const overlay = Buffer.from(r.overlay_img.split(',')[1], 'base64');
+  const h = 180;
+  const [a, b] = await Promise.all(
+    [bytes, overlay].map((x) => sharp(x).rotate().resize({ height: h }).jpeg({ quality: 80 }).toBuffer()),
+  );
+  const wa = (await sharp(a).metadata()).width!;
+  const wb = (await sharp(b).metadata()).width!;
+  const out = join(values.out!, `${c.name}.jpg`);
+  await sharp({ create: { width: wa + wb + 6, height: h, channels: 3, background: '#ffffff' } })
+    .composite([
+      { input: a, left: 0, top: 0 },
+      { input: b, left: wa + 6, top: 0 },
+    ])
+    .jpeg({ quality: 80 })
+    .toFile(out);
+  console.log(`${out}: ${c.file} (fold ${fold}) ${c.note}; this run ${r.bruise_percent} %`);
+}
