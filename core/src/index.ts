@@ -8,3 +8,4 @@ export * from './color.ts';
 export * from './schemas/index.ts';
 export * from './mask.ts';
 export * from './segmentation/index.ts';
+export * from './uploads.ts';

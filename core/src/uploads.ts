@@ -1,0 +1,132 @@
+/**
+ * Upload rules (accepted types, sizes) of every front end, in one place. The product spec gives the
+ * front ends different rules, so there is one rule per front end (product-spec.md sections 4, 5, 7):
+ * the web dropzone accepts .jpg/.jpeg/.png by name, the K-Means page image/jpeg|png|jpg up to 5 MB,
+ * the Crop page any image with no size check, the widget JPEG/PNG/WebP, the server and CLI every
+ * format the decoder reads. Browser-safe: no Node imports.
+ */
+
+/** How a rule recognises an accepted file. */
+export type UploadMatch =
+  /** by file name extension only */
+  | 'name'
+  /** by MIME type only */
+  | 'type'
+  /** by MIME type, or by name when the browser gives no type */
+  | 'type-or-name'
+  /** any file the picker lets through (its `accept` filter only) */
+  | 'any';
+
+export interface UploadRule {
+  match: UploadMatch;
+  /** accepted extensions, lower case with the dot */
+  extensions: readonly string[];
+  /** accepted MIME types */
+  mimeTypes: readonly string[];
+  /** largest accepted file in bytes; undefined: no size check */
+  maxBytes?: number;
+  /** the file input's `accept` attribute */
+  accept: string;
+  /** the message for a refused type (the widget has its own, translated) */
+  typeMessage?: string;
+  /** the message for a file over maxBytes */
+  sizeMessage?: string;
+}
+
+export type UploadRefusal = 'type' | 'size';
+
+/** The fields of a File (or of a file on disk) the rules look at. */
+export interface UploadCandidate {
+  name: string;
+  type?: string;
+  size?: number;
+}
+
+const MB = 1024 * 1024;
+
+/** Every web upload page's dropzone: .jpg, .jpeg, .png by file name (spec section 5). */
+export const DROPZONE_UPLOAD: UploadRule = {
+  match: 'name',
+  extensions: ['.jpg', '.jpeg', '.png'],
+  mimeTypes: ['image/jpeg', 'image/png'],
+  accept: '.jpg,.jpeg,.png,image/jpeg,image/png',
+  typeMessage: 'Only .jpg, .jpeg, and .png files are allowed.',
+};
+
+/** The K-Means page: image/jpeg, image/png, image/jpg up to 5 MB (5242880 bytes; spec sections 5, 7). */
+export const KMEANS_UPLOAD: UploadRule = {
+  match: 'type',
+  extensions: ['.jpg', '.jpeg', '.png'],
+  mimeTypes: ['image/jpeg', 'image/png', 'image/jpg'],
+  maxBytes: 5 * MB,
+  accept: 'image/jpeg,image/png,image/jpg',
+  typeMessage: 'Unsupported file type. Please upload a JPG or PNG image.',
+  sizeMessage: 'Image too large. Maximum allowed size is 5MB.',
+};
+
+/**
+ * The Crop page: any image type, and no size check despite its 'Supports JPG, PNG, WEBP (Max 5MB)'
+ * text (spec section 5).
+ */
+export const CROP_UPLOAD: UploadRule = {
+  match: 'any',
+  extensions: [],
+  mimeTypes: [],
+  accept: 'image/*',
+};
+
+/** The embeddable widget: JPEG, PNG, WebP by type, or by name when the browser gives no type. */
+export const WIDGET_UPLOAD: UploadRule = {
+  match: 'type-or-name',
+  extensions: ['.jpg', '.jpeg', '.png', '.webp'],
+  mimeTypes: ['image/jpeg', 'image/png', 'image/webp'],
+  accept: 'image/jpeg,image/png,image/webp',
+};
+
+/** The server's default per-file limit in MB (MAX_UPLOAD_MB overrides it). */
+export const SERVER_MAX_UPLOAD_MB = 25;
+
+/**
+ * The server's /api-py uploads and the CLI's inputs: the formats the decoder reads, by name. The
+ * server's limit is configurable (MAX_UPLOAD_MB, default SERVER_MAX_UPLOAD_MB); the CLI has none.
+ */
+export const SERVER_UPLOAD: UploadRule = {
+  match: 'name',
+  extensions: ['.jpg', '.jpeg', '.png', '.webp', '.tif', '.tiff'],
+  mimeTypes: ['image/jpeg', 'image/png', 'image/webp', 'image/tiff'],
+  maxBytes: SERVER_MAX_UPLOAD_MB * MB,
+  accept: '.jpg,.jpeg,.png,.webp,.tif,.tiff,image/jpeg,image/png,image/webp,image/tiff',
+  typeMessage: 'Only .jpg, .jpeg, .png, .webp, .tif and .tiff images are accepted.',
+};
+
+/** Whether the name ends with one of the rule's extensions (case-insensitive). */
+export function hasUploadExtension(rule: UploadRule, name: string): boolean {
+  const lower = name.toLowerCase();
+  return rule.extensions.some((ext) => lower.endsWith(ext));
+}
+
+/** Whether the file's type (and name, by the rule's match) is accepted; sizes are not looked at. */
+export function isAcceptedType(rule: UploadRule, file: UploadCandidate): boolean {
+  switch (rule.match) {
+    case 'any':
+      return true;
+    case 'name':
+      return hasUploadExtension(rule, file.name);
+    case 'type':
+      return rule.mimeTypes.includes(file.type ?? '');
+    case 'type-or-name':
+      return file.type ? rule.mimeTypes.includes(file.type) : hasUploadExtension(rule, file.name);
+  }
+}
+
+/** Why the rule refuses the file ('type' first, then 'size'), or null when it accepts it. */
+export function uploadRefusal(rule: UploadRule, file: UploadCandidate): UploadRefusal | null {
+  if (!isAcceptedType(rule, file)) return 'type';
+  if (rule.maxBytes !== undefined && (file.size ?? 0) > rule.maxBytes) return 'size';
+  return null;
+}
+
+/** The rule's message for a refusal. */
+export function refusalMessage(rule: UploadRule, refusal: UploadRefusal): string | undefined {
+  return refusal === 'size' ? (rule.sizeMessage ?? rule.typeMessage) : rule.typeMessage;
+}
