@@ -5,7 +5,7 @@
  * Attributes: api-base, api-key, mode ("server" | "local"), locale ("en" | "th").
  * Events (bubbling, composed): mango-result (detail: BruiseResultItem[]), mango-error (detail: {message}).
  */
-import type { BruiseFruit, BruiseResultItem } from '@mango/core';
+import { isAcceptedType, WIDGET_UPLOAD, type BruiseFruit, type BruiseResultItem } from '@mango/core';
 import { formatCount, formatPercent, stringsFor, type WidgetStrings } from './strings.ts';
 import { WIDGET_CSS } from './styles.ts';
 import { scoreOnServer, WidgetError } from './server.ts';
@@ -13,8 +13,6 @@ import { LocalScorer } from './local.ts';
 
 export type WidgetMode = 'server' | 'local';
 export const TAG_NAME = 'mango-bruise-widget';
-export const ACCEPTED_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
-const ACCEPTED_EXTENSIONS = /\.(jpe?g|png|webp)$/i;
 
 export interface MangoErrorDetail {
   message: string;
@@ -38,8 +36,9 @@ function defaultApiBase(): string {
   return location.origin;
 }
 
+/** JPEG, PNG or WebP by type, or by name when the browser gives no type (WIDGET_UPLOAD). */
 export function isAcceptedImage(file: File): boolean {
-  return ACCEPTED_TYPES.includes(file.type) || (!file.type && ACCEPTED_EXTENSIONS.test(file.name));
+  return isAcceptedType(WIDGET_UPLOAD, file);
 }
 
 function el<K extends keyof HTMLElementTagNameMap>(
@@ -94,7 +93,7 @@ export class MangoBruiseWidget extends ElementBase {
     this.hint = el('span', { class: 'hint', id: 'hint' });
     this.dropzone.append(this.prompt, this.hint);
     this.note = el('p', { class: 'note', id: 'note' });
-    this.input = el('input', { type: 'file', accept: ACCEPTED_TYPES.join(','), multiple: '', tabindex: '-1' });
+    this.input = el('input', { type: 'file', accept: WIDGET_UPLOAD.accept, multiple: '', tabindex: '-1' });
     this.input.setAttribute('aria-hidden', 'true');
     this.progress = el('progress', { max: '1', part: 'progress' });
     this.progress.hidden = true;

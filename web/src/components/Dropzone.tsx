@@ -1,13 +1,5 @@
 import { useRef, useState } from 'react';
-
-/** Accepted by name on every upload page (product-spec.md section 5). */
-export const ACCEPTED_EXTENSIONS = ['.jpg', '.jpeg', '.png'];
-export const ONLY_IMAGES_ALERT = 'Only .jpg, .jpeg, and .png files are allowed.';
-
-export function hasAcceptedExtension(name: string): boolean {
-  const lower = name.toLowerCase();
-  return ACCEPTED_EXTENSIONS.some((ext) => lower.endsWith(ext));
-}
+import { DROPZONE_UPLOAD, isAcceptedType, refusalMessage } from '@mango/core';
 
 /** Size in KB with 2 decimals, as the file lists show it. */
 export function formatKB(bytes: number): string {
@@ -15,13 +7,13 @@ export function formatKB(bytes: number): string {
 }
 
 /**
- * Keeps the valid files of a selection; when none passes, alerts the spec's message.
- * Valid ones are appended to the current list.
+ * Keeps the valid files of a selection (DROPZONE_UPLOAD: .jpg, .jpeg, .png by name); when none
+ * passes, alerts the spec's message. Valid ones are appended to the current list.
  */
 export function acceptFiles(current: File[], incoming: File[]): File[] {
-  const valid = incoming.filter((f) => hasAcceptedExtension(f.name));
+  const valid = incoming.filter((f) => isAcceptedType(DROPZONE_UPLOAD, f));
   if (valid.length === 0 && incoming.length > 0) {
-    alert(ONLY_IMAGES_ALERT);
+    alert(refusalMessage(DROPZONE_UPLOAD, 'type'));
     return current;
   }
   return [...current, ...valid];
@@ -69,7 +61,7 @@ export default function Dropzone({ files, onChange, multiple = true, label }: Dr
         <input
           ref={input}
           type="file"
-          accept=".jpg,.jpeg,.png,image/jpeg,image/png"
+          accept={DROPZONE_UPLOAD.accept}
           multiple={multiple}
           hidden
           data-testid="file-input"

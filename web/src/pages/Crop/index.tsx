@@ -5,7 +5,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Image as KonvaImage, Layer, Rect, Stage } from 'react-konva';
-import { createContext, runPlugin, userMessage, type RasterImage } from '@mango/core';
+import { CROP_UPLOAD, createContext, runPlugin, userMessage, type RasterImage } from '@mango/core';
 import { browserImages, decodeImage, encodeImage, toImageData } from '@mango/core/browser';
 import crop from '@mango/plugin-crop';
 import Layout from '../../components/Layout.tsx';
@@ -126,7 +126,7 @@ export default function Crop() {
             <input
               ref={input}
               type="file"
-              accept="image/*"
+              accept={CROP_UPLOAD.accept}
               hidden
               data-testid="file-input"
               onChange={(e) => {

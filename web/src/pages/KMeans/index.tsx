@@ -7,7 +7,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Image as KonvaImage, Layer, Rect, Stage } from 'react-konva';
 import type { KonvaEventObject } from 'konva/lib/Node';
-import { userMessage, type RasterImage } from '@mango/core';
+import { KMEANS_UPLOAD, refusalMessage, uploadRefusal, userMessage, type RasterImage } from '@mango/core';
 import { decodeImage, toImageData } from '@mango/core/browser';
 import {
   kmeansClassesFile,
@@ -22,10 +22,6 @@ import { downloadBlob } from '../../lib/download.ts';
 import '../tool-pages.css';
 import './kmeans.css';
 
-export const ACCEPTED_TYPES = ['image/jpeg', 'image/png', 'image/jpg'];
-export const MAX_BYTES = 5242880;
-const UNSUPPORTED = 'Unsupported file type. Please upload a JPG or PNG image.';
-const TOO_LARGE = 'Image too large. Maximum allowed size is 5MB.';
 const CLASSES_FILE_NAME = 'kmeans-classes.json';
 const RESULTS_FILE_NAME = 'kmeans-results.json';
 const OUTLINE_WIDTH = 2;
@@ -125,12 +121,9 @@ export default function KMeans() {
       console.error('No valid file selected');
       return;
     }
-    if (!ACCEPTED_TYPES.includes(file.type)) {
-      alert(UNSUPPORTED);
-      return;
-    }
-    if (file.size > MAX_BYTES) {
-      alert(TOO_LARGE);
+    const refusal = uploadRefusal(KMEANS_UPLOAD, file);
+    if (refusal) {
+      alert(refusalMessage(KMEANS_UPLOAD, refusal));
       return;
     }
     try {
@@ -366,7 +359,7 @@ export default function KMeans() {
               <input
                 ref={fileInput}
                 type="file"
-                accept="image/jpeg,image/png,image/jpg"
+                accept={KMEANS_UPLOAD.accept}
                 hidden
                 data-testid="file-input"
                 onChange={(e) => {
