@@ -1,38 +1,38 @@
-/** Every route of product-spec.md section 2. Pages load lazily, one folder per screen. */
+/** Every route of product-spec.md section 2. Pages load lazily, one folder per screen, grouped by feature. */
 import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import ProtectedRoute from './components/ProtectedRoute.tsx';
 
-const AboutUsMain = lazy(() => import('./pages/AboutUsMain/index.tsx'));
-const ContactUsMain = lazy(() => import('./pages/ContactUsMain/index.tsx'));
-const AboutUs = lazy(() => import('./pages/AboutUs/index.tsx'));
-const ContactUs = lazy(() => import('./pages/ContactUs/index.tsx'));
-const ForgotPassword = lazy(() => import('./pages/ForgotPassword/index.tsx'));
-const Verify = lazy(() => import('./pages/Verify/index.tsx'));
-const ChangePassword = lazy(() => import('./pages/ChangePassword/index.tsx'));
-const ChangePasswordSuccess = lazy(() => import('./pages/ChangePasswordSuccess/index.tsx'));
-const KMeans = lazy(() => import('./pages/KMeans/index.tsx'));
-const TestToken = lazy(() => import('./pages/TestToken/index.tsx'));
-const Logout = lazy(() => import('./pages/Logout/index.tsx'));
-const SignIn = lazy(() => import('./pages/SignIn/index.tsx'));
-const SignUp = lazy(() => import('./pages/SignUp/index.tsx'));
-const ApiDocs = lazy(() => import('./pages/ApiDocs/index.tsx'));
-const Home = lazy(() => import('./pages/Home/index.tsx'));
-const Dashboard = lazy(() => import('./pages/Dashboard/index.tsx'));
-const NewPassword = lazy(() => import('./pages/NewPassword/index.tsx'));
-const Profile = lazy(() => import('./pages/Profile/index.tsx'));
-const ProfileEdit = lazy(() => import('./pages/ProfileEdit/index.tsx'));
-const ProfileChangePassword = lazy(() => import('./pages/ProfileChangePassword/index.tsx'));
-const Bruise = lazy(() => import('./pages/Bruise/index.tsx'));
-const ShowAreaAccuracy = lazy(() => import('./pages/ShowAreaAccuracy/index.tsx'));
-const ViewPhotoResult = lazy(() => import('./pages/ViewPhotoResult/index.tsx'));
-const Analysis = lazy(() => import('./pages/Analysis/index.tsx'));
-const AnalysisResult = lazy(() => import('./pages/AnalysisResult/index.tsx'));
-const ExportFeature = lazy(() => import('./pages/ExportFeature/index.tsx'));
-const Resize = lazy(() => import('./pages/Resize/index.tsx'));
-const Crop = lazy(() => import('./pages/Crop/index.tsx'));
-const RemoveBackground = lazy(() => import('./pages/RemoveBackground/index.tsx'));
-const ApiKeys = lazy(() => import('./pages/ApiKeys/index.tsx'));
+const AboutUsMain = lazy(() => import('./pages/public/AboutUsMain/index.tsx'));
+const ContactUsMain = lazy(() => import('./pages/public/ContactUsMain/index.tsx'));
+const AboutUs = lazy(() => import('./pages/public/AboutUs/index.tsx'));
+const ContactUs = lazy(() => import('./pages/public/ContactUs/index.tsx'));
+const ForgotPassword = lazy(() => import('./pages/account/ForgotPassword/index.tsx'));
+const Verify = lazy(() => import('./pages/account/Verify/index.tsx'));
+const ChangePassword = lazy(() => import('./pages/account/ChangePassword/index.tsx'));
+const ChangePasswordSuccess = lazy(() => import('./pages/account/ChangePasswordSuccess/index.tsx'));
+const KMeans = lazy(() => import('./pages/tools/KMeans/index.tsx'));
+const TestToken = lazy(() => import('./pages/developer/TestToken/index.tsx'));
+const Logout = lazy(() => import('./pages/account/Logout/index.tsx'));
+const SignIn = lazy(() => import('./pages/account/SignIn/index.tsx'));
+const SignUp = lazy(() => import('./pages/account/SignUp/index.tsx'));
+const ApiDocs = lazy(() => import('./pages/developer/ApiDocs/index.tsx'));
+const Home = lazy(() => import('./pages/home/Home/index.tsx'));
+const Dashboard = lazy(() => import('./pages/home/Dashboard/index.tsx'));
+const NewPassword = lazy(() => import('./pages/account/NewPassword/index.tsx'));
+const Profile = lazy(() => import('./pages/account/Profile/index.tsx'));
+const ProfileEdit = lazy(() => import('./pages/account/ProfileEdit/index.tsx'));
+const ProfileChangePassword = lazy(() => import('./pages/account/ProfileChangePassword/index.tsx'));
+const Bruise = lazy(() => import('./pages/bruise/Bruise/index.tsx'));
+const ShowAreaAccuracy = lazy(() => import('./pages/bruise/ShowAreaAccuracy/index.tsx'));
+const ViewPhotoResult = lazy(() => import('./pages/bruise/ViewPhotoResult/index.tsx'));
+const Analysis = lazy(() => import('./pages/analysis/Analysis/index.tsx'));
+const AnalysisResult = lazy(() => import('./pages/analysis/AnalysisResult/index.tsx'));
+const ExportFeature = lazy(() => import('./pages/analysis/ExportFeature/index.tsx'));
+const Resize = lazy(() => import('./pages/tools/Resize/index.tsx'));
+const Crop = lazy(() => import('./pages/tools/Crop/index.tsx'));
+const RemoveBackground = lazy(() => import('./pages/tools/RemoveBackground/index.tsx'));
+const ApiKeys = lazy(() => import('./pages/developer/ApiKeys/index.tsx'));
 
 export default function AppRoutes() {
   return (

@@ -1,0 +1,71 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import RecoveryFrame from '#web/components/RecoveryFrame.tsx';
+import PasswordField from '#web/components/PasswordField.tsx';
+import { postJson, recovery } from '#web/account/recovery.ts';
+import { errorText, MAX_RECOVERY_INPUT, MIN_PASSWORD, MSG } from '#web/account/messages.ts';
+
+/** Step 3 of recovery: a new password, sent with the reset token from the verification step. */
+export default function ChangePassword() {
+  const navigate = useNavigate();
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [alert, setAlert] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!password || !confirm) return setAlert(MSG.fieldBlank);
+    if (password !== confirm) return setAlert(MSG.mismatch);
+    if (password.length < MIN_PASSWORD) return setAlert(MSG.tooShort);
+    const token = recovery.resetToken();
+    if (!token) return setAlert('Your recovery session has expired. Please request a new code.');
+    setBusy(true);
+    try {
+      const res = await postJson('/api-node/change-password', { newPassword: password }, token);
+      if (!res.ok) return setAlert(errorText(res.data, MSG.changeFailed));
+      setAlert('');
+      recovery.clear();
+      navigate('/changepassword/success', { replace: true });
+    } catch {
+      setAlert(MSG.changeFailed);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <RecoveryFrame title="Change Password">
+      <p className="auth-lead">Choose a new password of at least {MIN_PASSWORD} characters.</p>
+      <form onSubmit={submit} noValidate>
+        {alert && (
+          <p className="alert" role="alert">
+            {alert}
+          </p>
+        )}
+        {/* lets password managers file the new password under the right account */}
+        <input type="email" autoComplete="username" value={recovery.email() ?? ''} readOnly hidden />
+        <PasswordField
+          label="New Password"
+          autoComplete="new-password"
+          maxLength={MAX_RECOVERY_INPUT}
+          value={password}
+          onChange={setPassword}
+        />
+        <PasswordField
+          label="Confirm Password"
+          autoComplete="new-password"
+          maxLength={MAX_RECOVERY_INPUT}
+          value={confirm}
+          onChange={setConfirm}
+        />
+        <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
+          {busy ? 'Saving...' : 'Change Password'}
+        </button>
+      </form>
+      <p className="auth-switch">
+        <Link to="/forgotpassword">Start over</Link>
+      </p>
+    </RecoveryFrame>
+  );
+}

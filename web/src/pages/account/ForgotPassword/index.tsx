@@ -1,0 +1,63 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import RecoveryFrame from '#web/components/RecoveryFrame.tsx';
+import { postJson, recovery } from '#web/account/recovery.ts';
+import { errorText, MAX_RECOVERY_INPUT, MSG } from '#web/account/messages.ts';
+
+/** Step 1 of recovery: ask the server to mail a verification code, remember the address for step 2. */
+export default function ForgotPassword() {
+  const navigate = useNavigate();
+  const [email, setEmail] = useState(() => recovery.email() ?? '');
+  const [alert, setAlert] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const address = email.trim();
+    if (!address) return setAlert(MSG.emailRequired);
+    setBusy(true);
+    try {
+      const res = await postJson('/api-node/forgot-password', { email: address });
+      if (!res.ok) return setAlert(errorText(res.data, 'Could not send the email. Please try again.'));
+      setAlert('');
+      recovery.clear();
+      recovery.setEmail(address);
+      navigate('/verify');
+    } catch {
+      setAlert('Could not reach the server. Please try again.');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <RecoveryFrame title="Forgot Password">
+      <p className="auth-lead">Enter the email address of your account and we will send you a verification code.</p>
+      <form onSubmit={submit} noValidate>
+        {alert && (
+          <p className="alert" role="alert">
+            {alert}
+          </p>
+        )}
+        <label className="visually-hidden" htmlFor="forgot-email">
+          Email
+        </label>
+        <input
+          id="forgot-email"
+          type="email"
+          placeholder="Enter your email"
+          autoComplete="email"
+          maxLength={MAX_RECOVERY_INPUT}
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+        <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
+          {busy ? 'Sending...' : 'Send Email'}
+        </button>
+      </form>
+      <p className="auth-switch">
+        Remembered it? <Link to="/signin">Sign In</Link>
+      </p>
+    </RecoveryFrame>
+  );
+}

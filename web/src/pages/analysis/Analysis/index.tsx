@@ -1,0 +1,209 @@
+/** /analysis: feature selection and upload (product-spec.md sections 2, 4, 5, 8). */
+import { useEffect, useMemo, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { FEATURE_CATEGORIES, FEATURE_DISPLAY_NAMES, FEATURE_IDS, type FeatureId } from '@mango/core';
+import Layout from '#web/components/Layout.tsx';
+import Dropzone from '#web/components/Dropzone.tsx';
+import { apiFetch, logAction } from '#web/api/client.ts';
+import { FEATURE_DESCRIPTIONS } from '@mango/plugin-features';
+import { summarizeNames } from '#web/lib/featureFormat.ts';
+import { imageRefsToPngFiles, isFileList, isImageRefList } from '#web/lib/imageFiles.ts';
+import { saveAnalysisSession, toAnalysisState } from '#web/lib/analysisSession.ts';
+import ScrollTopButton from './ScrollTopButton.tsx';
+import '../../tool-pages.css';
+import './analysis.css';
+
+const ANALYZE_ENDPOINT = '/api-py/python/analyze';
+
+type Category = keyof typeof FEATURE_CATEGORIES;
+const CATEGORIES = Object.keys(FEATURE_CATEGORIES) as Category[];
+const CATEGORY_LABELS: Record<Category, string> = {
+  color: 'Color',
+  texture: 'Texture',
+  shape: 'Shape',
+  others: 'Others',
+};
+
+export default function Analysis() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const state = location.state as { selectedFiles?: unknown; images?: unknown; selectedFeatures?: unknown } | null;
+
+  const [files, setFiles] = useState<File[]>(() => (isFileList(state?.selectedFiles) ? state.selectedFiles : []));
+  const [selected, setSelected] = useState<Set<FeatureId>>(() => {
+    // Coming back from the results keeps the previous choice.
+    const fromState: unknown[] = Array.isArray(state?.selectedFeatures) ? state.selectedFeatures : [];
+    return new Set(FEATURE_IDS.filter((id) => fromState.includes(id)));
+  });
+  const [category, setCategory] = useState<Category>('color');
+  const [query, setQuery] = useState('');
+  const [isolate, setIsolate] = useState(false);
+  const [loadingImages, setLoadingImages] = useState(false);
+  const [processing, setProcessing] = useState(false);
+
+  // Images handed over by another tool as {url, name}: fetched and turned into png files, once.
+  const images = state?.images;
+  useEffect(() => {
+    if (!isImageRefList(images) || images.length === 0) return;
+    let cancelled = false;
+    setLoadingImages(true);
+    imageRefsToPngFiles(images)
+      .then((pngs) => !cancelled && setFiles((current) => [...current, ...pngs]))
+      .catch((e: unknown) => console.error('Could not load the images handed over', e))
+      .finally(() => !cancelled && setLoadingImages(false));
+    return () => {
+      cancelled = true;
+    };
+  }, [images]);
+
+  const visible = useMemo(() => {
+    const q = query.trim().toLowerCase();
+    return FEATURE_CATEGORIES[category].filter(
+      (id) =>
+        !q || FEATURE_DISPLAY_NAMES[id].toLowerCase().includes(q) || FEATURE_DESCRIPTIONS[id].toLowerCase().includes(q),
+    );
+  }, [category, query]);
+
+  const update = (fn: (s: Set<FeatureId>) => void) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      fn(next);
+      return next;
+    });
+  const toggle = (id: FeatureId) => update((s) => (s.has(id) ? s.delete(id) : s.add(id)));
+  const selectCategory = () => update((s) => FEATURE_CATEGORIES[category].forEach((id) => s.add(id)));
+  const deselectCategory = () => update((s) => FEATURE_CATEGORIES[category].forEach((id) => s.delete(id)));
+  const selectAll = () => setSelected(new Set(FEATURE_IDS));
+  const deselectAll = () => setSelected(new Set());
+
+  const selectedIds = FEATURE_IDS.filter((id) => selected.has(id));
+
+  const analyze = async () => {
+    if (files.length === 0) {
+      alert('Please select at least one image to upload.');
+      return;
+    }
+    if (selectedIds.length === 0) {
+      alert('Please select at least one feature to analyze.');
+      return;
+    }
+    setProcessing(true);
+    const form = new FormData();
+    for (const f of files) form.append('images', f, f.name);
+    form.append('features', JSON.stringify(selectedIds));
+    if (isolate) form.append('isolate', 'true');
+    try {
+      const res = await apiFetch(ANALYZE_ENDPOINT, { method: 'POST', body: form });
+      const data: unknown = res.ok ? await res.json() : null;
+      const result = toAnalysisState({ selectedFeatures: selectedIds, analysisResults: data, selectedFiles: files });
+      if (!res.ok || !result) {
+        console.error('Feature analysis failed', res.status, data);
+        alert('Error processing the image.');
+        return;
+      }
+      saveAnalysisSession(result);
+      void logAction(`Features Analysis: ${selectedIds.join(',')}`);
+      navigate('/analysis/result', { state: result });
+    } catch (e) {
+      console.error('Feature analysis failed', e);
+      alert('Error processing the image.');
+    } finally {
+      setProcessing(false);
+    }
+  };
+
+  const selectedNames = selectedIds.map((id) => FEATURE_DISPLAY_NAMES[id]);
+
+  return (
+    <Layout>
+      <section className="tool-page">
+        <h1>Feature Analysis</h1>
+        <p className="tool-intro">Choose the features to measure, add photos, and get one row of values per image.</p>
+
+        <div className="card">
+          <div className="feature-toolbar">
+            <div role="tablist" aria-label="Feature categories" className="feature-tabs">
+              {CATEGORIES.map((c) => (
+                <button
+                  key={c}
+                  type="button"
+                  role="tab"
+                  aria-selected={c === category}
+                  className={`tab${c === category ? ' tab-active' : ''}`}
+                  onClick={() => setCategory(c)}
+                >
+                  {CATEGORY_LABELS[c]}
+                </button>
+              ))}
+            </div>
+            <input
+              type="search"
+              className="feature-search"
+              placeholder="Search features..."
+              aria-label="Search features in this category"
+              value={query}
+              onChange={(e) => setQuery(e.target.value)}
+            />
+          </div>
+
+          <div className="feature-bulk">
+            <button type="button" className="btn btn-secondary btn-small" onClick={selectCategory}>
+              Select Category
+            </button>
+            <button type="button" className="btn btn-secondary btn-small" onClick={deselectCategory}>
+              Deselect Category
+            </button>
+            <button type="button" className="btn btn-secondary btn-small" onClick={selectAll}>
+              Select All Categories
+            </button>
+            <button type="button" className="btn btn-secondary btn-small" onClick={deselectAll}>
+              Deselect All
+            </button>
+          </div>
+
+          <ul className="feature-list" role="tabpanel" aria-label={`${CATEGORY_LABELS[category]} features`}>
+            {visible.map((id) => (
+              <li key={id} className={selected.has(id) ? 'feature-item feature-on' : 'feature-item'}>
+                <label>
+                  <input type="checkbox" checked={selected.has(id)} onChange={() => toggle(id)} data-feature={id} />
+                  <span className="feature-name">{FEATURE_DISPLAY_NAMES[id]}</span>
+                  <span className="feature-desc">{FEATURE_DESCRIPTIONS[id]}</span>
+                </label>
+              </li>
+            ))}
+            {visible.length === 0 && <li className="empty-state">No feature matches your search.</li>}
+          </ul>
+
+          <p className="feature-summary" data-testid="selected-summary">
+            <strong>Selected features ({selectedIds.length}):</strong>{' '}
+            {selectedIds.length === 0 ? 'none' : summarizeNames(selectedNames)}
+          </p>
+        </div>
+
+        <div className="card" style={{ marginTop: 20 }}>
+          <Dropzone files={files} onChange={setFiles} />
+          {loadingImages && (
+            <p className="tool-status" role="status">
+              Loading images...
+            </p>
+          )}
+          <label className="isolate-option">
+            <input type="checkbox" checked={isolate} onChange={(e) => setIsolate(e.target.checked)} /> Isolate fruit
+            (remove background first)
+          </label>
+          <div className="tool-actions">
+            <button
+              type="button"
+              className="btn btn-primary"
+              onClick={() => void analyze()}
+              disabled={processing || loadingImages}
+            >
+              {processing ? 'Analyzing...' : 'Analyze'}
+            </button>
+          </div>
+        </div>
+      </section>
+      <ScrollTopButton threshold={200} />
+    </Layout>
+  );
+}

@@ -1,0 +1,168 @@
+/**
+ * /showarea/accuracy: the Bruised Area Calculation results table. Rows come from the navigation
+ * state (with overlays) or, failing that, from local storage uploadedFiles (without overlays).
+ */
+import { useState } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import Layout from '#web/components/Layout.tsx';
+import { downloadBlob } from '#web/lib/download.ts';
+import {
+  BRUISE_ZIP_NAME,
+  buildBruiseZip,
+  formatPercent,
+  loadUploadedFiles,
+  saveUploadedFiles,
+  toRows,
+  type BruiseRow,
+} from '#web/lib/bruiseResults.ts';
+import '../../tool-pages.css';
+
+function initialRows(state: unknown): BruiseRow[] | null {
+  const fromState = toRows((state as { results?: unknown } | null)?.results);
+  return fromState ?? loadUploadedFiles();
+}
+
+export default function ShowAreaAccuracy() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [rows, setRows] = useState<BruiseRow[] | null>(() => initialRows(location.state));
+  const [viewing, setViewing] = useState<BruiseRow | null>(null);
+  const [downloading, setDownloading] = useState(false);
+
+  const remove = (index: number) => {
+    if (!rows) return;
+    const next = rows.filter((_, i) => i !== index);
+    setRows(next);
+    saveUploadedFiles(next);
+    // Keep the history entry in step, so a reload does not bring the deleted row back.
+    navigate(location.pathname, { replace: true, state: { results: next } });
+  };
+
+  const openDetails = (row: BruiseRow) => navigate('/viewphoto/result', { state: { imageData: row } });
+
+  const download = async () => {
+    if (!rows || rows.length === 0) {
+      alert('No data available to download.');
+      return;
+    }
+    setDownloading(true);
+    try {
+      downloadBlob(await buildBruiseZip(rows), BRUISE_ZIP_NAME);
+    } catch (e) {
+      console.error('Could not build the results zip', e);
+      alert('Could not build the results zip.');
+    } finally {
+      setDownloading(false);
+    }
+  };
+
+  return (
+    <Layout>
+      <section className="tool-page">
+        <h1>Bruised Area Results</h1>
+        {!rows || rows.length === 0 ? (
+          <div className="card empty-state">
+            <p>No information available</p>
+            <button type="button" className="btn btn-primary" onClick={() => navigate('/bruise')}>
+              Calculate bruised area
+            </button>
+          </div>
+        ) : (
+          <div className="card">
+            <div className="table-wrap">
+              <table className="results-table" aria-label="Bruised area results">
+                <thead>
+                  <tr>
+                    <th scope="col">Filename</th>
+                    <th scope="col" className="num">
+                      Total Mango Pixels
+                    </th>
+                    <th scope="col" className="num">
+                      Bruise %
+                    </th>
+                    <th scope="col" className="num">
+                      Non-Bruise %
+                    </th>
+                    <th scope="col">Actions</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {rows.map((row, i) => (
+                    <tr key={`${row.filename}-${i}`} data-testid="result-row">
+                      <td>
+                        <button type="button" className="btn-link" onClick={() => openDetails(row)}>
+                          {row.filename}
+                        </button>
+                      </td>
+                      <td className="num">{row.total_mango_pixels}</td>
+                      <td className="num">{formatPercent(row.bruise_percent)}</td>
+                      <td className="num">{formatPercent(row.non_bruise_percent)}</td>
+                      <td>
+                        <div className="row-actions">
+                          <button
+                            type="button"
+                            className="btn btn-secondary btn-small"
+                            aria-label={`View ${row.filename}`}
+                            onClick={() => setViewing(row)}
+                          >
+                            View
+                          </button>
+                          <button
+                            type="button"
+                            className="btn btn-danger btn-small"
+                            aria-label={`Delete ${row.filename}`}
+                            onClick={() => remove(i)}
+                          >
+                            Delete
+                          </button>
+                        </div>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </div>
+        )}
+        <div className="tool-actions">
+          <button type="button" className="btn btn-secondary" onClick={() => navigate('/bruise')}>
+            New calculation
+          </button>
+          <button type="button" className="btn btn-primary" onClick={() => void download()} disabled={downloading}>
+            {downloading ? 'Preparing...' : 'Download Results'}
+          </button>
+        </div>
+      </section>
+      {viewing && (
+        <div className="modal-backdrop" role="presentation" onClick={() => setViewing(null)}>
+          <div
+            className="modal"
+            role="dialog"
+            aria-modal="true"
+            aria-labelledby="overlay-title"
+            onClick={(e) => e.stopPropagation()}
+            onKeyDown={(e) => e.key === 'Escape' && setViewing(null)}
+          >
+            <h2 id="overlay-title">{viewing.filename}</h2>
+            {viewing.overlay_img ? (
+              <img className="overlay-img" src={viewing.overlay_img} alt={`Bruise overlay of ${viewing.filename}`} />
+            ) : (
+              <p className="empty-state">The overlay image is not kept after a reload.</p>
+            )}
+            <p>
+              Bruise {formatPercent(viewing.bruise_percent)}% · Non-bruise {formatPercent(viewing.non_bruise_percent)}%
+            </p>
+            <div className="modal-actions">
+              <button type="button" className="btn btn-secondary" onClick={() => openDetails(viewing)}>
+                Details
+              </button>
+              <button type="button" className="btn btn-primary" autoFocus onClick={() => setViewing(null)}>
+                Close
+              </button>
+            </div>
+          </div>
+        </div>
+      )}
+    </Layout>
+  );
+}

@@ -1,0 +1,113 @@
+/** /viewphoto/result: one bruise result in detail; without imageData in state, back to the table. */
+import { Navigate, useLocation, useNavigate } from 'react-router-dom';
+import Layout from '#web/components/Layout.tsx';
+import { formatPercent, toRows } from '#web/lib/bruiseResults.ts';
+import '../../tool-pages.css';
+
+export default function ViewPhotoResult() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const imageData = toRows([(location.state as { imageData?: unknown } | null)?.imageData])?.[0];
+  if (!imageData) return <Navigate to="/showarea/accuracy" replace />;
+
+  const back = () => {
+    // The table's history entry still holds its results (with overlays): go back to it when we came from there.
+    const idx = (window.history.state as { idx?: number } | null)?.idx ?? 0;
+    if (idx > 0) navigate(-1);
+    else navigate('/showarea/accuracy');
+  };
+  const fruits = imageData.fruits ?? [];
+
+  return (
+    <Layout>
+      <section className="tool-page">
+        <h1>Bruise Result</h1>
+        <div className="result-grid">
+          <div className="card">
+            {imageData.overlay_img ? (
+              <img
+                className="overlay-img"
+                src={imageData.overlay_img}
+                alt={`Bruise overlay of ${imageData.filename}`}
+              />
+            ) : (
+              <p className="empty-state">The overlay image is not kept after a reload.</p>
+            )}
+          </div>
+          <div className="card">
+            <dl className="facts" aria-label="Result">
+              <dt>Filename</dt>
+              <dd data-testid="filename">{imageData.filename}</dd>
+              <dt>Total mango pixels</dt>
+              <dd data-testid="total-pixels">{imageData.total_mango_pixels}</dd>
+              <dt>Bruise</dt>
+              <dd data-testid="bruise-percent">{formatPercent(imageData.bruise_percent)}%</dd>
+              <dt>Non-bruise</dt>
+              <dd data-testid="non-bruise-percent">{formatPercent(imageData.non_bruise_percent)}%</dd>
+              {typeof imageData.bruise_pixels === 'number' && (
+                <>
+                  <dt>Bruise pixels</dt>
+                  <dd>{imageData.bruise_pixels}</dd>
+                </>
+              )}
+              {typeof imageData.fruit_area_cm2 === 'number' && (
+                <>
+                  <dt>Fruit area</dt>
+                  <dd>{imageData.fruit_area_cm2.toFixed(2)} cm²</dd>
+                </>
+              )}
+              {typeof imageData.bruise_area_cm2 === 'number' && (
+                <>
+                  <dt>Bruise area</dt>
+                  <dd>{imageData.bruise_area_cm2.toFixed(2)} cm²</dd>
+                </>
+              )}
+            </dl>
+            <div className="tool-actions">
+              <button type="button" className="btn btn-primary" onClick={back}>
+                Back
+              </button>
+            </div>
+          </div>
+        </div>
+        {fruits.length > 0 && (
+          <div className="card" style={{ marginTop: 20 }}>
+            <h2>Fruits in this photo</h2>
+            <div className="table-wrap">
+              <table className="results-table" aria-label="Fruits">
+                <thead>
+                  <tr>
+                    <th scope="col">Fruit</th>
+                    <th scope="col" className="num">
+                      Pixels
+                    </th>
+                    <th scope="col" className="num">
+                      Bruise pixels
+                    </th>
+                    <th scope="col" className="num">
+                      Bruise %
+                    </th>
+                    <th scope="col" className="num">
+                      Lesions
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {fruits.map((f, i) => (
+                    <tr key={i} data-testid="fruit-row">
+                      <td>{i + 1}</td>
+                      <td className="num">{f.pixels}</td>
+                      <td className="num">{f.bruise_pixels}</td>
+                      <td className="num">{formatPercent(f.bruise_percent)}</td>
+                      <td className="num">{f.lesion_count}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </div>
+        )}
+      </section>
+    </Layout>
+  );
+}

@@ -1,0 +1,167 @@
+/** /removebackground: one request per photo with upload progress, then a list of processed pngs. */
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import Layout from '#web/components/Layout.tsx';
+import Dropzone from '#web/components/Dropzone.tsx';
+import ConfirmDialog from '#web/components/ConfirmDialog.tsx';
+import SelectableImageList from '#web/components/SelectableImageList.tsx';
+import { logAction } from '#web/api/client.ts';
+import { uploadWithProgress, readDetail } from '#web/lib/upload.ts';
+import { fileStem } from '#web/lib/download.ts';
+import '../../tool-pages.css';
+import './removebackground.css';
+
+const REMOVE_BACKGROUND_ENDPOINT = '/api-py/python/remove_background';
+const PROCESSED_ZIP_NAME = 'processed_images.zip';
+const FAILED = 'Failed to remove background. Please try again.';
+
+/** A processed image entry: name (already prefixed 'processed-'), object URL, png blob. */
+interface Processed {
+  name: string;
+  url: string;
+  blob: Blob;
+}
+
+function processedName(original: string): string {
+  return `processed-${fileStem(original)}.png`;
+}
+
+export default function RemoveBackground() {
+  const navigate = useNavigate();
+  const [files, setFiles] = useState<File[]>([]);
+  const [confirming, setConfirming] = useState(false);
+  const [processing, setProcessing] = useState(false);
+  const [progress, setProgress] = useState(0);
+  const [current, setCurrent] = useState('');
+  const [error, setError] = useState('');
+  const [processed, setProcessed] = useState<Processed[]>([]);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+
+  // Object URLs die with the page.
+  const urls = useRef<string[]>([]);
+  useEffect(() => () => urls.current.forEach((u) => URL.revokeObjectURL(u)), []);
+
+  const onRemove = () => {
+    if (files.length === 0) {
+      alert('Please upload images first!');
+      return;
+    }
+    setConfirming(true);
+  };
+
+  const run = async () => {
+    setConfirming(false);
+    setProcessing(true);
+    setError('');
+    setProgress(0);
+    const batch = files;
+    const done: Processed[] = [];
+    let failed = false;
+    for (let i = 0; i < batch.length; i++) {
+      const file = batch[i];
+      setCurrent(file.name);
+      const form = new FormData();
+      form.append('images', file, file.name);
+      try {
+        const res = await uploadWithProgress(REMOVE_BACKGROUND_ENDPOINT, form, (fraction) =>
+          setProgress(Math.round(((i + fraction) / batch.length) * 100)),
+        );
+        if (!res.ok) {
+          console.error(`Remove background failed for ${file.name}:`, res.status, await readDetail(res.body));
+          failed = true;
+        } else {
+          const blob = res.body.type === 'image/png' ? res.body : new Blob([res.body], { type: 'image/png' });
+          const url = URL.createObjectURL(blob);
+          urls.current.push(url);
+          const entry = { name: processedName(file.name), url, blob };
+          done.push(entry);
+          setProcessed((list) => [...list.filter((p) => p.name !== entry.name), entry]);
+        }
+      } catch (e) {
+        console.error(`Remove background failed for ${file.name}:`, e);
+        failed = true;
+      }
+      setProgress(Math.round(((i + 1) / batch.length) * 100));
+    }
+    if (failed) setError(FAILED);
+    if (done.length > 0) {
+      void logAction('Remove Background');
+      // Photos done are taken off the upload list; failed ones stay for another try.
+      const doneNames = new Set(done.map((d) => d.name));
+      setFiles((list) => list.filter((f) => !doneNames.has(processedName(f.name))));
+    }
+    setCurrent('');
+    setProcessing(false);
+  };
+
+  const sendToAnalysis = () => {
+    const chosen = processed.filter((p) => selected.has(p.name));
+    if (chosen.length === 0) {
+      alert('Please select at least one image to analyze!');
+      return;
+    }
+    const selectedFiles = chosen.map((p) => new File([p.blob], p.name, { type: 'image/png' }));
+    navigate('/analysis', { state: { selectedFiles } });
+  };
+
+  const reset = () => {
+    setFiles([]);
+    setProcessed([]);
+    setSelected(new Set());
+    setError('');
+    setProgress(0);
+  };
+
+  return (
+    <Layout>
+      <section className="tool-page">
+        <h1>Remove Background</h1>
+        <p className="tool-intro">
+          Cut the fruit out of its background. Each photo comes back as a png with a transparent background.
+        </p>
+        <div className="card">
+          <Dropzone files={files} onChange={setFiles} />
+          {error && (
+            <div className="alert" role="alert">
+              {error}
+            </div>
+          )}
+          {processing && (
+            <div className="upload-progress" role="status">
+              <progress max={100} value={progress} aria-label="Progress" />
+              <span data-testid="progress">
+                Processing {current}... {progress}%
+              </span>
+            </div>
+          )}
+          <div className="tool-actions">
+            <button type="button" className="btn btn-secondary" onClick={reset} disabled={processing}>
+              Reset
+            </button>
+            <button type="button" className="btn btn-primary" onClick={onRemove} disabled={processing}>
+              {processing ? `Processing... ${progress}%` : 'Remove Background'}
+            </button>
+          </div>
+        </div>
+
+        <SelectableImageList
+          title="Processed images"
+          items={processed}
+          selected={selected}
+          onSelectedChange={setSelected}
+          classPrefix="processed"
+          altPrefix="Background removed"
+          zipName={PROCESSED_ZIP_NAME}
+          onSendToAnalysis={sendToAnalysis}
+        />
+      </section>
+      <ConfirmDialog
+        open={confirming}
+        title="Confirm background removal"
+        message={`Remove the background of ${files.length} image${files.length === 1 ? '' : 's'}?`}
+        onConfirm={() => void run()}
+        onCancel={() => setConfirming(false)}
+      />
+    </Layout>
+  );
+}

@@ -1,0 +1,277 @@
+/**
+ * /resize: resizes the selected photos in the browser with the resize plugin (the same object the
+ * server and CLI run), exports JPEG, then lists them for download, zip or Feature Analysis.
+ */
+import { useEffect, useRef, useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { createContext, runPlugin, userMessage } from '@mango/core';
+import { browserImages, decodeImage, encodeImage } from '@mango/core/browser';
+import resize, { heightForWidth, widthForHeight } from '@mango/plugin-resize';
+import Layout from '#web/components/Layout.tsx';
+import Dropzone from '#web/components/Dropzone.tsx';
+import ConfirmDialog from '#web/components/ConfirmDialog.tsx';
+import SelectableImageList from '#web/components/SelectableImageList.tsx';
+import { logAction } from '#web/api/client.ts';
+import { fileStem } from '#web/lib/download.ts';
+import '../../tool-pages.css';
+import './resize.css';
+
+export const RESIZED_ZIP_NAME = 'resized-images.zip';
+const BOTH_DIMENSIONS = 'Please enter both width and height!';
+const NO_FILES = 'Please upload images first!';
+const NOTHING_SELECTED = 'Please select at least one image to analyze!';
+
+/** A resized image entry (product-spec.md section 3): name, width, height; plus its JPEG. */
+interface Resized {
+  name: string;
+  width: number;
+  height: number;
+  url: string;
+  blob: Blob;
+}
+
+export function resizedName(original: string): string {
+  return `resized-${fileStem(original)}.jpg`;
+}
+
+/** A positive whole number from an input's text, or undefined. */
+function parseSide(text: string): number | undefined {
+  const n = Number(text);
+  return text.trim() !== '' && Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
+/** Natural width / height of an image file, read by the browser's decoder. */
+async function aspectOf(file: File): Promise<number | null> {
+  try {
+    const bitmap = await createImageBitmap(file);
+    const ratio = bitmap.width / bitmap.height;
+    bitmap.close();
+    return ratio;
+  } catch {
+    return null;
+  }
+}
+
+export default function Resize() {
+  const navigate = useNavigate();
+  const [files, setFiles] = useState<File[]>([]);
+  const [width, setWidth] = useState('');
+  const [height, setHeight] = useState('');
+  const [keepAspect, setKeepAspect] = useState(false);
+  /** width / height kept while Keep Aspect Ratio is on: the first ratio entered. */
+  const [ratio, setRatio] = useState<number | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [working, setWorking] = useState(false);
+  const [error, setError] = useState('');
+  const [resized, setResized] = useState<Resized[]>([]);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+
+  // Object URLs are revoked on Reset and when the page goes away, except those handed to /analysis.
+  const urls = useRef<string[]>([]);
+  const handedOver = useRef(false);
+  useEffect(
+    () => () => {
+      if (!handedOver.current) urls.current.forEach((u) => URL.revokeObjectURL(u));
+    },
+    [],
+  );
+
+  /** The ratio to keep: the sides already typed, else the first photo's own proportions. */
+  const fixRatio = async (): Promise<number | null> => {
+    const w = parseSide(width);
+    const h = parseSide(height);
+    if (w && h) return w / h;
+    return files.length > 0 ? aspectOf(files[0]) : null;
+  };
+
+  const toggleKeepAspect = async (on: boolean) => {
+    setKeepAspect(on);
+    if (!on) {
+      setRatio(null);
+      return;
+    }
+    const r = await fixRatio();
+    setRatio(r);
+    if (r === null) return;
+    const w = parseSide(width);
+    const h = parseSide(height);
+    if (w && !h) setHeight(String(heightForWidth(w, r)));
+    else if (h && !w) setWidth(String(widthForHeight(h, r)));
+  };
+
+  const onWidth = async (text: string) => {
+    setWidth(text);
+    if (!keepAspect) return;
+    let r = ratio;
+    if (r === null) {
+      r = files.length > 0 ? await aspectOf(files[0]) : null;
+      setRatio(r);
+    }
+    const w = parseSide(text);
+    if (r !== null && w) setHeight(String(heightForWidth(w, r)));
+  };
+
+  const onHeight = async (text: string) => {
+    setHeight(text);
+    if (!keepAspect) return;
+    let r = ratio;
+    if (r === null) {
+      r = files.length > 0 ? await aspectOf(files[0]) : null;
+      setRatio(r);
+    }
+    const h = parseSide(text);
+    if (r !== null && h) setWidth(String(widthForHeight(h, r)));
+  };
+
+  const onResize = () => {
+    if (!parseSide(width) || !parseSide(height)) {
+      alert(BOTH_DIMENSIONS);
+      return;
+    }
+    if (files.length === 0) {
+      alert(NO_FILES);
+      return;
+    }
+    setConfirming(true);
+  };
+
+  const run = async () => {
+    setConfirming(false);
+    setWorking(true);
+    setError('');
+    const w = parseSide(width)!;
+    const h = parseSide(height)!;
+    const ctx = createContext(browserImages);
+    const done: Resized[] = [];
+    const failures: string[] = [];
+    for (const file of files) {
+      try {
+        const image = await decodeImage(new Uint8Array(await file.arrayBuffer()), file.name);
+        const out = await runPlugin(resize, image, { width: w, height: h, keepAspect: false }, ctx);
+        const jpeg = await encodeImage(out.image, 'jpeg');
+        const blob = new Blob([jpeg as BlobPart], { type: 'image/jpeg' });
+        const url = URL.createObjectURL(blob);
+        urls.current.push(url);
+        done.push({ name: resizedName(file.name), width: out.width, height: out.height, url, blob });
+      } catch (e) {
+        console.error(`Resize failed for ${file.name}:`, e);
+        failures.push(`${file.name}: ${userMessage(e)}`);
+      }
+    }
+    if (done.length > 0) {
+      const names = new Set(done.map((d) => d.name));
+      setResized((list) => [...list.filter((r) => !names.has(r.name)), ...done]);
+      void logAction('Resize');
+    }
+    if (failures.length > 0) setError(`Could not resize ${failures.join('; ')}`);
+    setWorking(false);
+  };
+
+  const sendToAnalysis = () => {
+    const chosen = resized.filter((r) => selected.has(r.name));
+    if (chosen.length === 0) {
+      alert(NOTHING_SELECTED);
+      return;
+    }
+    handedOver.current = true;
+    navigate('/analysis', { state: { images: chosen.map((r) => ({ url: r.url, name: r.name })) } });
+  };
+
+  const reset = () => {
+    urls.current.forEach((u) => URL.revokeObjectURL(u));
+    urls.current = [];
+    setFiles([]);
+    setWidth('');
+    setHeight('');
+    setKeepAspect(false);
+    setRatio(null);
+    setResized([]);
+    setSelected(new Set());
+    setError('');
+  };
+
+  return (
+    <Layout>
+      <section className="tool-page">
+        <div className="resize-head">
+          <h1>Resize Image</h1>
+          <Link to="/crop" className="btn btn-secondary">
+            Crop Image
+          </Link>
+        </div>
+        <p className="tool-intro">
+          Resize photos to an exact width and height. Resizing happens in your browser; the results are JPEG files.
+        </p>
+        <div className="card">
+          <Dropzone files={files} onChange={setFiles} />
+          <div className="resize-settings">
+            <label>
+              Width (px)
+              <input
+                type="number"
+                min={1}
+                step={1}
+                inputMode="numeric"
+                value={width}
+                placeholder="Width"
+                onChange={(e) => void onWidth(e.target.value)}
+              />
+            </label>
+            <label>
+              Height (px)
+              <input
+                type="number"
+                min={1}
+                step={1}
+                inputMode="numeric"
+                value={height}
+                placeholder="Height"
+                onChange={(e) => void onHeight(e.target.value)}
+              />
+            </label>
+            <label className="resize-keep">
+              <input type="checkbox" checked={keepAspect} onChange={(e) => void toggleKeepAspect(e.target.checked)} />{' '}
+              Keep Aspect Ratio
+            </label>
+          </div>
+          {error && (
+            <div className="alert" role="alert">
+              {error}
+            </div>
+          )}
+          <div className="tool-actions">
+            <button type="button" className="btn btn-secondary" onClick={reset} disabled={working}>
+              Reset
+            </button>
+            <button type="button" className="btn btn-primary" onClick={onResize} disabled={working}>
+              {working ? 'Resizing...' : 'Resize'}
+            </button>
+          </div>
+        </div>
+
+        <SelectableImageList
+          title="Resized images"
+          items={resized}
+          selected={selected}
+          onSelectedChange={setSelected}
+          classPrefix="resized"
+          altPrefix="Resized"
+          zipName={RESIZED_ZIP_NAME}
+          onSendToAnalysis={sendToAnalysis}
+          details={(r) => (
+            <span className="resized-size" data-testid="resized-size">
+              {r.width} x {r.height}
+            </span>
+          )}
+        />
+      </section>
+      <ConfirmDialog
+        open={confirming}
+        title="Confirm resize"
+        message={`Resize ${files.length} image${files.length === 1 ? '' : 's'} to ${width} x ${height} pixels?`}
+        onConfirm={() => void run()}
+        onCancel={() => setConfirming(false)}
+      />
+    </Layout>
+  );
+}
