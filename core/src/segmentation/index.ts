@@ -72,15 +72,55 @@ export const DEFAULT_SEGMENT_OPTIONS: SegmentOptions = {
   // 320: the same fruit IoU on the dev composites as 640 (median 0.9885 vs 0.9888, min 0.9646
   // both), since the outline is re-classified pixel by pixel at full resolution; 4x fewer pixels.
   workSize: 320,
+  // Specks (crumbs, reflections, tray stains) are smaller than 0.2 % of the frame; a photographed fruit is not.
   minFruitFraction: 0.002,
+  // A component under 3 % of the largest fruit is a fragment or a stain, not another fruit.
   minRelativeSize: 0.03,
+  // A tight ramp hides the pixel steps of the outline without a halo of background.
   feather: 1,
+  // Otsu is clamped: never within the background's few units of noise, never so high that a fruit
+  // coloured close to its background is lost.
   minThreshold: 8,
   maxThreshold: 40,
+  // A thin ring is background in any framed photo and still holds thousands of pixels.
   borderFraction: 0.03,
+  // An outline pixel mixing fruit and background counts as fruit about a third of the way to the fruit's score.
   lowRatio: 0.35,
+  // Cuts attachments thinner than about 1.6 % of the long side (a stain touching the fruit), never a fruit.
   openFraction: 0.008,
 };
+
+/** Fruit scores are capped here for Otsu and the local means: a few extreme pixels must not stretch them. */
+const SCORE_CAP = 150;
+/** The background's noise level is this quantile of the score on the border ring. */
+const NOISE_QUANTILE = 0.9;
+/** The outline threshold stays at least this multiple of the background noise level above it. */
+const NOISE_MARGIN = 2;
+/** Before any fruit is known, the outline threshold is this fraction of the seed threshold. */
+const FIRST_LOW_RATIO = 0.6;
+/** Erosion (fraction of the long side) that leaves the confident cores of fruit and background. */
+const CORE_ERODE = 0.01;
+/** Half-width (fraction of the long side) of the window the fruit and background score levels are taken over. */
+const LEVEL_WINDOW = 0.05;
+/** Closing radius (fraction of the long side): smooths the outline without bridging separate fruits. */
+const CLOSE_RADIUS = 0.004;
+/** Radius (fraction of the long side) of the closing that seals a bruise reaching almost to the outline. */
+const SEAL_RADIUS = 0.02;
+/** Fewest working-copy pixels of a fruit at any image size. */
+const MIN_FRUIT_PIXELS = 4;
+/** Border clusters of the background model (a plain tray, its shadow, a cloth, a fruit cut by the frame...). */
+const BORDER_CLUSTERS = 6;
+/** Border clusters under this share of the ring are noise, not a background colour. */
+const MIN_MODE_WEIGHT = 0.03;
+/** A background mode holding more than this share of the border is never taken for a fruit cut by the frame. */
+const MAJOR_MODE_WEIGHT = 0.35;
+/** A minor mode is fruit-like within this many colour spreads of the fruit (and at least FRUIT_LIKE_MIN CIELAB units)... */
+const FRUIT_LIKE_SPREADS = 2;
+const FRUIT_LIKE_MIN = 10;
+/** ...and when it lies further than this fraction of the seed threshold from every larger background mode. */
+const FRUIT_LIKE_SEPARATION = 0.5;
+/** Up to BLOCK_SAMPLES x BLOCK_SAMPLES samples per downscale block: plenty to average out noise, cheap on 12-megapixel photos. */
+const BLOCK_SAMPLES = 4;
 
 interface Coarse {
   mask: Uint8Array;
@@ -153,21 +193,21 @@ function thresholds(
   const n = sw * sh;
   let max = 0;
   for (let i = 0; i < n; i++) if (score[i] > max) max = score[i];
-  const otsu = max > 0 ? otsuThreshold(score, Math.min(max, 150)) : opts.maxThreshold;
+  const otsu = max > 0 ? otsuThreshold(score, Math.min(max, SCORE_CAP)) : opts.maxThreshold;
   const high = Math.min(opts.maxThreshold, Math.max(opts.minThreshold, otsu));
-  const noise = quantile(score, border, 0.9);
-  const floor = Math.min(high, Math.max(opts.minThreshold, 2 * noise));
-  const low = new Float32Array(n).fill(Math.min(high, Math.max(floor, 0.6 * high)));
+  const noise = quantile(score, border, NOISE_QUANTILE);
+  const floor = Math.min(high, Math.max(opts.minThreshold, NOISE_MARGIN * noise));
+  const low = new Float32Array(n).fill(Math.min(high, Math.max(floor, FIRST_LOW_RATIO * high)));
   if (!fruit) return { high, low };
   const long = Math.max(sw, sh);
   // Square erosions (cheap): only the confident cores matter here, not their shape.
-  const inner = erodeSquare(fruit, sw, sh, Math.max(1, Math.round(long * 0.01)));
+  const inner = erodeSquare(fruit, sw, sh, Math.max(1, Math.round(long * CORE_ERODE)));
   const outside = new Uint8Array(n);
   for (let i = 0; i < n; i++) outside[i] = fruit[i] ? 0 : 1;
-  const outer = erodeSquare(outside, sw, sh, Math.max(1, Math.round(long * 0.01)));
-  const R = Math.max(2, Math.round(long * 0.05));
-  const level = localMean(score, inner, sw, sh, R, 150);
-  const ground = localMean(score, outer, sw, sh, R, 150);
+  const outer = erodeSquare(outside, sw, sh, Math.max(1, Math.round(long * CORE_ERODE)));
+  const R = Math.max(2, Math.round(long * LEVEL_WINDOW));
+  const level = localMean(score, inner, sw, sh, R, SCORE_CAP);
+  const ground = localMean(score, outer, sw, sh, R, SCORE_CAP);
   for (let i = 0; i < n; i++) {
     if (level[i] <= 0) continue;
     const mid = ground[i] + opts.lowRatio * Math.max(0, level[i] - ground[i]);
@@ -366,7 +406,7 @@ function coarseMask(
   const { high, low } = t;
   let mask = hysteresis(score, sw, sh, low, high);
   const long = Math.max(sw, sh);
-  const r = Math.max(1, Math.round(long * 0.004));
+  const r = Math.max(1, Math.round(long * CLOSE_RADIUS));
   // Opening with a larger disk cuts thin attachments (a stain on the tray touching the fruit).
   const ro = Math.max(r, Math.round(long * opts.openFraction));
   // Pixels outside the frame are ignored, so a fruit cut by the frame keeps its edge there.
@@ -374,7 +414,7 @@ function coarseMask(
   // A dark bruise that reaches almost to the outline leaves only a thin rim of peel: seal such
   // gaps with a larger closing, and take the holes that closes as fruit.
   if (!quick) {
-    const big = Math.max(2, Math.round(long * 0.02));
+    const big = Math.max(2, Math.round(long * SEAL_RADIUS));
     const sealed = erodeSquare(dilateSquare(mask, sw, sh, big), sw, sh, big);
     const sealedFilled = fillHoles(sealed, sw, sh);
     for (let i = 0; i < n; i++) if (sealedFilled[i] && !sealed[i]) mask[i] = 1;
@@ -383,7 +423,7 @@ function coarseMask(
   const comps = labelComponents(mask, sw, sh, 8);
   let largest = 0;
   for (let k = 1; k <= comps.count; k++) largest = Math.max(largest, comps.areas[k]);
-  const minArea = Math.max(opts.minFruitFraction * n, opts.minRelativeSize * largest, 4);
+  const minArea = Math.max(opts.minFruitFraction * n, opts.minRelativeSize * largest, MIN_FRUIT_PIXELS);
   const remap = new Int32Array(comps.count + 1);
   let count = 0;
   for (let k = 1; k <= comps.count; k++) if (comps.areas[k] >= minArea) remap[k] = ++count;
@@ -431,12 +471,16 @@ function dropFruitLikeModes(
   const spread = Math.sqrt((vA + vB) / n);
   const fruitMode: BackgroundMode = { L: mL, a: mA, b: mB, weight: 0, rgb: [0, 0, 0], shadowFloor: 0 };
   const kept = modes.filter((m, k) => {
-    if (k === 0 || m.weight > 0.35) return true;
+    if (k === 0 || m.weight > MAJOR_MODE_WEIGHT) return true;
     const toFruit = modeDistance(m.L, m.a, m.b, fruitMode);
     let toBackground = Infinity;
     for (const o of modes)
       if (o !== m && o.weight >= m.weight) toBackground = Math.min(toBackground, modeDistance(m.L, m.a, m.b, o));
-    return !(toFruit < Math.max(2 * spread, 10) && toFruit < toBackground && toBackground > coarse.high * 0.5);
+    return !(
+      toFruit < Math.max(FRUIT_LIKE_SPREADS * spread, FRUIT_LIKE_MIN) &&
+      toFruit < toBackground &&
+      toBackground > coarse.high * FRUIT_LIKE_SEPARATION
+    );
   });
   return kept;
 }
@@ -467,15 +511,14 @@ export function segmentFruit(image: RasterImage, options: Partial<SegmentOptions
   const opts: SegmentOptions = { ...DEFAULT_SEGMENT_OPTIONS, ...options };
   const { width: W, height: H } = image;
   const f = downscaleFactor(W, H, opts.workSize);
-  // Up to 4 x 4 samples per block: plenty to average out noise, and cheap on 12-megapixel photos.
-  const small = boxDownscale(image, f, 4);
+  const small = boxDownscale(image, f, BLOCK_SAMPLES);
   const sw = small.width;
   const sh = small.height;
   const n = sw * sh;
   const lab = rgbaToLabPlanes(small.data, n);
   const ring = Math.max(2, Math.round(opts.borderFraction * Math.min(sw, sh)));
   const border = borderIndices(sw, sh, ring);
-  let modes = clusterBorder(lab, small.data, border, 6, 0.03);
+  let modes = clusterBorder(lab, small.data, border, BORDER_CLUSTERS, MIN_MODE_WEIGHT);
   modes = dropPeelModes(modes);
   const score = fruitScore(lab, n, modes);
   let coarse = coarseMask(score, thresholds(score, border, sw, sh, opts, null), sw, sh, opts, true);
