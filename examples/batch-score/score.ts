@@ -8,8 +8,8 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { stringify } from 'csv-stringify/sync';
 import { createContext, runPlugin, userMessage, type BruiseResultItem } from '@mango/core';
+import { toCsv as csvText } from '@mango/core/csv';
 import { nodeImages } from '@mango/core/node';
 import bruise from '@mango/plugin-bruise';
 
@@ -80,7 +80,7 @@ export function toCsv(photos: ScoredPhoto[]): string {
         ]
       : [filename, '', '', '', '', '', '', '', error ?? 'failed'],
   );
-  return stringify([[...CSV_COLUMNS], ...rows], { cast: { number: (n) => String(n) } });
+  return csvText(CSV_COLUMNS, rows);
 }
 
 async function main() {

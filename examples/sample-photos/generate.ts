@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createImage, type RasterImage } from '@mango/core';
+import { toCsv } from '@mango/core/csv';
 import { seededRandom } from '@mango/core/testing';
 import { encodeImage } from '@mango/core/node';
 
@@ -205,11 +206,8 @@ export async function writeSamplePhotos(dir = DEFAULT_OUT, count = 6): Promise<S
     writeFileSync(join(dir, photo.name), await encodeImage(photo.image, 'png'));
     photos.push(photo);
   }
-  const rows = photos.map((p) => `${p.name},${p.fruitPixels},${p.bruisePixels},${p.bruisePercent.toFixed(4)}`);
-  writeFileSync(
-    join(dir, 'truth.csv'),
-    ['filename,fruit_pixels,bruise_pixels,bruise_percent', ...rows].join('\n') + '\n',
-  );
+  const rows = photos.map((p) => [p.name, p.fruitPixels, p.bruisePixels, p.bruisePercent.toFixed(4)]);
+  writeFileSync(join(dir, 'truth.csv'), toCsv(['filename', 'fruit_pixels', 'bruise_pixels', 'bruise_percent'], rows));
   return photos;
 }
 

@@ -1,16 +1,19 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
-import { stringify } from 'csv-stringify/sync';
 import type { BruiseResultItem } from '@mango/core';
+import { csvTable, type CsvColumn } from '@mango/core/csv';
 import { BruiseOptions } from '@mango/plugin-bruise';
 import { evaluateBruise, formatBruiseEvaluation } from '@mango/plugin-bruise/eval';
 import { collectInputs } from '../inputs.ts';
 import { runBatch, summarise } from '../batch.ts';
-import { dataUrlBytes, parseOrExit } from '../util.ts';
+import { parseOrExit } from '../util.ts';
+
+/** A bruise item's figures: the HTTP item without its overlay (written to --overlays instead). */
+export type BruiseFigures = Omit<BruiseResultItem, 'overlay_img'>;
 
 /** data.csv's columns (the web export), then the added scalar fields. */
-export const BRUISE_CSV_COLUMNS: [string, (r: BruiseResultItem) => unknown][] = [
+export const BRUISE_CSV_COLUMNS: CsvColumn<BruiseFigures>[] = [
   ['Filename', (r) => r.filename],
   ['Total Mango Pixels', (r) => r.total_mango_pixels],
   ['Bruise Percentage', (r) => r.bruise_percent],
@@ -29,10 +32,8 @@ export const BRUISE_CSV_COLUMNS: [string, (r: BruiseResultItem) => unknown][] = 
   ['bruise_area_cm2', (r) => r.bruise_area_cm2 ?? ''],
 ];
 
-export function bruiseCsv(items: BruiseResultItem[]): string {
-  return stringify([BRUISE_CSV_COLUMNS.map(([h]) => h), ...items.map((r) => BRUISE_CSV_COLUMNS.map(([, f]) => f(r)))], {
-    cast: { number: (n) => String(n) },
-  });
+export function bruiseCsv(items: BruiseFigures[]): string {
+  return csvTable(BRUISE_CSV_COLUMNS, items);
 }
 
 interface BruiseFlags {
@@ -64,39 +65,34 @@ export function bruiseCommand(program: Command) {
           path: f.path,
           name: f.relative,
           steps: [{ plugin: 'bruise', options: { method: options.method, pxPerCm: options.pxPerCm } }],
-          bruiseMasks: Boolean(o.masks),
+          // The plugin's extra images these flags write (none: it renders no overlay).
+          images: [...(o.overlays ? ['overlay'] : []), ...(o.masks ? ['fruit-mask', 'bruise-mask'] : [])],
         }),
         {
           concurrency: o.concurrency,
           onResult: async (f, r) => {
             if (!r.ok) return;
-            const item = r.result as unknown as BruiseResultItem;
-            if (o.overlays) {
-              const { bytes, ext } = dataUrlBytes(item.overlay_img);
-              const target = join(o.overlays, `${f.stem}.overlay${ext}`);
+            const write = async (dir: string, suffix: string, bytes: Uint8Array) => {
+              const target = join(dir, `${f.stem}${suffix}`);
               await mkdir(dirname(target), { recursive: true });
               await writeFile(target, bytes);
+            };
+            const { overlay, 'fruit-mask': fruit, 'bruise-mask': bruise } = r.images;
+            if (o.overlays && overlay) {
+              await write(o.overlays, overlay.mime === 'image/png' ? '.overlay.png' : '.overlay.jpg', overlay.bytes);
             }
-            if (o.masks && r.masks) {
-              const stem = join(o.masks, f.stem);
-              await mkdir(dirname(stem), { recursive: true });
-              await writeFile(`${stem}.fruit.png`, r.masks.fruit);
-              await writeFile(`${stem}.bruise.png`, r.masks.bruise);
+            if (o.masks && fruit && bruise) {
+              await write(o.masks, '.fruit.png', fruit.bytes);
+              await write(o.masks, '.bruise.png', bruise.bytes);
             }
           },
         },
       );
       const items = outcome.results
         .filter(({ result }) => result.ok)
-        .map(({ result }) => (result.ok ? (result.result as unknown as BruiseResultItem) : null)!);
-      const text = o.out?.toLowerCase().endsWith('.json')
-        ? // The overlays are large: they go to --overlays, not into the JSON.
-          JSON.stringify(
-            items.map(({ overlay_img: _overlay, ...rest }) => rest),
-            null,
-            2,
-          ) + '\n'
-        : bruiseCsv(items);
+        .map(({ result }) => (result.ok ? (result.result as unknown as BruiseFigures) : null)!);
+      // The overlays are large: they go to --overlays, not into the JSON.
+      const text = o.out?.toLowerCase().endsWith('.json') ? JSON.stringify(items, null, 2) + '\n' : bruiseCsv(items);
       if (o.out) await writeFile(o.out, text);
       else process.stdout.write(text);
       process.exitCode = summarise(outcome, `bruise${o.out ? ` results written to ${o.out}` : ''}`, missing);

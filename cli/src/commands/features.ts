@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { stringify } from 'csv-stringify/sync';
 import { FEATURE_IDS, FeatureId, type FeatureResultItem } from '@mango/core';
+import { toCsv } from '@mango/core/csv';
 import { registry } from '@mango/plugins';
 import { FEATURE_VALUE_NAMES } from '@mango/plugin-features';
 import { collectInputs } from '../inputs.ts';
@@ -14,7 +14,7 @@ export function featuresCsv(items: FeatureResultItem[], ids: FeatureId[]): strin
   const rows = items
     .filter((it) => it.features)
     .map((it) => [it.image_name, ...columns.map((c) => it.features![c.id]?.[c.name] ?? '')]);
-  return stringify([['Image', ...columns.map((c) => c.name)], ...rows], { cast: { number: (n) => String(n) } });
+  return toCsv(['Image', ...columns.map((c) => c.name)], rows);
 }
 
 export function parseFeatureList(o: { features?: string; all?: boolean }): FeatureId[] {

@@ -89,6 +89,13 @@ describe('bruise results', () => {
     expect(parsed.data[0]).toEqual(['Filename', 'Total Mango Pixels', 'Bruise Percentage', 'Non-Bruise Percentage']);
     expect(parsed.data[1]).toEqual(['a.jpg', '1000', '12.35', '87.65']);
     expect(parsed.data[2]).toEqual(['b.png', '2000', '0.00', '100.00']);
+    // the bytes the page has always downloaded: CRLF between rows, none after the last
+    expect(bruiseCsv(rows)).toBe(
+      'Filename,Total Mango Pixels,Bruise Percentage,Non-Bruise Percentage\r\na.jpg,1000,12.35,87.65\r\nb.png,2000,0.00,100.00',
+    );
+    // a name with a comma or a quote stays one field
+    const odd = Papa.parse<string[]>(bruiseCsv([{ ...rows[1], filename: 'x, "y".png' }])).data[1];
+    expect(odd).toEqual(['x, "y".png', '2000', '0.00', '100.00']);
   });
 
   it('decodes base64 data URLs', () => {

@@ -4,9 +4,9 @@
  * area_calculation_results.zip export.
  */
 import JSZip from 'jszip';
-import Papa from 'papaparse';
 import type { BruiseResultItem } from '@mango/core';
-import { fileStem } from './download.ts';
+import { toCsv } from '@mango/core/csv';
+import { DOWNLOAD_CSV, fileStem } from './download.ts';
 
 /** A result row: the API item, whose overlay is absent once restored from local storage. */
 export type BruiseRow = Omit<BruiseResultItem, 'overlay_img' | 'fruits'> & {
@@ -71,15 +71,16 @@ export function loadUploadedFiles(storage: Storage = localStorage): BruiseRow[] 
 
 /** data.csv: one line per row, percentages with 2 decimals. */
 export function bruiseCsv(rows: readonly BruiseRow[]): string {
-  return Papa.unparse({
-    fields: BRUISE_CSV_COLUMNS,
-    data: rows.map((r) => [
+  return toCsv(
+    BRUISE_CSV_COLUMNS,
+    rows.map((r) => [
       r.filename,
       r.total_mango_pixels,
       formatPercent(r.bruise_percent),
       formatPercent(r.non_bruise_percent),
     ]),
-  });
+    DOWNLOAD_CSV,
+  );
 }
 
 /** Decodes a base64 data URL into its bytes and the file extension of its media type. */

@@ -2,8 +2,9 @@
  * Feature Analysis results on the client: value formatting, the table's columns and the
  * feature_analysis_results.csv export (full precision).
  */
-import Papa from 'papaparse';
 import type { FeatureResultItem } from '@mango/core';
+import { toCsv } from '@mango/core/csv';
+import { DOWNLOAD_CSV } from './download.ts';
 
 export const FEATURE_CSV_NAME = 'feature_analysis_results.csv';
 
@@ -47,16 +48,11 @@ export function featureValue(item: FeatureResultItem, column: FeatureColumn): nu
 
 /** feature_analysis_results.csv: Image, then the value names; values at full precision. */
 export function featureCsv(columns: readonly FeatureColumn[], results: readonly FeatureResultItem[]): string {
-  return Papa.unparse({
-    fields: ['Image', ...columns.map((c) => c.valueName)],
-    data: results.map((item) => [
-      item.image_name,
-      ...columns.map((c) => {
-        const v = featureValue(item, c);
-        return typeof v === 'number' ? String(v) : '';
-      }),
-    ]),
-  });
+  return toCsv(
+    ['Image', ...columns.map((c) => c.valueName)],
+    results.map((item) => [item.image_name, ...columns.map((c) => featureValue(item, c))]),
+    DOWNLOAD_CSV,
+  );
 }
 
 /** 'A, B, C, D, E...' : the selected names, cut with '...' past five. */
