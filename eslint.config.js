@@ -5,8 +5,8 @@ import globals from 'globals';
 
 /**
  * The layers (guide/architecture.md): core imports nothing of the repository; a plugin (and the
- * model loader) imports core and other plugins only, never a front end; no package reaches into
- * another's src/. ESLint's no-restricted-imports enforces them, so `npm run lint` (in `npm test`)
+ * model loader) imports core and other plugins only, never a front end; the job runner imports
+ * core, the plugins and the models, never a front end; no package reaches into another's src/. ESLint's no-restricted-imports enforces them, so `npm run lint` (in `npm test`)
  * fails on a breach; `eslint.layers.test.ts` checks that each rule fires.
  */
 const crossPackage = {
@@ -31,6 +31,15 @@ export const layerRules = {
       },
     ],
   },
+  runner: {
+    patterns: [
+      crossPackage,
+      {
+        group: [...frontEnds, '@mango/widget', '@mango/widget/*'],
+        message: 'the job runner imports core, plugins and models only, never a front end (server, web, cli, widget)',
+      },
+    ],
+  },
 };
 
 export default tseslint.config(
@@ -49,6 +58,7 @@ export default tseslint.config(
     files: ['plugins/**/*.{ts,tsx}', 'models/**/*.{ts,tsx}'],
     rules: { 'no-restricted-imports': ['error', layerRules.plugins] },
   },
+  { files: ['runner/**/*.{ts,tsx}'], rules: { 'no-restricted-imports': ['error', layerRules.runner] } },
   {
     files: ['web/**/*.{ts,tsx}', 'widget/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },

@@ -31,6 +31,15 @@ describe('layers (no-restricted-imports)', () => {
     expect(await errors('plugins/bruise/src/x.ts', "import a from '@mango/plugin-crop';\nexport { a };\n")).toEqual([]);
   });
 
+  it('the job runner imports core, plugins and models, never a front end', async () => {
+    for (const front of ['@mango/server', '@mango/web', '@mango/cli', '@mango/widget'])
+      expect(await errors('runner/src/x.ts', `import { a } from '${front}';\nexport { a };\n`)).toEqual([
+        expect.stringContaining('the job runner imports core, plugins and models only'),
+      ]);
+    for (const ok of ['@mango/core', '@mango/core/node', '@mango/plugins', '@mango/plugin-bruise', '@mango/models'])
+      expect(await errors('runner/src/x.ts', `import { a } from '${ok}';\nexport { a };\n`)).toEqual([]);
+  });
+
   it("no package reaches into another's src/", async () => {
     expect(await errors('server/src/x.ts', "import { a } from '@mango/core/src/image.ts';\nexport { a };\n")).toEqual([
       expect.stringContaining("never another package's src/"),

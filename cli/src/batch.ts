@@ -3,7 +3,7 @@
  * order, failures collected (a failed file never stops the others) and summarised at the end.
  */
 import { SingleBar, Presets } from 'cli-progress';
-import { createJobPool, defaultThreads, type ImageJob, type JobResult } from '@mango/plugins/node';
+import { createJobPool, defaultThreads, type ImageJob, type JobResult } from '@mango/runner';
 import type { InputFile } from './inputs.ts';
 
 export interface BatchOptions {

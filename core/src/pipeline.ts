@@ -25,7 +25,8 @@ export function decodeMaxSideFor(registry: PluginRegistry, steps: PipelineStep[]
 
 /**
  * Runs the steps in order. Each transform step's result.image feeds the next step; the result of
- * the last step is returned.
+ * the last step is returned, with the extra images asked for in ctx.want (earlier steps are asked
+ * for none).
  */
 export async function runPipeline(
   registry: PluginRegistry,
@@ -37,9 +38,10 @@ export async function runPipeline(
   let last: unknown = undefined;
   for (const [i, step] of steps.entries()) {
     const plugin = registry.get(step.plugin);
-    const result = await runPlugin(plugin, current, step.options ?? {}, ctx);
+    const final = i === steps.length - 1;
+    const result = await runPlugin(plugin, current, step.options ?? {}, final ? ctx : { ...ctx, want: [] });
     last = result;
-    if (i < steps.length - 1) {
+    if (!final) {
       if (plugin.kind !== 'transform') {
         throw new MangoError(
           'INVALID_INPUT',

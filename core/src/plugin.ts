@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { RasterImage } from './image.ts';
+import type { Mask } from './mask.ts';
 import { MangoError, throwIfAborted } from './errors.ts';
 import type { ModelLoader } from './models.ts';
 import { noModels } from './models.ts';
@@ -38,6 +39,18 @@ export interface ImageBackend {
   resize(image: RasterImage, width: number, height: number): Promise<RasterImage>;
 }
 
+/**
+ * An image a plugin returns beside its figures (an overlay, a mask): pixels, never encoded bytes or
+ * a data URL. A picture names the format it is best encoded in; each front end encodes it for its
+ * own wire (a file, PNG or JPEG bytes, a data URL); a mask (0/1) as an 8-bit image of 0 and 255.
+ */
+export type PluginImage =
+  { kind: 'picture'; image: RasterImage; format: 'png' | 'jpeg'; quality?: number } | { kind: 'mask'; mask: Mask };
+
+/** A result's `images`: extra images by name (see Plugin.images). Its schema checks the shape only. */
+export type PluginImages = Partial<Record<string, PluginImage>>;
+export const PluginImages = z.custom<PluginImages>((v) => typeof v === 'object' && v !== null && !Array.isArray(v));
+
 export interface PluginContext {
   signal: AbortSignal;
   /** fraction in [0, 1] */
@@ -45,6 +58,18 @@ export interface PluginContext {
   logger: Logger;
   images: ImageBackend;
   models: ModelLoader;
+  /** The photo's file name, for results that report it ('image' when the front end has none). */
+  filename: string;
+  /**
+   * The extra images (Plugin.images) the front end asks for by name; a plugin computes only
+   * these. Unset: the ones the plugin documents as its default.
+   */
+  want?: readonly string[];
+}
+
+/** Whether the front end asked for the extra image `name` (ctx.want), or else `byDefault`. */
+export function wantsImage(ctx: PluginContext, name: string, byDefault = false): boolean {
+  return ctx.want ? ctx.want.includes(name) : byDefault;
 }
 
 export interface Plugin<O extends z.ZodType = z.ZodType, R extends z.ZodType = z.ZodType> {
@@ -63,6 +88,11 @@ export interface Plugin<O extends z.ZodType = z.ZodType, R extends z.ZodType = z
    * photo straight to that size. The image it then receives carries `source` (the photo's size).
    */
   decodeMaxSide?(options: z.output<O>): number | undefined;
+  /**
+   * The extra images the plugin can return in its result's `images` (name: what it shows), e.g.
+   * an overlay or masks. A transform's output image is its result's `image`, not one of these.
+   */
+  images?: Readonly<Record<string, string>>;
   run(image: RasterImage, options: z.output<O>, ctx: PluginContext): Promise<z.output<R>>;
 }
 
@@ -96,6 +126,8 @@ export function createContext(
     progress: partial.progress ?? (() => {}),
     logger: partial.logger ?? silentLogger,
     models: partial.models ?? noModels,
+    filename: partial.filename ?? 'image',
+    want: partial.want,
     images,
   };
 }

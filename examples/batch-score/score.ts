@@ -30,7 +30,8 @@ export const CSV_COLUMNS = [
 
 export interface ScoredPhoto {
   filename: string;
-  item?: BruiseResultItem;
+  /** the bruise figures (the HTTP item without its overlay: this example renders none) */
+  item?: Omit<BruiseResultItem, 'overlay_img'>;
   error?: string;
 }
 
@@ -47,14 +48,16 @@ export async function scoreDirectory(
   method: 'classical' | 'auto' = 'classical',
   onPhoto?: (p: ScoredPhoto) => void,
 ): Promise<ScoredPhoto[]> {
-  const ctx = createContext(nodeImages);
   const out: ScoredPhoto[] = [];
   for (const path of listPhotos(dir)) {
     const filename = basename(path);
     let scored: ScoredPhoto;
     try {
       const image = await nodeImages.decode(readFileSync(path), filename);
-      scored = { filename, item: await runPlugin(bruise, image, { method, filename }, ctx) };
+      // want: [] asks for no overlay image.
+      const ctx = createContext(nodeImages, { filename, want: [] });
+      const { images: _images, ...item } = await runPlugin(bruise, image, { method }, ctx);
+      scored = { filename, item };
     } catch (e) {
       scored = { filename, error: userMessage(e) };
     }

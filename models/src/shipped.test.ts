@@ -58,8 +58,8 @@ describe('the shipped bruise model', () => {
     const r = await runPlugin(
       bruise,
       image,
-      { filename: name },
-      createContext(nodeImages, { models: createModelLoader() }),
+      {},
+      createContext(nodeImages, { models: createModelLoader(), filename: name }),
     );
     expect(r.method).toBe('model');
     expect(r.model_id).toBe(SHIPPED_ID);

@@ -91,11 +91,13 @@ for (const c of cases) {
   const r = await runPlugin(
     bruise,
     image,
-    { filename: c.file, method: 'model' },
-    createContext(nodeImages, { models: createModelLoader(dir) }),
+    { method: 'model' },
+    createContext(nodeImages, { models: createModelLoader(dir), filename: c.file }),
   );
   rmSync(dir, { recursive: true, force: true });
-  const overlay = Buffer.from(r.overlay_img.split(',')[1], 'base64');
+  const picture = r.images.overlay;
+  if (picture?.kind !== 'picture') throw new Error(`${c.file}: no overlay`);
+  const overlay = await nodeImages.encode(picture.image, picture.format, { quality: picture.quality });
   const h = 180;
   const [a, b] = await Promise.all(
     [bytes, overlay].map((x) => sharp(x).rotate().resize({ height: h }).jpeg({ quality: 80 }).toBuffer()),

@@ -32,14 +32,63 @@ describe('image jobs', () => {
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="2400" height="1800">
       <rect width="100%" height="100%" fill="#8c8c8a"/><ellipse cx="1200" cy="900" rx="800" ry="560" fill="#e0b43c"/></svg>`;
     const jpeg = new Uint8Array(await sharp(Buffer.from(svg)).jpeg().toBuffer());
-    const r = await runImageJob({ name: 'big.jpg', bytes: jpeg, steps: [{ plugin: 'bruise' }], bruiseMasks: true });
+    const r = await runImageJob({
+      name: 'big.jpg',
+      bytes: jpeg,
+      steps: [{ plugin: 'bruise' }],
+      images: ['fruit-mask', 'bruise-mask'],
+    });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    const item = r.result as { width: number; height: number; total_mango_pixels: number };
+    const item = r.result as { filename: string; width: number; height: number; total_mango_pixels: number };
+    expect(item.filename).toBe('big.jpg');
     expect([item.width, item.height]).toEqual([2400, 1800]);
     expect(item.total_mango_pixels / (Math.PI * 800 * 560)).toBeCloseTo(1, 1);
-    const fruit = await sharp(Buffer.from(r.masks!.fruit)).metadata();
+    expect(Object.keys(r.images).sort()).toEqual(['bruise-mask', 'fruit-mask']);
+    expect(r.images['fruit-mask'].mime).toBe('image/png');
+    const fruit = await sharp(Buffer.from(r.images['fruit-mask'].bytes)).metadata();
     expect([fruit.width, fruit.height]).toEqual([2400, 1800]);
+  });
+
+  it('encodes whatever the last step returns: its default images, or the masks of the image it scored', async () => {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="800" height="600">
+      <rect width="100%" height="100%" fill="#8c8c8a"/><ellipse cx="400" cy="300" rx="260" ry="180" fill="#e0b43c"/>
+      <ellipse cx="330" cy="260" rx="60" ry="45" fill="#6e5228"/></svg>`;
+    const bytes = new Uint8Array(await sharp(Buffer.from(svg)).png().toBuffer());
+    // Unasked: the plugin's default, the overlay, as the JPEG it asks for; no result field holds pixels.
+    const plain = await runImageJob({
+      name: 'a.png',
+      bytes,
+      steps: [{ plugin: 'bruise', options: { method: 'classical' } }],
+    });
+    expect(plain.ok).toBe(true);
+    if (!plain.ok) return;
+    expect(Object.keys(plain.images)).toEqual(['overlay']);
+    expect(plain.images.overlay.mime).toBe('image/jpeg');
+    expect((await decodeImage(plain.images.overlay.bytes)).format).toBe('jpeg');
+    expect(plain.result).not.toHaveProperty('images');
+    // After a resize the masks are those of the resized image the figures were counted on.
+    const r = await runImageJob({
+      bytes,
+      steps: [
+        { plugin: 'resize', options: { width: 400, keepAspect: true } },
+        { plugin: 'bruise', options: { method: 'classical' } },
+      ],
+      images: ['bruise-mask'],
+    });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const item = r.result as { width: number; height: number; bruise_pixels: number };
+    expect([item.width, item.height]).toEqual([400, 300]);
+    expect(Object.keys(r.images)).toEqual(['bruise-mask']);
+    const { data, info } = await sharp(Buffer.from(r.images['bruise-mask'].bytes))
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height]).toEqual([400, 300]);
+    expect(item.bruise_pixels).toBeGreaterThan(0);
+    let set = 0;
+    for (let i = 0; i < data.length; i += info.channels) if (data[i] === 255) set++;
+    expect(set).toBe(item.bruise_pixels);
   });
 
   it('reports bad input as a typed failure without throwing', async () => {

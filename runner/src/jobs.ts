@@ -1,6 +1,8 @@
 /**
  * One image job: read or take the bytes, decode (sharp: EXIF orientation, pixel limit, typed errors),
- * run a pipeline of plugins, encode the resulting image. The server and the CLI run these jobs, on
+ * run a pipeline of plugins, encode the images the last step returns (a transform's image, the extra
+ * images such as an overlay or masks). The runner knows no plugin: the file name and the extra images
+ * asked for go to the plugins through their context. The server and the CLI run these jobs, on
  * worker threads through pool.ts, so a slow photo never blocks the event loop and a batch uses every core.
  */
 import { readFile } from 'node:fs/promises';
@@ -9,19 +11,22 @@ import sharp from 'sharp';
 import {
   createContext,
   isMangoError,
+  MangoError,
   noModels,
   decodeMaxSideFor,
   runPipeline,
+  type Mask,
   type ModelLoader,
   type PipelineStep,
+  type PluginImage,
+  type PluginImages,
   type RasterImage,
 } from '@mango/core';
-import { BruiseOptions, BruiseResult, bruiseMasks, fullResolutionMasks, scoreBruise } from '@mango/plugin-bruise';
 import { createNodeImageBackend, DEFAULT_MAX_PIXELS, encodeImage } from '@mango/core/node';
-import { registry } from '../index.ts';
+import { registry } from '@mango/plugins';
 
 export interface ImageJob {
-  /** file name reported back (defaults to the path's base name) */
+  /** file name reported back and given to the plugins (ctx.filename; defaults to the path's base name) */
   name?: string;
   path?: string;
   bytes?: Uint8Array;
@@ -31,16 +36,28 @@ export interface ImageJob {
   maxBytes?: number;
   /** encode a transform result's image */
   output?: { format: 'png' | 'jpeg'; quality?: number };
-  /** also return the bruise step's fruit and bruise masks as 8-bit PNGs (0 or 255, input size) */
-  bruiseMasks?: boolean;
+  /**
+   * The extra images of the last step to return (its plugin's `images`, e.g. 'overlay',
+   * 'fruit-mask'), encoded; unset: the ones the plugin returns by default.
+   */
+  images?: string[];
+}
+
+/** An encoded image: a picture in the format its plugin named, a mask as an 8-bit PNG of 0 and 255. */
+export interface EncodedImage {
+  bytes: Uint8Array;
+  mime: 'image/png' | 'image/jpeg';
 }
 
 export type JobSuccess = {
   ok: true;
   name: string;
+  /** the last step's result without its images (JSON) */
   result: Record<string, unknown>;
+  /** a transform's image, encoded as `output` asked */
   image?: Uint8Array;
-  masks?: { fruit: Uint8Array; bruise: Uint8Array };
+  /** the extra images by name */
+  images: Record<string, EncodedImage>;
 };
 export type JobFailure = { ok: false; name: string; error: { code: string; status: number; message: string } };
 export type JobResult = JobSuccess | JobFailure;
@@ -63,13 +80,19 @@ function modelLoader(): Promise<ModelLoader> {
 }
 
 /** A 0/1 mask as an 8-bit greyscale PNG holding 0 or 255. */
-async function maskPng(mask: Uint8Array, width: number, height: number): Promise<Uint8Array> {
-  const grey = new Uint8Array(mask.length);
-  for (let i = 0; i < mask.length; i++) grey[i] = mask[i] ? 255 : 0;
+async function maskPng({ data, width, height }: Mask): Promise<Uint8Array> {
+  const grey = new Uint8Array(data.length);
+  for (let i = 0; i < data.length; i++) grey[i] = data[i] ? 255 : 0;
   const buf = await sharp(grey, { raw: { width, height, channels: 1 } })
     .png()
     .toBuffer();
   return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+}
+
+async function encodePluginImage(img: PluginImage): Promise<EncodedImage> {
+  if (img.kind === 'mask') return { bytes: await maskPng(img.mask), mime: 'image/png' };
+  const bytes = await encodeImage(img.image, img.format, { quality: img.quality });
+  return { bytes, mime: img.format === 'png' ? 'image/png' : 'image/jpeg' };
 }
 
 function isRaster(v: unknown): v is RasterImage {
@@ -82,48 +105,27 @@ export async function runImageJob(job: ImageJob): Promise<JobResult> {
     const bytes = job.bytes ?? (job.path ? new Uint8Array(await readFile(job.path)) : undefined);
     if (!bytes) throw new Error('the job has neither bytes nor a path');
     if (job.maxBytes !== undefined && bytes.length > job.maxBytes) {
-      const { MangoError } = await import('@mango/core');
       throw new MangoError(
         'FILE_TOO_LARGE',
         `${name}: file is ${(bytes.length / 1048576).toFixed(1)} MB; the limit is ${(job.maxBytes / 1048576).toFixed(0)} MB`,
       );
     }
-    const images = createNodeImageBackend({ maxPixels: job.maxPixels ?? DEFAULT_MAX_PIXELS });
-    const steps = job.steps.map((s) =>
-      s.plugin === 'bruise' ? { ...s, options: { filename: name, ...(s.options ?? {}) } } : s,
-    );
+    const backend = createNodeImageBackend({ maxPixels: job.maxPixels ?? DEFAULT_MAX_PIXELS });
     // A one-step analysis that works on a downscaled copy gets the photo decoded straight to it.
-    const decoded = await images.decode(bytes, name, { maxSide: decodeMaxSideFor(registry, steps) });
-    const ctx = createContext(images, { models: await modelLoader() });
-    let masks: JobSuccess['masks'];
-    const maskPngs = async (m: { fruit: Uint8Array; bruise: Uint8Array; width: number; height: number }) => ({
-      fruit: await maskPng(m.fruit, m.width, m.height),
-      bruise: await maskPng(m.bruise, m.width, m.height),
-    });
-    let raw: Record<string, unknown>;
-    const bruiseStep = steps.find((s) => s.plugin === 'bruise');
-    if (job.bruiseMasks && bruiseStep && steps.length === 1) {
-      // Score once and write the masks of that same analysis.
-      const options = BruiseOptions.parse(bruiseStep.options ?? {});
-      const scored = await scoreBruise(decoded, options, ctx);
-      raw = BruiseResult.parse(scored.item);
-      masks = await maskPngs(fullResolutionMasks(scored.analysis));
-    } else {
-      raw = (await runPipeline(registry, steps, decoded, ctx)) as Record<string, unknown>;
-      // Masks of the photo itself when the bruise step follows other steps.
-      if (job.bruiseMasks && bruiseStep) {
-        const options = BruiseOptions.parse(bruiseStep.options ?? {});
-        masks = await maskPngs(await bruiseMasks(decoded, options, { models: ctx.models }));
-      }
-    }
+    const decoded = await backend.decode(bytes, name, { maxSide: decodeMaxSideFor(registry, job.steps) });
+    const ctx = createContext(backend, { models: await modelLoader(), filename: name, want: job.images });
+    const raw = (await runPipeline(registry, job.steps, decoded, ctx)) as Record<string, unknown>;
     const result: Record<string, unknown> = {};
     let image: Uint8Array | undefined;
+    const images: JobSuccess['images'] = {};
     for (const [k, v] of Object.entries(raw)) {
-      if (isRaster(v)) {
+      if (k === 'images' && typeof v === 'object' && v !== null) {
+        for (const [n, img] of Object.entries(v as PluginImages)) if (img) images[n] = await encodePluginImage(img);
+      } else if (isRaster(v)) {
         if (job.output) image = await encodeImage(v, job.output.format, { quality: job.output.quality });
       } else result[k] = v;
     }
-    return { ok: true, name, result, image, masks };
+    return { ok: true, name, result, image, images };
   } catch (e) {
     if (isMangoError(e)) return { ok: false, name, error: { code: e.code, status: e.status, message: e.message } };
     const err = e as NodeJS.ErrnoException;

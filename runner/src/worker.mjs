@@ -1,4 +1,4 @@
-// Worker-thread entry (loaded by worker.cjs). Built (dist/node/): the compiled jobs.js, no
+// Worker-thread entry (loaded by worker.cjs). Built (dist/): the compiled jobs.js, no
 // TypeScript loader. From the sources (tests, dev, `--conditions=source`): jobs.ts through tsx.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -6,7 +6,7 @@ import type { ImageBackend, Logger, ModelLoader, PluginRegistry } from '@mango/c
 import { consoleLogger } from '@mango/core';
 import { createNodeImageBackend } from '@mango/core/node';
 import { registry as builtinRegistry } from '@mango/plugins';
-import { createJobPool, type JobPool } from '@mango/plugins/node';
+import { createJobPool, type JobPool } from '@mango/runner';
 import type { ServerConfig } from './config.ts';
 import { migrateToLatest, openDatabase, type DB } from './db/index.ts';
 import type { Dialect } from './db/migrations.ts';

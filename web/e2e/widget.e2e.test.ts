@@ -256,8 +256,8 @@ describe('embeddable bruise widget', () => {
     const node = await runPlugin(
       bruise,
       image,
-      { filename: basename(photo) },
-      createContext(nodeImages, { models: createModelLoader() }),
+      {},
+      createContext(nodeImages, { models: createModelLoader(), filename: basename(photo) }),
     );
     expect(node.method).toBe('model');
     console.info(

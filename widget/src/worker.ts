@@ -4,8 +4,8 @@
  * one (fetched once, lazily), else the classical method. No photo leaves the browser. Inlined into
  * the bundle as a Blob URL.
  */
-import bruise from '@mango/plugin-bruise';
-import { createContext, runPlugin, userMessage } from '@mango/core';
+import bruise, { dataUrl } from '@mango/plugin-bruise';
+import { BruiseResultItem, createContext, runPlugin, userMessage } from '@mango/core';
 import { browserImages } from '@mango/core/browser';
 import type { ModelLoader } from '@mango/core';
 import type { WorkerReply, WorkerRequest } from './protocol.ts';
@@ -26,9 +26,16 @@ scope.onmessage = async (e) => {
     if (!models) loaders.set(apiBase, (models = webModelLoader(apiBase)));
     const ctx = createContext(browserImages, {
       models,
+      filename: name,
       progress: (fraction) => scope.postMessage({ id, type: 'progress', fraction }),
     });
-    const item = await runPlugin(bruise, image, { method: 'auto', filename: name }, ctx);
+    const { images, ...figures } = await runPlugin(bruise, image, { method: 'auto' }, ctx);
+    // The same item as the server's: the overlay as a data URL, encoded here (canvas).
+    const overlay = images.overlay;
+    if (overlay?.kind !== 'picture') throw new Error('the bruise plugin returned no overlay');
+    const jpeg = await browserImages.encode(overlay.image, overlay.format, { quality: overlay.quality });
+    const mime = overlay.format === 'png' ? 'image/png' : 'image/jpeg';
+    const item = BruiseResultItem.parse({ ...figures, overlay_img: dataUrl(jpeg, mime) });
     scope.postMessage({ id, type: 'result', item });
   } catch (err) {
     scope.postMessage({ id, type: 'error', message: userMessage(err) });

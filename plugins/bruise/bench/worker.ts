@@ -5,7 +5,6 @@ import { createContext, runPlugin } from '@mango/core';
 import { decodeImage, nodeImages } from '@mango/core/node';
 import bruise from '../src/index.ts';
 
-const ctx = createContext(nodeImages);
 const options = { method: 'classical' as const };
 const maxSide = bruise.decodeMaxSide?.(bruise.options.parse(options));
 parentPort!.on('message', async (msg: { files: string[] } | 'exit') => {
@@ -13,7 +12,7 @@ parentPort!.on('message', async (msg: { files: string[] } | 'exit') => {
   let sum = 0;
   for (const f of msg.files) {
     const image = await decodeImage(readFileSync(f), f, undefined, { maxSide });
-    const r = await runPlugin(bruise, image, { ...options, filename: f }, ctx);
+    const r = await runPlugin(bruise, image, options, createContext(nodeImages, { filename: f }));
     sum += r.bruise_percent;
   }
   parentPort!.postMessage({ done: msg.files.length, sum });

@@ -71,8 +71,15 @@ describe('bruise plugin, classical method', () => {
       { cx: 90, cy: 80, r: 18, kind: 'bruise' },
       { cx: 160, cy: 105, r: 11, kind: 'bruise' },
     ]);
-    const result = await runPlugin(bruise, image, { method: 'classical', filename: 'a.png' }, ctx());
-    expect(BruiseResultItem.safeParse(result).success).toBe(true);
+    const result = await runPlugin(
+      bruise,
+      image,
+      { method: 'classical' },
+      createContext(nodeImages, { filename: 'a.png' }),
+    );
+    // The HTTP item is the result with its overlay as a data URL (made by the front end).
+    const { images: _images, ...figures } = result;
+    expect(BruiseResultItem.safeParse({ ...figures, overlay_img: 'data:image/jpeg;base64,' }).success).toBe(true);
     const truthPct = (100 * count(truth)) / count(fruit);
     expect(result.method).toBe('classical');
     expect(result.filename).toBe('a.png');
@@ -105,11 +112,15 @@ describe('bruise plugin, classical method', () => {
     expect(result.fruits[0].area_cm2).toBeCloseTo(count(fruit) / 100, 2);
   });
 
-  it('returns an overlay data URL within overlayMaxSide and full-resolution masks', async () => {
+  it('returns an overlay within overlayMaxSide and, when asked, full-resolution masks', async () => {
     const { image } = fruitPhoto([{ cx: 120, cy: 90, r: 20, kind: 'bruise' }]);
     const result = await runPlugin(bruise, image, { method: 'classical', overlayMaxSide: 120 }, ctx());
-    expect(result.overlay_img.startsWith('data:image/jpeg;base64,')).toBe(true);
-    const jpeg = Buffer.from(result.overlay_img.split(',')[1], 'base64');
+    // Unasked: the overlay only, as pixels with the format front ends encode it in.
+    expect(Object.keys(result.images)).toEqual(['overlay']);
+    const overlay = result.images.overlay!;
+    expect(overlay.kind === 'picture' && [overlay.format, overlay.quality]).toEqual(['jpeg', 85]);
+    if (overlay.kind !== 'picture') return;
+    const jpeg = await nodeImages.encode(overlay.image, overlay.format, { quality: overlay.quality });
     const decoded = await decodeImage(jpeg);
     expect(Math.max(decoded.width, decoded.height)).toBe(120);
     const masks = await bruiseMasks(image, {
@@ -122,6 +133,21 @@ describe('bruise plugin, classical method', () => {
     expect(masks.bruise.length).toBe(W * H);
     expect(count(masks.bruise)).toBe(result.bruise_pixels);
     for (let i = 0; i < masks.bruise.length; i++) if (masks.bruise[i]) expect(masks.fruit[i]).toBe(1);
+    // Asked for through the context: the masks of the same analysis, no overlay.
+    const asked = await runPlugin(
+      bruise,
+      image,
+      { method: 'classical' },
+      createContext(nodeImages, { want: ['fruit-mask', 'bruise-mask'] }),
+    );
+    expect(Object.keys(asked.images).sort()).toEqual(['bruise-mask', 'fruit-mask']);
+    const fruit = asked.images['fruit-mask']!;
+    const bruised = asked.images['bruise-mask']!;
+    if (fruit.kind !== 'mask' || bruised.kind !== 'mask') throw new Error('masks expected');
+    expect([bruised.mask.width, bruised.mask.height]).toEqual([W, H]);
+    expect(bruised.mask.data).toEqual(masks.bruise);
+    expect(fruit.mask.data).toEqual(masks.fruit);
+    expect(count(bruised.mask.data)).toBe(asked.bruise_pixels);
   });
 
   it('counts at full resolution when detecting on a downscaled copy', async () => {

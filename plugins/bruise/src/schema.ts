@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BruiseResultItem } from '@mango/core';
+import { BruiseResultItem, PluginImages } from '@mango/core';
 
 /**
  * Options of the bruise plugin. Every tuned parameter has its default here (see README.md for why
@@ -12,7 +12,6 @@ export const BruiseOptions = z.object({
     .describe('auto: an installed bruise-segmentation model when there is one, else classical'),
   pxPerCm: z.number().positive().optional().describe('pixels per centimetre, to report areas in cm²'),
   overlayMaxSide: z.number().int().min(64).max(1600).default(1600).describe('long side of the overlay image'),
-  filename: z.string().default('image').describe('name reported in the result'),
   detectMaxSide: z
     .number()
     .int()
@@ -43,5 +42,17 @@ export const BruiseOptions = z.object({
 export type BruiseOptions = z.output<typeof BruiseOptions>;
 export type BruiseOptionsInput = z.input<typeof BruiseOptions>;
 
-export const BruiseResult = BruiseResultItem;
+/**
+ * The plugin's result: the figures of the HTTP `BruiseResultItem` (filename from ctx.filename), with
+ * the overlay as pixels in `images` (see BRUISE_IMAGES) instead of `overlay_img`, the data URL that
+ * front ends make from it at their edge.
+ */
+export const BruiseResult = BruiseResultItem.omit({ overlay_img: true }).extend({ images: PluginImages });
 export type BruiseResult = z.output<typeof BruiseResult>;
+
+/** The extra images the plugin returns, when asked for (ctx.want); unasked: the overlay only. */
+export const BRUISE_IMAGES = {
+  overlay: 'the photo (long side at most overlayMaxSide) with the fruit outlined and the bruises tinted; JPEG',
+  'fruit-mask': 'the fruit mask at the photo size (1 = fruit)',
+  'bruise-mask': 'the bruise mask at the photo size (1 = bruised peel)',
+} as const;

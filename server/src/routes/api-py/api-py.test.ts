@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createImage } from '@mango/core';
-import { encodeImage } from '@mango/core/node';
+import { decodeImage, encodeImage } from '@mango/core/node';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MODELS_DIR, readManifest } from '@mango/models';
@@ -125,6 +125,20 @@ describe('/api-py input handling', () => {
     expect(item).toMatchObject({ method: 'model', model_id: shipped.id, model_sha256: shipped.sha256 });
     // the value models/src/shipped.test.ts pins for this photo through the plugin
     expect(item.bruise_percent as number).toBeCloseTo(7.3393, 1);
+    // The wire item (product-spec.md section 7): the original five fields first, the overlay as a JPEG
+    // data URL made at the server's edge from the plugin's overlay image.
+    expect(Object.keys(item).slice(0, 5)).toEqual([
+      'filename',
+      'total_mango_pixels',
+      'bruise_percent',
+      'non_bruise_percent',
+      'overlay_img',
+    ]);
+    expect(item.filename).toBe('sample-1.png');
+    expect(item).not.toHaveProperty('images');
+    const [head, base64] = (item.overlay_img as string).split(',');
+    expect(head).toBe('data:image/jpeg;base64');
+    expect((await decodeImage(Buffer.from(base64, 'base64'))).format).toBe('jpeg');
     const cl = await post('/api-py/python/bruise_detection/Classical', await form([['sample-1.png', photo]]));
     const [classical] = (await cl.json()) as Record<string, unknown>[];
     expect(classical.method).toBe('classical');

@@ -4,8 +4,8 @@
  */
 import { Hono, type MiddlewareHandler } from 'hono';
 import { z } from 'zod';
-import { FeatureId, MangoError, type PipelineStep } from '@mango/core';
-import type { JobResult } from '@mango/plugins/node';
+import { BruiseResultItem, FeatureId, MangoError, type PipelineStep } from '@mango/core';
+import type { EncodedImage, JobResult, JobSuccess } from '@mango/runner';
 import type { ServerContext } from '../../context.ts';
 import { readMultipart, safeName, uploadedFiles, type Upload } from './uploads.ts';
 
@@ -22,6 +22,18 @@ function jobError(r: JobResult): MangoError | null {
   if (r.ok) return null;
   const code = r.error.code as ConstructorParameters<typeof MangoError>[0];
   return r.error.status >= 500 ? null : new MangoError(code, r.error.message);
+}
+
+/** The wire format of an encoded image (the bruise item's overlay_img). */
+function dataUrl({ bytes, mime }: EncodedImage): string {
+  return `data:${mime};base64,${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')}`;
+}
+
+/** The HTTP bruise item (product-spec.md section 7): the plugin's figures and its overlay as a data URL. */
+function bruiseItem(r: JobSuccess): BruiseResultItem {
+  const overlay = r.images.overlay;
+  if (!overlay) throw new Error(`${r.name}: the bruise plugin returned no overlay`);
+  return BruiseResultItem.parse({ ...r.result, overlay_img: dataUrl(overlay) });
 }
 
 function parseFeatures(values: (string | File)[] | undefined): z.infer<typeof FeatureList> {
@@ -91,7 +103,7 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
       if (!r.ok) throw jobError(r) ?? new Error(r.error.message);
     }
     await options.onBruise?.(c, results.length);
-    return c.json(results.map((r) => (r.ok ? r.result : null)));
+    return c.json(results.map((r) => (r.ok ? bruiseItem(r) : null)));
   };
   app.post('/python/bruise_detection/DeepLearning', bruise('auto'));
   app.post('/python/bruise_detection/Classical', bruise('classical'));
