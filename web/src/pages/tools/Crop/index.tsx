@@ -6,12 +6,14 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Image as KonvaImage, Layer, Rect, Stage } from 'react-konva';
 import { CROP_UPLOAD, createContext, runPlugin, userMessage, type RasterImage } from '@mango/core';
-import { browserImages, decodeImage, encodeImage, toImageData } from '@mango/core/browser';
+import { browserImages, decodeImage, encodeImage } from '@mango/core/browser';
 import crop from '@mango/plugin-crop';
 import Layout from '#web/components/Layout.tsx';
 import ConfirmDialog from '#web/components/ConfirmDialog.tsx';
 import { logAction } from '#web/api/client.ts';
 import { downloadBlob } from '#web/lib/download.ts';
+import { rasterToCanvas } from '#web/lib/canvas.ts';
+import FilePickerButton from '#web/components/FilePickerButton.tsx';
 import {
   BOX,
   ROTATE_STEP,
@@ -29,24 +31,15 @@ import './crop.css';
 export const CROPPED_NAME = 'cropped-image.png';
 const NO_IMAGE = 'Please upload an image first!';
 
-function toCanvas(image: RasterImage): HTMLCanvasElement {
-  const c = document.createElement('canvas');
-  c.width = image.width;
-  c.height = image.height;
-  c.getContext('2d')?.putImageData(toImageData(image), 0, 0);
-  return c;
-}
-
 export default function Crop() {
   const navigate = useNavigate();
-  const input = useRef<HTMLInputElement>(null);
   const [fileName, setFileName] = useState('');
   const [raster, setRaster] = useState<RasterImage | null>(null);
   const [view, setView] = useState<View>(initialView);
   const [dialog, setDialog] = useState(false);
   const [working, setWorking] = useState(false);
   const [error, setError] = useState('');
-  const canvas = useMemo(() => (raster ? toCanvas(raster) : null), [raster]);
+  const canvas = useMemo(() => (raster ? rasterToCanvas(raster) : null), [raster]);
   const sentUrl = useRef<string | null>(null);
   useEffect(() => () => void (sentUrl.current && URL.revokeObjectURL(sentUrl.current)), []);
 
@@ -118,22 +111,11 @@ export default function Crop() {
         <h1>Image Cropper</h1>
         <div className="card crop-card">
           <div className="crop-upload">
-            <button type="button" className="btn btn-secondary" onClick={() => input.current?.click()}>
+            <FilePickerButton accept={CROP_UPLOAD.accept} testId="file-input" onFile={(f) => void onFile(f)}>
               {raster ? 'Change Image' : 'Upload Image'}
-            </button>
+            </FilePickerButton>
             <span className="crop-file">{fileName}</span>
             <p className="crop-hint">Supports JPG, PNG, WEBP (Max 5MB)</p>
-            <input
-              ref={input}
-              type="file"
-              accept={CROP_UPLOAD.accept}
-              hidden
-              data-testid="file-input"
-              onChange={(e) => {
-                void onFile(e.target.files?.[0]);
-                e.target.value = '';
-              }}
-            />
           </div>
           {error && (
             <div className="alert" role="alert">
