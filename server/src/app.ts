@@ -13,41 +13,6 @@ import { mountRoutes } from './routes/index.ts';
 import { widgetRuntimeRoutes } from './routes/widget/index.ts';
 import { applySecurity } from './security/index.ts';
 
-/** Every client route of product-spec.md section 2 answers with the web app. */
-export const SPA_ROUTES = [
-  '/',
-  '/home',
-  '/dashboard',
-  '/aboutusmain',
-  '/contactusmain',
-  '/aboutus',
-  '/contactus',
-  '/forgotpassword',
-  '/verify',
-  '/changepassword',
-  '/changepassword/success',
-  '/newpassword',
-  '/profile',
-  '/profile/edit',
-  '/profile/changepassword',
-  '/bruise',
-  '/showarea/accuracy',
-  '/viewphoto/result',
-  '/analysis',
-  '/analysis/result',
-  '/exportfeature',
-  '/resize',
-  '/crop',
-  '/removebackground',
-  '/k-means',
-  '/testtoken',
-  '/logout',
-  '/signin',
-  '/signup',
-  '/apikeys',
-  '/api-docs',
-];
-
 const isApiPath = (p: string) => p.startsWith('/api-node') || p.startsWith('/api-py') || p.startsWith('/api/');
 
 export function createApp(ctx: ServerContext): Hono {

@@ -1,4 +1,4 @@
-export { createApp, SPA_ROUTES } from './app.ts';
+export { createApp } from './app.ts';
 export { createServerContext, type ServerContext } from './context.ts';
 export { loadConfig, type ServerConfig } from './config.ts';
 export { startServer, type RunningServer } from './server.ts';
