@@ -22,11 +22,39 @@ export function schemaProperties(schema: z.ZodType): Record<string, JsonProp> {
   return json.properties ?? {};
 }
 
-/** Adds one flag per option (except `exclude`) and returns the mapping flag -> option key. */
-export function addSchemaOptions(cmd: Command, schema: z.ZodType, exclude: string[] = []): void {
-  for (const [key, p] of Object.entries(schemaProperties(schema))) {
-    if (exclude.includes(key)) continue;
+/** The CLI's own wording for a flag: its help text and the name shown for its value. */
+export interface FlagHelp {
+  description: string;
+  value?: string;
+}
+
+export interface SchemaFlags {
+  /** only these options, in this order (default: all of them) */
+  only?: string[];
+  /** options that get no flag */
+  exclude?: string[];
+  /**
+   * Help worded by the command: the text replaces the schema's description and choices, and the
+   * schema's default is shown the way commander shows its own ('(default: "auto")').
+   */
+  help?: Record<string, FlagHelp>;
+}
+
+/** Adds one flag per option of the schema: the flag's name, value kind and default come from it. */
+export function addSchemaOptions(cmd: Command, schema: z.ZodType, flags: SchemaFlags = {}): void {
+  const props = schemaProperties(schema);
+  const keys = (flags.only ?? Object.keys(props)).filter((k) => !flags.exclude?.includes(k));
+  for (const key of keys) {
+    const p = props[key];
+    if (!p) throw new Error(`the options schema has no ${key}`);
     const flag = `--${kebab(key)}`;
+    const help = flags.help?.[key];
+    if (help) {
+      const value = p.type === 'boolean' ? '' : ` <${help.value ?? valueName(p)}>`;
+      const opt = new Option(flag + value, help.description);
+      cmd.addOption(p.default !== undefined ? opt.default(p.default) : opt);
+      continue;
+    }
     const desc = [p.description ?? key, p.default !== undefined ? `(default ${JSON.stringify(p.default)})` : '']
       .filter(Boolean)
       .join(' ');
@@ -38,16 +66,18 @@ export function addSchemaOptions(cmd: Command, schema: z.ZodType, exclude: strin
         `${desc}; comma-separated${p.items?.enum ? ': ' + p.items.enum.join(',') : ''}`,
       );
     else if (p.enum) opt = new Option(`${flag} <value>`, desc).choices(p.enum);
-    else opt = new Option(`${flag} <${p.type === 'integer' || p.type === 'number' ? 'n' : 'value'}>`, desc);
+    else opt = new Option(`${flag} <${valueName(p)}>`, desc);
     cmd.addOption(opt);
   }
 }
 
+const valueName = (p: JsonProp) => (p.type === 'integer' || p.type === 'number' ? 'n' : 'value');
+
 /** Converts commander's values to the schema's types (numbers, lists); unknown keys are dropped. */
-export function readSchemaOptions(schema: z.ZodType, values: Record<string, unknown>): Record<string, unknown> {
+export function readSchemaOptions(schema: z.ZodType, values: object): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, p] of Object.entries(schemaProperties(schema))) {
-    const v = values[key];
+    const v = (values as Record<string, unknown>)[key];
     if (v === undefined) continue;
     if (p.type === 'integer' || p.type === 'number') out[key] = Number(v);
     else if (p.type === 'array')

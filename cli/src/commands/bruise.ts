@@ -7,6 +7,7 @@ import { BruiseOptions } from '@mango/plugin-bruise';
 import { evaluateBruise, formatBruiseEvaluation } from '@mango/plugin-bruise/eval';
 import { collectInputs } from '../inputs.ts';
 import { runBatch, summarise } from '../batch.ts';
+import { addSchemaOptions, readSchemaOptions, type FlagHelp } from '../schemaOptions.ts';
 import { parseOrExit } from '../util.ts';
 
 /** A bruise item's figures: the HTTP item without its overlay (written to --overlays instead). */
@@ -40,24 +41,30 @@ interface BruiseFlags {
   out?: string;
   overlays?: string;
   masks?: string;
-  method: string;
-  pxPerCm?: number;
+  method?: string;
+  pxPerCm?: string;
   concurrency?: number;
 }
 
+/** The CLI's wording of the BruiseOptions it offers as flags (names, kinds and defaults come from the schema). */
+const BRUISE_FLAG_HELP: Record<string, FlagHelp> = {
+  method: { value: 'method', description: 'auto | classical | model' },
+  pxPerCm: { description: 'pixels per centimetre: also report areas in cm²' },
+};
+
 export function bruiseCommand(program: Command) {
-  program
+  const cmd = program
     .command('bruise')
     .description('bruise-to-fruit ratio of every photo: CSV or JSON, overlays and masks')
     .argument('<inputs...>', 'image files or directories (recursive; .jpg, .jpeg, .png, .webp, .tif, .tiff)')
     .option('--out <file>', 'results.csv or results.json (default: CSV on stdout)')
     .option('--overlays <dir>', 'write each overlay (fruit outline, bruises tinted) as <name>.overlay.jpg')
-    .option('--masks <dir>', 'write <name>.fruit.png and <name>.bruise.png (8-bit, 0 or 255, input size)')
-    .option('--method <method>', 'auto | classical | model', 'auto')
-    .option('--px-per-cm <n>', 'pixels per centimetre: also report areas in cm²', Number)
+    .option('--masks <dir>', 'write <name>.fruit.png and <name>.bruise.png (8-bit, 0 or 255, input size)');
+  addSchemaOptions(cmd, BruiseOptions, { only: ['method', 'pxPerCm'], help: BRUISE_FLAG_HELP });
+  cmd
     .option('--concurrency <n>', 'worker threads (default: one per core)', Number)
     .action(async (inputs: string[], o: BruiseFlags) => {
-      const options = parseOrExit(BruiseOptions, { method: o.method, pxPerCm: o.pxPerCm });
+      const options = parseOrExit(BruiseOptions, readSchemaOptions(BruiseOptions, o));
       const { files, missing } = await collectInputs(inputs);
       const outcome = await runBatch(
         files,
@@ -101,14 +108,15 @@ export function bruiseCommand(program: Command) {
 
 export function evalCommand(program: Command) {
   const evalCmd = program.command('eval').description('measure accuracy against ground truth');
-  evalCmd
+  const evalBruise = evalCmd
     .command('bruise')
     .description('fruit and bruise IoU, bruise % error, Lin concordance; ROC AUC on labels; defect boxes found')
     .option('--images <dir>', 'images with pixel truth')
     .option('--truth <dir>', 'folder with fruit_masks/ and bruise_masks/ (<stem>.png)')
     .option('--labels <csv>', 'labels.csv (filename,class,lesioned), images in images/ beside it')
-    .option('--boxes <csv>', 'boxes.csv (filename,class,x,y,w,h), images in images/ beside it')
-    .option('--method <method>', 'auto | classical | model', 'auto')
+    .option('--boxes <csv>', 'boxes.csv (filename,class,x,y,w,h), images in images/ beside it');
+  addSchemaOptions(evalBruise, BruiseOptions, { only: ['method'], help: BRUISE_FLAG_HELP });
+  evalBruise
     .option('--truth-fruit', 'use the truth fruit masks (measures bruise detection alone)')
     .option('--out <file>', 'write the full evaluation as JSON')
     .action(
@@ -117,16 +125,17 @@ export function evalCommand(program: Command) {
         truth?: string;
         labels?: string;
         boxes?: string;
-        method: 'auto' | 'classical' | 'model';
+        method?: string;
         truthFruit?: boolean;
         out?: string;
       }) => {
+        const { method } = parseOrExit(BruiseOptions.pick({ method: true }), { method: o.method });
         const onImage = process.stderr.isTTY
           ? (done: number, total: number, name: string) => process.stderr.write(`\r${done}/${total} ${name}`.padEnd(60))
           : undefined;
         // The installed models (onnxruntime-node loads only when a model runs).
-        const models = o.method === 'classical' ? undefined : (await import('@mango/models')).createModelLoader();
-        const ev = await evaluateBruise({ ...o, models, onImage });
+        const models = method === 'classical' ? undefined : (await import('@mango/models')).createModelLoader();
+        const ev = await evaluateBruise({ ...o, method, models, onImage });
         if (onImage) process.stderr.write('\n');
         console.log(formatBruiseEvaluation(ev));
         if (o.out) await writeFile(o.out, JSON.stringify(ev, null, 2) + '\n');
