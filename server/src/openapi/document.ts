@@ -10,7 +10,6 @@ import {
   ApiError,
   BruiseResultItem,
   DetailError,
-  FEATURE_IDS,
   FeatureResultItem,
   HistoryRecord,
   LoginRequest,
@@ -34,6 +33,7 @@ import {
   ResetTokenResponse,
   VerifyCodeRequest,
 } from '../auth/schemas.ts';
+import { ANALYZE_FIELDS, BRUISE_FIELDS, fieldProperties } from '../routes/api-py/fields.ts';
 
 type Responses = RouteConfig['responses'];
 
@@ -279,21 +279,7 @@ function buildRegistry(): OpenAPIRegistry {
     path: '/api-py/python/analyze',
     summary: 'Feature analysis of each image',
     request: {
-      body: multipart(
-        {
-          images: imagesField,
-          features: {
-            type: 'string',
-            description: `JSON array of feature ids, e.g. ["rgb","glcm"]; ids: ${FEATURE_IDS.join(', ')}`,
-          },
-          isolate: {
-            type: 'string',
-            enum: ['true', 'false', '1', '0'],
-            description: 'Remove the background before measuring (default false)',
-          },
-        },
-        ['images', 'features'],
-      ),
+      body: multipart({ images: imagesField, ...fieldProperties(ANALYZE_FIELDS) }, ['images', 'features']),
     },
     responses: { 200: json(z.array(schemas.FeatureResultItem), 'One item per image'), ...pluginErrors },
   });
@@ -305,16 +291,7 @@ function buildRegistry(): OpenAPIRegistry {
       path: `/api-py/python/bruise_detection/${method}`,
       summary: `Bruised area of each image, ${what}`,
       request: {
-        body: multipart(
-          {
-            images: imagesField,
-            px_per_cm: {
-              type: 'string',
-              description: 'Optional scale (pixels per centimetre, a positive number) to add areas in cm²',
-            },
-          },
-          ['images'],
-        ),
+        body: multipart({ images: imagesField, ...fieldProperties(BRUISE_FIELDS) }, ['images']),
       },
       responses: { 200: json(z.array(schemas.BruiseResultItem), 'One item per image'), ...pluginErrors },
     });

@@ -3,10 +3,10 @@
  * Every image is decoded and processed on the worker pool; bad input becomes a 4xx {detail}.
  */
 import { Hono, type MiddlewareHandler } from 'hono';
-import { z } from 'zod';
-import { BruiseResultItem, FeatureId, MangoError, type PipelineStep } from '@mango/core';
+import { BruiseResultItem, MangoError, type PipelineStep } from '@mango/core';
 import type { EncodedImage, JobResult, JobSuccess } from '@mango/runner';
 import type { ServerContext } from '../../context.ts';
+import { ANALYZE_FIELDS, BRUISE_FIELDS, readFields } from './fields.ts';
 import { readMultipart, safeName, uploadedFiles, type Upload } from './uploads.ts';
 
 export interface ApiPyOptions {
@@ -15,8 +15,6 @@ export interface ApiPyOptions {
   /** called after a successful bruise call (history logging for API-key callers) */
   onBruise?: (c: Parameters<MiddlewareHandler>[0], count: number) => Promise<void>;
 }
-
-const FeatureList = z.array(FeatureId).min(1);
 
 function jobError(r: JobResult): MangoError | null {
   if (r.ok) return null;
@@ -36,30 +34,6 @@ function bruiseItem(r: JobSuccess): BruiseResultItem {
   return BruiseResultItem.parse({ ...r.result, overlay_img: dataUrl(overlay) });
 }
 
-function parseFeatures(values: (string | File)[] | undefined): z.infer<typeof FeatureList> {
-  const raw = values?.filter((v): v is string => typeof v === 'string') ?? [];
-  if (raw.length === 0)
-    throw new MangoError('INVALID_INPUT', 'No features were selected (field `features`, a JSON array of ids)');
-  let ids: unknown;
-  try {
-    // Either one JSON array, or the field repeated once per id.
-    ids = raw.length === 1 && raw[0].trim().startsWith('[') ? JSON.parse(raw[0]) : raw;
-  } catch {
-    throw new MangoError('INVALID_INPUT', '`features` must be a JSON array of feature ids');
-  }
-  const parsed = FeatureList.safeParse(ids);
-  if (!parsed.success) {
-    const unknown = Array.isArray(ids) ? ids.filter((i) => !FeatureId.safeParse(i).success) : [];
-    throw new MangoError(
-      'INVALID_INPUT',
-      unknown.length
-        ? `Unknown feature id: ${unknown.map(String).join(', ')}`
-        : 'No features were selected (field `features`, a JSON array of ids)',
-    );
-  }
-  return [...new Set(parsed.data)];
-}
-
 export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hono {
   const app = new Hono();
   const { maxUploadBytes, maxPixels } = ctx.config;
@@ -70,9 +44,8 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
 
   app.post('/python/analyze', async (c) => {
     const fields = await readMultipart(c);
-    const features = parseFeatures(fields.features);
+    const { features, isolate } = readFields(ANALYZE_FIELDS, fields);
     const uploads = await uploadedFiles(fields, maxUploadBytes);
-    const isolate = fields.isolate?.some((v) => v === 'true' || v === '1') ?? false;
     const steps: PipelineStep[] = [
       ...(isolate ? [{ plugin: 'remove-background' }] : []),
       { plugin: 'features', options: { features } },
@@ -90,13 +63,9 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
   const bruise = (method: 'auto' | 'classical') => async (c: Parameters<MiddlewareHandler>[0]) => {
     const fields = await readMultipart(c);
     const uploads = await uploadedFiles(fields, maxUploadBytes);
-    const pxPerCm = fields.px_per_cm?.find((v): v is string => typeof v === 'string');
+    const { px_per_cm: pxPerCm } = readFields(BRUISE_FIELDS, fields);
     const opts: Record<string, unknown> = { method };
-    if (pxPerCm !== undefined) {
-      const n = Number(pxPerCm);
-      if (!(n > 0)) throw new MangoError('INVALID_INPUT', '`px_per_cm` must be a positive number');
-      opts.pxPerCm = n;
-    }
+    if (pxPerCm !== undefined) opts.pxPerCm = pxPerCm;
     const results = await Promise.all(uploads.map((u) => run(u, [{ plugin: 'bruise', options: opts }])));
     // One bad file fails the request with its reason; nothing else is stored, so nothing is lost.
     for (const r of results) {

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { ANALYZE_FIELDS, BRUISE_FIELDS, fieldProperties, readFields } from './fields.ts';
+
+const detail = (f: () => unknown) => {
+  try {
+    f();
+  } catch (e) {
+    return { status: (e as { status?: number }).status, message: (e as Error).message };
+  }
+  throw new Error('expected a refusal');
+};
+
+describe('/api-py form fields', () => {
+  it('reads features as one JSON array or a repeated field, in order, without repeats', () => {
+    expect(readFields(ANALYZE_FIELDS, { features: ['["rgb","area","rgb"]'] })).toEqual({
+      features: ['rgb', 'area'],
+      isolate: false,
+    });
+    expect(readFields(ANALYZE_FIELDS, { features: ['glcm', 'rgb'], isolate: ['1'] })).toEqual({
+      features: ['glcm', 'rgb'],
+      isolate: true,
+    });
+    expect(readFields(ANALYZE_FIELDS, { features: [' ["lbp"]'], isolate: ['true'] }).isolate).toBe(true);
+    expect(readFields(ANALYZE_FIELDS, { features: ['["lbp"]'], isolate: ['yes'] }).isolate).toBe(false);
+  });
+
+  it('refuses missing, malformed and unknown features with the contract messages (400)', () => {
+    expect(detail(() => readFields(ANALYZE_FIELDS, {}))).toEqual({
+      status: 400,
+      message: 'No features were selected (field `features`, a JSON array of ids)',
+    });
+    expect(detail(() => readFields(ANALYZE_FIELDS, { features: ['[]'] })).message).toMatch(/^No features/);
+    expect(detail(() => readFields(ANALYZE_FIELDS, { features: ['["rgb"'] })).message).toBe(
+      '`features` must be a JSON array of feature ids',
+    );
+    expect(detail(() => readFields(ANALYZE_FIELDS, { features: ['["rgb","shininess",7]'] })).message).toBe(
+      'Unknown feature id: shininess, 7',
+    );
+    // a file sent under the name is not a value
+    expect(detail(() => readFields(ANALYZE_FIELDS, { features: [new File(['x'], 'f.txt')] })).message).toMatch(
+      /^No features/,
+    );
+  });
+
+  it('reads px_per_cm through BruiseOptions.pxPerCm: positive, or absent', () => {
+    expect(readFields(BRUISE_FIELDS, {})).toEqual({ px_per_cm: undefined });
+    expect(readFields(BRUISE_FIELDS, { px_per_cm: ['37.8', '5'] })).toEqual({ px_per_cm: 37.8 });
+    for (const bad of ['0', '-2', 'abc', '', 'Infinity']) {
+      expect(
+        detail(() => readFields(BRUISE_FIELDS, { px_per_cm: [bad] })),
+        bad,
+      ).toEqual({
+        status: 400,
+        message: '`px_per_cm` must be a positive number',
+      });
+    }
+  });
+
+  it('describes the same fields for OpenAPI', () => {
+    expect(fieldProperties(ANALYZE_FIELDS)).toEqual({
+      features: { type: 'string', description: expect.stringMatching(/^JSON array of feature ids.*ids: rgb, hsv/) },
+      isolate: {
+        type: 'string',
+        enum: ['true', 'false', '1', '0'],
+        description: 'Remove the background before measuring (default false)',
+      },
+    });
+    expect(fieldProperties(BRUISE_FIELDS)).toEqual({
+      px_per_cm: {
+        type: 'string',
+        description: 'Optional scale (pixels per centimetre, a positive number) to add areas in cm²',
+      },
+    });
+  });
+});

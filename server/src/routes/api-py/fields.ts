@@ -1,0 +1,91 @@
+/**
+ * The text fields of the /api-py multipart forms (product-spec.md section 7), each defined once
+ * from the plugin option it sets: the routes read requests through `readField`, and the OpenAPI
+ * document lists the same fields through `fieldProperties`. A field's wire form (multipart values
+ * are text) is a zod schema; the value it carries is then checked by the plugin's own option schema.
+ */
+import { z } from 'zod';
+import { FEATURE_IDS, FeatureId, MangoError } from '@mango/core';
+import { bruise, features } from '@mango/plugins';
+
+export interface FormField<T> {
+  /** how the field looks on the wire, with its description (the OpenAPI property) */
+  wire: z.ZodType;
+  /** the field's text values (the field may repeat) -> the plugin option's value */
+  read(values: string[]): T;
+}
+
+/** The answer for a field the caller got wrong: 400 {detail}. */
+const invalid = (message: string) => new MangoError('INVALID_INPUT', message);
+
+const NO_FEATURES = 'No features were selected (field `features`, a JSON array of ids)';
+
+/** `features`: one JSON array of ids, or the field repeated once per id; FeaturesOptions.features checks them. */
+export const featuresField: FormField<z.output<typeof features.options.shape.features>> = {
+  wire: z
+    .string()
+    .meta({ description: `JSON array of feature ids, e.g. ["rgb","glcm"]; ids: ${FEATURE_IDS.join(', ')}` }),
+  read(values) {
+    if (values.length === 0) throw invalid(NO_FEATURES);
+    let ids: unknown;
+    try {
+      ids = values.length === 1 && values[0].trim().startsWith('[') ? JSON.parse(values[0]) : values;
+    } catch {
+      throw invalid('`features` must be a JSON array of feature ids');
+    }
+    const parsed = features.options.shape.features.safeParse(ids);
+    if (!parsed.success) {
+      const unknown = Array.isArray(ids) ? ids.filter((i) => !FeatureId.safeParse(i).success) : [];
+      throw invalid(unknown.length ? `Unknown feature id: ${unknown.map(String).join(', ')}` : NO_FEATURES);
+    }
+    return [...new Set(parsed.data)];
+  },
+};
+
+/** `isolate`: remove the background first when 'true' or '1'. */
+export const isolateField: FormField<boolean> = {
+  // z.literal keeps this order (z.enum would list '0' and '1' first, as object keys)
+  wire: z
+    .literal(['true', 'false', '1', '0'])
+    .meta({ description: 'Remove the background before measuring (default false)' }),
+  read: (values) => values.some((v) => v === 'true' || v === '1'),
+};
+
+/** `px_per_cm`: a decimal number that BruiseOptions.pxPerCm checks (positive). */
+export const pxPerCmField: FormField<z.output<typeof bruise.options.shape.pxPerCm>> = {
+  wire: z
+    .string()
+    .meta({ description: 'Optional scale (pixels per centimetre, a positive number) to add areas in cm²' }),
+  read(values) {
+    if (values.length === 0) return undefined;
+    const parsed = bruise.options.shape.pxPerCm.safeParse(Number(values[0]));
+    if (!parsed.success) throw invalid('`px_per_cm` must be a positive number');
+    return parsed.data;
+  },
+};
+
+/** The text fields of each form, by wire name (in the order OpenAPI lists them, after `images`). */
+export const ANALYZE_FIELDS = { features: featuresField, isolate: isolateField };
+export const BRUISE_FIELDS = { px_per_cm: pxPerCmField };
+
+type Fields = Record<string, FormField<unknown>>;
+type FieldValues<F extends Fields> = { [K in keyof F]: F[K] extends FormField<infer T> ? T : never };
+
+/** Each field's value from a multipart form, in order (a field's files are ignored: it is text). */
+export function readFields<F extends Fields>(form: F, multipart: Record<string, (string | File)[]>): FieldValues<F> {
+  const out: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(form)) {
+    out[name] = field.read(multipart[name]?.filter((v): v is string => typeof v === 'string') ?? []);
+  }
+  return out as FieldValues<F>;
+}
+
+/** The OpenAPI properties of a form's fields, by wire name (the JSON Schema of each wire schema). */
+export function fieldProperties(form: Fields): Record<string, object> {
+  return Object.fromEntries(
+    Object.entries(form).map(([name, field]) => {
+      const { $schema: _, ...schema } = z.toJSONSchema(field.wire, { io: 'input' }) as Record<string, unknown>;
+      return [name, schema];
+    }),
+  );
+}
