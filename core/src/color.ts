@@ -108,11 +108,6 @@ export function rgbaToLabPlanes(data: Uint8ClampedArray | Uint8Array, n: number)
   return { L, A, B };
 }
 
-/** skimage.color.rgb2gray weights, input in [0, 1]. */
-export function rgbToGray(r: number, g: number, b: number): number {
-  return 0.2125 * r + 0.7154 * g + 0.0721 * b;
-}
-
 const DEG = Math.PI / 180;
 
 /** CIEDE2000 colour difference (kL = kC = kH = 1), as skimage.color.deltaE_ciede2000. */

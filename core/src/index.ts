@@ -7,5 +7,7 @@ export * from './models.ts';
 export * from './color.ts';
 export * from './schemas/index.ts';
 export * from './mask.ts';
+export * from './measure.ts';
+export * from './resample.ts';
 export * from './segmentation/index.ts';
 export * from './uploads.ts';

@@ -16,6 +16,7 @@
 import type { RasterImage } from '../image.ts';
 import { rgbaToLabPlanes } from '../color.ts';
 import { closeDisk, dilateSquare, erodeSquare, fillHoles, labelComponents, openDisk } from '../mask.ts';
+import { convexHull } from '../measure.ts';
 import {
   borderIndices,
   clusterBorder,
@@ -25,10 +26,9 @@ import {
   type BackgroundMode,
   type LabPlanes,
 } from './background.ts';
-import { boxDownscale, downscaleFactor } from './downscale.ts';
+import { boxDownscale, downscaleFactor } from '../resample.ts';
 import { refineToFullResolution } from './refine.ts';
 
-export { boxDownscale, downscaleFactor } from './downscale.ts';
 export { borderIndices, clusterBorder, fruitScore, modeDistance, otsuThreshold } from './background.ts';
 export type { BackgroundMode, LabPlanes } from './background.ts';
 
@@ -256,23 +256,10 @@ const BAY_DARKER_THAN_MODE = 20;
 const BAY_MIN_SHARE = 0.005;
 const BAY_MAX_SHARE = 0.6;
 
-/** Per row y (0..h-1) of the convex hull of points: [minX, maxX], or [1, 0] when the row misses it. */
-function convexHullRows(xs: number[], ys: number[], h: number): Float64Array {
-  const idx = xs.map((_, i) => i).sort((a, b) => xs[a] - xs[b] || ys[a] - ys[b]);
-  const cross = (o: number, a: number, b: number) =>
-    (xs[a] - xs[o]) * (ys[b] - ys[o]) - (ys[a] - ys[o]) * (xs[b] - xs[o]);
-  const lower: number[] = [];
-  for (const i of idx) {
-    while (lower.length >= 2 && cross(lower[lower.length - 2], lower[lower.length - 1], i) <= 0) lower.pop();
-    lower.push(i);
-  }
-  const upper: number[] = [];
-  for (let k = idx.length - 1; k >= 0; k--) {
-    const i = idx[k];
-    while (upper.length >= 2 && cross(upper[upper.length - 2], upper[upper.length - 1], i) <= 0) upper.pop();
-    upper.push(i);
-  }
-  const hull = lower.slice(0, -1).concat(upper.slice(0, -1));
+/** Per row y (0..h-1) of the convex hull of points (flat x, y pairs): [minX, maxX], or [1, 0] when the row misses it. */
+function convexHullRows(points: number[], h: number): Float64Array {
+  const hull = convexHull(points);
+  const nv = hull.length / 2;
   const rows = new Float64Array(2 * h);
   for (let y = 0; y < h; y++) {
     rows[2 * y] = Infinity;
@@ -283,15 +270,18 @@ function convexHullRows(xs: number[], ys: number[], h: number): Float64Array {
     if (x < rows[2 * y]) rows[2 * y] = x;
     if (x > rows[2 * y + 1]) rows[2 * y + 1] = x;
   };
-  for (let k = 0; k < hull.length; k++) {
-    const a = hull[k];
-    const b = hull[(k + 1) % hull.length];
-    const y0 = Math.min(ys[a], ys[b]);
-    const y1 = Math.max(ys[a], ys[b]);
+  for (let k = 0; k < nv; k++) {
+    const j = (k + 1) % nv;
+    const xa = hull[2 * k];
+    const ya = hull[2 * k + 1];
+    const xb = hull[2 * j];
+    const yb = hull[2 * j + 1];
+    const y0 = Math.min(ya, yb);
+    const y1 = Math.max(ya, yb);
     for (let y = Math.ceil(y0); y <= y1; y++) {
-      const t = ys[b] === ys[a] ? 0 : (y - ys[a]) / (ys[b] - ys[a]);
-      widen(y, xs[a] + t * (xs[b] - xs[a]));
-      if (ys[b] === ys[a]) widen(y, xs[b]);
+      const t = yb === ya ? 0 : (y - ya) / (yb - ya);
+      widen(y, xa + t * (xb - xa));
+      if (yb === ya) widen(y, xb);
     }
   }
   for (let y = 0; y < h; y++) if (rows[2 * y] > rows[2 * y + 1]) [rows[2 * y], rows[2 * y + 1]] = [1, 0];
@@ -315,8 +305,7 @@ function fillDarkBays(
 ) {
   if (count === 0 || modes.length === 0) return;
   for (let k = 1; k <= count; k++) {
-    const xs: number[] = [];
-    const ys: number[] = [];
+    const points: number[] = [];
     let area = 0;
     let sumL = 0;
     for (let y = 0; y < h; y++) {
@@ -330,15 +319,11 @@ function fillDarkBays(
         area++;
         sumL += lab.L[i];
       }
-      if (lo >= 0) {
-        xs.push(lo, hi + 1);
-        ys.push(y, y);
-        xs.push(lo, hi + 1);
-        ys.push(y + 1, y + 1);
-      }
+      // The row's pixel squares: corners (lo, y), (hi + 1, y), (lo, y + 1), (hi + 1, y + 1).
+      if (lo >= 0) points.push(lo, y, hi + 1, y, lo, y + 1, hi + 1, y + 1);
     }
     if (area === 0) continue;
-    const rows = convexHullRows(xs, ys, h);
+    const rows = convexHullRows(points, h);
     const bay = new Uint8Array(w * h);
     for (let y = 0; y < h; y++) {
       const x0 = Math.max(0, Math.ceil(rows[2 * y] - 0.5));
@@ -544,18 +529,4 @@ export function segmentFruit(image: RasterImage, options: Partial<SegmentOptions
     { width: W, height: H, mask: full.mask, alpha: full.alpha, pixels: full.pixels, count: coarse.count, background },
     { labels: { get: () => full.labels, enumerable: true } },
   ) as FruitSegmentation;
-}
-
-/** Intersection over union of two binary masks (1 when both are empty). */
-export function maskIoU(a: Uint8Array, b: Uint8Array): number {
-  if (a.length !== b.length) throw new RangeError(`mask sizes differ: ${a.length} vs ${b.length}`);
-  let inter = 0,
-    union = 0;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] ? 1 : 0;
-    const y = b[i] ? 1 : 0;
-    inter += x & y;
-    union += x | y;
-  }
-  return union === 0 ? 1 : inter / union;
 }

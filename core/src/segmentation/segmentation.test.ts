@@ -3,7 +3,8 @@ import type { RasterImage } from '../image.ts';
 import { join } from 'node:path';
 import { seededRandom } from '../testing/index.ts';
 import { loadImageFile, sharedDir, SHARED_MISSING } from '../testing/node.ts';
-import { boxDownscale, maskIoU, segmentFruit } from './index.ts';
+import { maskIoU } from '../measure.ts';
+import { segmentFruit } from './index.ts';
 
 type RGB = [number, number, number];
 
@@ -182,19 +183,6 @@ describe('segmentFruit', () => {
     const seg = segmentFruit(image);
     expect(seg.count).toBe(0);
     expect(seg.mask.every((v) => v === 0)).toBe(true);
-  });
-});
-
-describe('boxDownscale', () => {
-  it('averages blocks, including partial blocks at the edges', () => {
-    const data = new Uint8ClampedArray(3 * 2 * 4);
-    const vals = [10, 20, 30, 40, 50, 60];
-    vals.forEach((v, i) => data.set([v, v, v, 255], i * 4));
-    const out = boxDownscale({ width: 3, height: 2, data }, 2);
-    expect(out.width).toBe(2);
-    expect(out.height).toBe(1);
-    expect(out.data[0]).toBe(30); // (10+20+40+50)/4
-    expect(out.data[4]).toBe(45); // (30+60)/2
   });
 });
 

@@ -7,17 +7,21 @@ import type { ModelLoader, ModelManifestEntry, RasterImage } from '@mango/core';
 import {
   MangoError,
   deltaE2000,
+  downscaleArea,
+  fitSize,
   hasTransparency,
+  labelBoxes,
   labelComponents,
   fillHoles,
   noModels,
   rgb8ToLab,
   segmentFruit,
+  resizeMaskNearest,
   sourceSize,
+  upsampleWeights,
 } from '@mango/core';
-import { classicalBruiseMask, labelBoxes } from './classical.ts';
+import { classicalBruiseMask } from './classical.ts';
 import { BRUISE_TASK, modelBruiseMask } from './model.ts';
-import { downscaleArea, fitSize, resizeMaskNearest, upsampleWeights } from './resample.ts';
 import { BruiseOptions, type BruiseOptionsInput } from './schema.ts';
 
 export interface BruiseAnalysis {

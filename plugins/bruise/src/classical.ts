@@ -8,13 +8,14 @@
  * (shading, unripe green, pigment); dark-spots.ts adds the spots too small for that scale.
  */
 import type { RasterImage } from '@mango/core';
-import { cropFruit, type LabelBox } from './classical/crop.ts';
+import { labelBoxes } from '@mango/core';
+import { cropFruit } from './classical/crop.ts';
 import { darkSpots } from './classical/dark-spots.ts';
 import { bruiseEvidence, DEFAULT_CLASSICAL, lesionsFromEvidence, type ClassicalParams } from './classical/evidence.ts';
 import { peelBackground } from './classical/peel-background.ts';
 
 export { DEFAULT_CLASSICAL, type ClassicalParams } from './classical/evidence.ts';
-export type { FruitCrop, LabelBox } from './classical/crop.ts';
+export type { FruitCrop } from './classical/crop.ts';
 
 /** Fruits with fewer pixels than this are skipped: too small to hold a peel background and a lesion. */
 const MIN_FRUIT_PIXELS = 16;
@@ -47,24 +48,4 @@ export function classicalBruiseMask(
     }
   }
   return out;
-}
-
-/** Bounding box and area of every label 1..count in one pass. */
-export function labelBoxes(labels: Int32Array, width: number, height: number, count: number) {
-  const boxes: (LabelBox | null)[] = new Array(count + 1).fill(null);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const k = labels[y * width + x];
-      if (!k) continue;
-      const b = boxes[k];
-      if (!b) boxes[k] = { x0: x, y0: y, x1: x, y1: y, area: 1 };
-      else {
-        if (x < b.x0) b.x0 = x;
-        if (x > b.x1) b.x1 = x;
-        if (y > b.y1) b.y1 = y;
-        b.area++;
-      }
-    }
-  }
-  return boxes;
 }

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { basename, dirname, extname, join } from 'node:path';
 import type { ModelLoader, RasterImage } from '@mango/core';
-import { MangoError } from '@mango/core';
+import { MangoError, maskIoU } from '@mango/core';
 import { decodeImage } from '@mango/core/node';
 import { analyseBruise, fullResolutionMasks, summariseBruise } from './analyse.ts';
 import bruise from './index.ts';
@@ -148,16 +148,6 @@ export function rocAuc(scores: number[], positive: boolean[]): number {
   return (rankSumPos - (pos.length * (pos.length + 1)) / 2) / (pos.length * neg.length);
 }
 
-function iou(a: Uint8Array, b: Uint8Array): number {
-  let inter = 0;
-  let union = 0;
-  for (let i = 0; i < a.length; i++) {
-    inter += a[i] & b[i];
-    union += a[i] | b[i];
-  }
-  return union === 0 ? 1 : inter / union;
-}
-
 const r4 = (v: number) => Math.round(v * 1e4) / 1e4;
 
 export async function evaluateBruise(opts: EvaluateBruiseOptions): Promise<BruiseEvaluation> {
@@ -210,8 +200,8 @@ export async function evaluateBruise(opts: EvaluateBruiseOptions): Promise<Bruis
         filename: f,
         truth_percent: r4(truthPct),
         predicted_percent: r4(predPct),
-        fruit_iou: r4(iou(full.fruit, tf)),
-        bruise_iou: nb > 0 ? r4(iou(full.bruise, tb)) : null,
+        fruit_iou: r4(maskIoU(full.fruit, tf)),
+        bruise_iou: nb > 0 ? r4(maskIoU(full.bruise, tb)) : null,
       });
       opts.onImage?.(k + 1, files.length, f);
     }

@@ -13,9 +13,7 @@
  *   (data.fruit_square), so a small lesion keeps its size relative to its fruit whatever the photo.
  */
 import type { LoadedModel, ModelManifestEntry, RasterImage, Tensor } from '@mango/core';
-import { MangoError } from '@mango/core';
-import { labelBoxes } from './classical.ts';
-import { resizeBilinearPlanes, resizeMaskNearest } from './resample.ts';
+import { labelBoxes, MangoError, resizeBilinearPlanes, resizeMaskNearest } from '@mango/core';
 
 export const BRUISE_TASK = 'bruise-segmentation';
 

@@ -1,7 +1,7 @@
 /** The overlay image: fruit outlined, bruises tinted and outlined. Pure; encoding is the caller's. */
+import { downscaleArea, fitSize, resizeMaskNearest } from '@mango/core';
 import { fromByteArray } from 'base64-js';
 import type { RasterImage } from '@mango/core';
-import { downscaleArea, fitSize, resizeMaskNearest } from './resample.ts';
 
 const FRUIT_OUTLINE: [number, number, number] = [0, 210, 255];
 const BRUISE_TINT: [number, number, number] = [255, 0, 90];

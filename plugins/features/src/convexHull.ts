@@ -4,41 +4,10 @@
  * skimage's point_in_polygon (vertex and edge points count as inside).
  */
 
+import { convexHull } from '@mango/core';
+
 /** (row, col) pairs, flat. */
 type Points = number[];
-
-function cross(o: number, a: number, b: number, p: Points): number {
-  return (p[2 * a] - p[2 * o]) * (p[2 * b + 1] - p[2 * o + 1]) - (p[2 * a + 1] - p[2 * o + 1]) * (p[2 * b] - p[2 * o]);
-}
-
-/** Andrew's monotone chain; returns the hull vertices (collinear points dropped) as flat (row, col). */
-export function convexHull(points: Points): Points {
-  const n = points.length / 2;
-  const order = Array.from({ length: n }, (_, i) => i).sort(
-    (a, b) => points[2 * a] - points[2 * b] || points[2 * a + 1] - points[2 * b + 1],
-  );
-  // dedupe
-  const idx: number[] = [];
-  for (const i of order) {
-    const last = idx[idx.length - 1];
-    if (last === undefined || points[2 * last] !== points[2 * i] || points[2 * last + 1] !== points[2 * i + 1])
-      idx.push(i);
-  }
-  if (idx.length < 3) return idx.flatMap((i) => [points[2 * i], points[2 * i + 1]]);
-  const hull: number[] = [];
-  for (const i of idx) {
-    while (hull.length >= 2 && cross(hull[hull.length - 2], hull[hull.length - 1], i, points) <= 0) hull.pop();
-    hull.push(i);
-  }
-  const lower = hull.length + 1;
-  for (let k = idx.length - 2; k >= 0; k--) {
-    const i = idx[k];
-    while (hull.length >= lower && cross(hull[hull.length - 2], hull[hull.length - 1], i, points) <= 0) hull.pop();
-    hull.push(i);
-  }
-  hull.pop();
-  return hull.flatMap((i) => [points[2 * i], points[2 * i + 1]]);
-}
 
 /** skimage's point_in_polygon: 0 outside, 1 inside, 2 vertex, 3 edge. */
 export function pointInPolygon(xp: Float64Array, yp: Float64Array, x: number, y: number): number {

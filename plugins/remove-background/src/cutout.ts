@@ -1,4 +1,4 @@
-import { maskIoU, segmentFruit, type FruitSegmentation, type RasterImage, type SegmentOptions } from '@mango/core';
+import { maskOverlap, segmentFruit, type FruitSegmentation, type RasterImage, type SegmentOptions } from '@mango/core';
 
 /**
  * The image with the segmentation's alpha as its alpha channel: RGB kept where the alpha is above
@@ -66,17 +66,8 @@ export function evaluateFruitIoU(predicted: Uint8Array, truth: Uint8Array | Uint
   if (predicted.length !== truth.length) {
     throw new RangeError(`mask sizes differ: ${predicted.length} vs ${truth.length} pixels`);
   }
-  const t = Uint8Array.from(truth, (v) => (v ? 1 : 0));
-  let p = 0,
-    n = 0,
-    both = 0;
-  for (let i = 0; i < t.length; i++) {
-    const a = predicted[i] ? 1 : 0;
-    p += a;
-    n += t[i];
-    both += a & t[i];
-  }
-  return { iou: maskIoU(predicted, t), predicted: p, truth: n, intersection: both };
+  const o = maskOverlap(predicted, truth);
+  return { iou: o.iou, predicted: o.a, truth: o.b, intersection: o.intersection };
 }
 
 /** Segments `image` and scores the fruit mask against `truth` (one value per pixel, non-zero = fruit). */

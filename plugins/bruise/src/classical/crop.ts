@@ -1,4 +1,4 @@
-import type { RasterImage } from '@mango/core';
+import type { LabelBox, RasterImage } from '@mango/core';
 import { rgb8ToLab } from '@mango/core';
 
 /**
@@ -18,15 +18,6 @@ export interface FruitCrop {
   area: number;
   /** equivalent diameter, 2 sqrt(area / pi): the length every spatial constant is a fraction of */
   diameter: number;
-}
-
-/** A fruit's bounding box (inclusive) and pixel count in image coordinates. */
-export interface LabelBox {
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-  area: number;
 }
 
 /** The crop of fruit `label` in `box`: CIELAB of the fruit's pixels only. */

@@ -2,9 +2,8 @@
  * Small dark spots (anthracnose / alternaria dots): too small for the lesion threshold and the
  * large-scale peel background, found by a centre-surround response instead.
  */
-import { labelComponents } from '@mango/core';
+import { boxSum4, labelComponents } from '@mango/core';
 import type { FruitCrop } from './crop.ts';
-import { box4 } from './peel-background.ts';
 import { isBlush, isGreener, SEED_RIM, shadingB } from './rules.ts';
 
 /** Half-width of the spot detector's surround window, as a fraction of the fruit diameter. */
@@ -40,7 +39,7 @@ export function darkSpots(crop: FruitCrop, dist: Float32Array, darkening: number
     src[i * 4 + 3] = B[i];
   }
   const mean = new Float32Array(n * 4);
-  box4(src, mean, w, h, rs);
+  boxSum4(src, mean, w, h, rs);
   const rim = SEED_RIM * diameter;
   const cand = new Uint8Array(n);
   const seed = new Uint8Array(n);

@@ -2,7 +2,7 @@
  * The healthy-peel colour expected at each pixel of one fruit: the lighting trend, a normalised
  * convolution of the peel without its lesions, and the shading toward the outline.
  */
-import { outlineDistanceSquared } from '@mango/core';
+import { boxSum4, outlineDistanceSquared } from '@mango/core';
 import type { FruitCrop } from './crop.ts';
 import { isBlush } from './rules.ts';
 
@@ -37,85 +37,8 @@ const FIT_RIDGE = 1e-6;
  * caller-owned buffers of src.length.
  */
 function smooth4(src: Float32Array, w: number, h: number, r: number, tmp: Float32Array, out: Float32Array): void {
-  box4(src, tmp, w, h, r);
-  box4(tmp, out, w, h, r);
-}
-
-/** One separable (2r+1)^2 box sum of 4 interleaved channels: rows into `out`, then its columns in place. */
-export function box4(src: Float32Array, out: Float32Array, w: number, h: number, r: number): void {
-  for (let y = 0; y < h; y++) {
-    const row = y * w * 4;
-    let s0 = 0;
-    let s1 = 0;
-    let s2 = 0;
-    let s3 = 0;
-    for (let x = 0, j = row; x <= Math.min(r, w - 1); x++, j += 4) {
-      s0 += src[j];
-      s1 += src[j + 1];
-      s2 += src[j + 2];
-      s3 += src[j + 3];
-    }
-    for (let x = 0, o = row; x < w; x++, o += 4) {
-      out[o] = s0;
-      out[o + 1] = s1;
-      out[o + 2] = s2;
-      out[o + 3] = s3;
-      if (x + r + 1 < w) {
-        const j = o + (r + 1) * 4;
-        s0 += src[j];
-        s1 += src[j + 1];
-        s2 += src[j + 2];
-        s3 += src[j + 3];
-      }
-      if (x - r >= 0) {
-        const j = o - r * 4;
-        s0 -= src[j];
-        s1 -= src[j + 1];
-        s2 -= src[j + 2];
-        s3 -= src[j + 3];
-      }
-    }
-  }
-  const stride = w * 4;
-  const col = new Float64Array(h * 4);
-  for (let x = 0; x < w; x++) {
-    for (let y = 0, j = x * 4; y < h; y++, j += stride) {
-      col[y * 4] = out[j];
-      col[y * 4 + 1] = out[j + 1];
-      col[y * 4 + 2] = out[j + 2];
-      col[y * 4 + 3] = out[j + 3];
-    }
-    let s0 = 0;
-    let s1 = 0;
-    let s2 = 0;
-    let s3 = 0;
-    for (let y = 0; y <= Math.min(r, h - 1); y++) {
-      s0 += col[y * 4];
-      s1 += col[y * 4 + 1];
-      s2 += col[y * 4 + 2];
-      s3 += col[y * 4 + 3];
-    }
-    for (let y = 0, o = x * 4; y < h; y++, o += stride) {
-      out[o] = s0;
-      out[o + 1] = s1;
-      out[o + 2] = s2;
-      out[o + 3] = s3;
-      if (y + r + 1 < h) {
-        const j = (y + r + 1) * 4;
-        s0 += col[j];
-        s1 += col[j + 1];
-        s2 += col[j + 2];
-        s3 += col[j + 3];
-      }
-      if (y - r >= 0) {
-        const j = (y - r) * 4;
-        s0 -= col[j];
-        s1 -= col[j + 1];
-        s2 -= col[j + 2];
-        s3 -= col[j + 3];
-      }
-    }
-  }
+  boxSum4(src, tmp, w, h, r);
+  boxSum4(tmp, out, w, h, r);
 }
 
 /**
