@@ -264,6 +264,9 @@ describe('embeddable bruise widget', () => {
       `local mode ${item.bruise_percent.toFixed(4)}% vs Node ${node.bruise_percent.toFixed(4)}% (${basename(photo)})`,
     );
     expect(item.filename).toBe(basename(photo));
+    // The overlay, encoded in the widget's worker (canvas) into the same kind of data URL as the server's.
+    expect(item.overlay_img.startsWith('data:image/jpeg;base64,')).toBe(true);
+    await expect(page.locator('#local-widget .result img.overlay').count()).resolves.toBe(1);
     expect(Math.abs(item.bruise_percent - node.bruise_percent)).toBeLessThanOrEqual(0.5);
     expect(Math.abs(item.total_mango_pixels - node.total_mango_pixels)).toBeLessThanOrEqual(
       0.005 * node.total_mango_pixels,
