@@ -11,6 +11,8 @@ export const MSG = {
   updateFailed: 'Error updating user profile',
   fetchFailed: 'Error fetching user profile',
   noOperations: 'No operations found',
+  unreachable: 'Could not reach the server. Please try again.',
+  sessionExpired: 'Your recovery session has expired. Please request a new code.',
 } as const;
 
 export const MIN_PASSWORD = 8;

@@ -1,38 +1,32 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import RecoveryFrame from '#web/components/RecoveryFrame.tsx';
 import PasswordField from '#web/components/PasswordField.tsx';
 import { postJson, recovery } from '#web/account/recovery.ts';
 import { errorText, MAX_RECOVERY_INPUT, MIN_PASSWORD, MSG } from '#web/account/messages.ts';
+import { useFormSubmit } from '#web/account/useFormSubmit.ts';
 
 /** Step 3 of recovery: a new password, sent with the reset token from the verification step. */
 export default function ChangePassword() {
   const navigate = useNavigate();
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [alert, setAlert] = useState('');
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!password || !confirm) return setAlert(MSG.fieldBlank);
-    if (password !== confirm) return setAlert(MSG.mismatch);
-    if (password.length < MIN_PASSWORD) return setAlert(MSG.tooShort);
-    const token = recovery.resetToken();
-    if (!token) return setAlert('Your recovery session has expired. Please request a new code.');
-    setBusy(true);
-    try {
-      const res = await postJson('/api-node/change-password', { newPassword: password }, token);
-      if (!res.ok) return setAlert(errorText(res.data, MSG.changeFailed));
-      setAlert('');
+  const { alert, busy, submit } = useFormSubmit(
+    () => {
+      if (!password || !confirm) return MSG.fieldBlank;
+      if (password !== confirm) return MSG.mismatch;
+      if (password.length < MIN_PASSWORD) return MSG.tooShort;
+      return recovery.resetToken() ? null : MSG.sessionExpired;
+    },
+    async () => {
+      const res = await postJson('/api-node/change-password', { newPassword: password }, recovery.resetToken() ?? '');
+      if (!res.ok) return errorText(res.data, MSG.changeFailed);
       recovery.clear();
       navigate('/changepassword/success', { replace: true });
-    } catch {
-      setAlert(MSG.changeFailed);
-    } finally {
-      setBusy(false);
-    }
-  };
+      return null;
+    },
+    MSG.changeFailed,
+  );
 
   return (
     <RecoveryFrame title="Change Password">

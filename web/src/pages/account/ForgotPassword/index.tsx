@@ -1,34 +1,26 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import RecoveryFrame from '#web/components/RecoveryFrame.tsx';
 import { postJson, recovery } from '#web/account/recovery.ts';
 import { errorText, MAX_RECOVERY_INPUT, MSG } from '#web/account/messages.ts';
+import { useFormSubmit } from '#web/account/useFormSubmit.ts';
 
 /** Step 1 of recovery: ask the server to mail a verification code, remember the address for step 2. */
 export default function ForgotPassword() {
   const navigate = useNavigate();
   const [email, setEmail] = useState(() => recovery.email() ?? '');
-  const [alert, setAlert] = useState('');
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    const address = email.trim();
-    if (!address) return setAlert(MSG.emailRequired);
-    setBusy(true);
-    try {
+  const address = email.trim();
+  const { alert, busy, submit } = useFormSubmit(
+    () => (address ? null : MSG.emailRequired),
+    async () => {
       const res = await postJson('/api-node/forgot-password', { email: address });
-      if (!res.ok) return setAlert(errorText(res.data, 'Could not send the email. Please try again.'));
-      setAlert('');
+      if (!res.ok) return errorText(res.data, 'Could not send the email. Please try again.');
       recovery.clear();
       recovery.setEmail(address);
       navigate('/verify');
-    } catch {
-      setAlert('Could not reach the server. Please try again.');
-    } finally {
-      setBusy(false);
-    }
-  };
+      return null;
+    },
+  );
 
   return (
     <RecoveryFrame title="Forgot Password">

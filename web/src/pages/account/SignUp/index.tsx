@@ -1,10 +1,10 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import PasswordField from '#web/components/PasswordField.tsx';
+import AuthFrame from '#web/components/AuthFrame.tsx';
 import { postJson } from '#web/account/recovery.ts';
 import { errorText, MIN_PASSWORD, MSG } from '#web/account/messages.ts';
-import '#web/components/shell.css';
-import '#web/account/account.css';
+import { useFormSubmit } from '#web/account/useFormSubmit.ts';
 
 const FIELDS = [
   { name: 'username', label: 'Username', type: 'text', autoComplete: 'username' },
@@ -20,20 +20,20 @@ export default function SignUp() {
   const [values, setValues] = useState<Record<FieldName, string>>({ username: '', email: '', organization: '' });
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    const blank: string[] = FIELDS.filter((f) => !values[f.name].trim()).map((f) => f.label);
-    if (!password) blank.push('Password');
-    if (!confirm) blank.push('Confirm Password');
-    if (blank.length > 0) return setError(MSG.blankFields + blank.join(', '));
-    if (password.length < MIN_PASSWORD) return setError(MSG.tooShort);
-    if (password !== confirm) return setError(MSG.mismatch);
-    setBusy(true);
-    setError('');
-    try {
+  const {
+    alert: error,
+    busy,
+    submit,
+  } = useFormSubmit(
+    () => {
+      const blank: string[] = FIELDS.filter((f) => !values[f.name].trim()).map((f) => f.label);
+      if (!password) blank.push('Password');
+      if (!confirm) blank.push('Confirm Password');
+      if (blank.length > 0) return MSG.blankFields + blank.join(', ');
+      if (password.length < MIN_PASSWORD) return MSG.tooShort;
+      return password !== confirm ? MSG.mismatch : null;
+    },
+    async () => {
       const res = await postJson('/api-node/register', {
         username: values.username.trim(),
         email: values.email.trim(),
@@ -42,67 +42,54 @@ export default function SignUp() {
       });
       if (res.ok) {
         navigate('/signin', { state: { message: 'Account created. Please sign in.' } });
-        return;
+        return null;
       }
-      setError(errorText(res.data, 'Registration failed. Please try again.'));
-    } catch {
-      setError('Could not reach the server. Please try again.');
-    } finally {
-      setBusy(false);
-    }
-  };
+      return errorText(res.data, 'Registration failed. Please try again.');
+    },
+  );
 
   return (
-    <div className="auth-page">
-      <main className="auth-main">
-        <Link to="/aboutus" className="logo">
-          <span className="logo-mark" aria-hidden="true" />
-          Mango Bruise Tracker
-        </Link>
-        <section className="auth-card card" aria-labelledby="signup-title">
-          <h1 id="signup-title">Sign Up</h1>
-          {error && (
-            <p className="alert" role="alert">
-              {error}
-            </p>
-          )}
-          <form onSubmit={submit} noValidate>
-            {FIELDS.map((f) => (
-              <div className="field" key={f.name}>
-                <label htmlFor={`signup-${f.name}`}>{f.label}</label>
-                <input
-                  id={`signup-${f.name}`}
-                  name={f.name}
-                  type={f.type}
-                  autoComplete={f.autoComplete}
-                  value={values[f.name]}
-                  onChange={(e) => setValues((v) => ({ ...v, [f.name]: e.target.value }))}
-                />
-              </div>
-            ))}
-            <PasswordField
-              label="Password"
-              name="password"
-              autoComplete="new-password"
-              value={password}
-              onChange={setPassword}
+    <AuthFrame id="signup-title" title="Sign Up">
+      {error && (
+        <p className="alert" role="alert">
+          {error}
+        </p>
+      )}
+      <form onSubmit={submit} noValidate>
+        {FIELDS.map((f) => (
+          <div className="field" key={f.name}>
+            <label htmlFor={`signup-${f.name}`}>{f.label}</label>
+            <input
+              id={`signup-${f.name}`}
+              name={f.name}
+              type={f.type}
+              autoComplete={f.autoComplete}
+              value={values[f.name]}
+              onChange={(e) => setValues((v) => ({ ...v, [f.name]: e.target.value }))}
             />
-            <PasswordField
-              label="Confirm Password"
-              name="confirmPassword"
-              autoComplete="new-password"
-              value={confirm}
-              onChange={setConfirm}
-            />
-            <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
-              {busy ? 'Creating account...' : 'Sign Up'}
-            </button>
-          </form>
-          <p className="auth-switch">
-            Already have an account? <Link to="/signin">Sign In</Link>
-          </p>
-        </section>
-      </main>
-    </div>
+          </div>
+        ))}
+        <PasswordField
+          label="Password"
+          name="password"
+          autoComplete="new-password"
+          value={password}
+          onChange={setPassword}
+        />
+        <PasswordField
+          label="Confirm Password"
+          name="confirmPassword"
+          autoComplete="new-password"
+          value={confirm}
+          onChange={setConfirm}
+        />
+        <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
+          {busy ? 'Creating account...' : 'Sign Up'}
+        </button>
+      </form>
+      <p className="auth-switch">
+        Already have an account? <Link to="/signin">Sign In</Link>
+      </p>
+    </AuthFrame>
   );
 }

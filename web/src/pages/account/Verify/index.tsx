@@ -1,39 +1,32 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import RecoveryFrame from '#web/components/RecoveryFrame.tsx';
 import { postJson, recovery } from '#web/account/recovery.ts';
 import { errorText, MAX_RECOVERY_INPUT, MSG } from '#web/account/messages.ts';
+import { useFormSubmit } from '#web/account/useFormSubmit.ts';
 
 /** Step 2 of recovery: the server checks the code and hands back a short-lived reset token. */
 export default function Verify() {
   const navigate = useNavigate();
   const email = recovery.email();
   const [code, setCode] = useState('');
-  const [alert, setAlert] = useState('');
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    const value = code.trim();
-    if (!value) return setAlert(MSG.codeRequired);
-    if (!email) return setAlert('Your recovery session has expired. Please request a new code.');
-    setBusy(true);
-    try {
+  const value = code.trim();
+  const { alert, busy, submit } = useFormSubmit(
+    () => {
+      if (!value) return MSG.codeRequired;
+      return email ? null : MSG.sessionExpired;
+    },
+    async () => {
       const res = await postJson('/api-node/verify-code', { email, code: value });
       const token = (res.data as { resetToken?: string } | null)?.resetToken;
       if (res.ok && token) {
-        setAlert('');
         recovery.setResetToken(token);
         navigate('/changepassword');
-        return;
+        return null;
       }
-      setAlert(res.status === 400 ? MSG.codeIncorrect : errorText(res.data, MSG.codeIncorrect));
-    } catch {
-      setAlert('Could not reach the server. Please try again.');
-    } finally {
-      setBusy(false);
-    }
-  };
+      return res.status === 400 ? MSG.codeIncorrect : errorText(res.data, MSG.codeIncorrect);
+    },
+  );
 
   return (
     <RecoveryFrame title="Verification">
