@@ -48,6 +48,7 @@ describe('image jobs', () => {
     expect(r.images['fruit-mask'].mime).toBe('image/png');
     const fruit = await sharp(Buffer.from(r.images['fruit-mask'].bytes)).metadata();
     expect([fruit.width, fruit.height]).toEqual([2400, 1800]);
+    expect(fruit.channels).toBe(1); // 8-bit greyscale, as the CLI's --masks help says
   });
 
   it('encodes whatever the last step returns: its default images, or the masks of the image it scored', async () => {

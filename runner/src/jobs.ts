@@ -84,6 +84,7 @@ async function maskPng({ data, width, height }: Mask): Promise<Uint8Array> {
   const grey = new Uint8Array(data.length);
   for (let i = 0; i < data.length; i++) grey[i] = data[i] ? 255 : 0;
   const buf = await sharp(grey, { raw: { width, height, channels: 1 } })
+    .toColourspace('b-w') // sharp writes a one-band raw input as RGB unless told
     .png()
     .toBuffer();
   return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
