@@ -1,11 +1,14 @@
 /**
- * Input discovery: files and directories (recursive) holding images the decoder reads (.jpg,
- * .jpeg, .png, .webp, .tif, .tiff), each with the output stem its outputs are named after.
+ * Input discovery: files and directories (recursive) holding images the decoder reads (the
+ * extensions of core's SERVER_UPLOAD rule, shared with the server), each with the output stem its
+ * outputs are named after.
  */
 import { readdir, stat } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
+import { SERVER_UPLOAD } from '@mango/core';
 
-export const IMAGE_EXTENSIONS = new Set(['.jpg', '.jpeg', '.png', '.webp', '.tif', '.tiff']);
+/** The help of the batch commands' <inputs...>: '... (recursive; .jpg, .jpeg, .png, .webp, .tif, .tiff)'. */
+export const INPUTS_HELP = `image files or directories (recursive; ${SERVER_UPLOAD.extensions.join(', ')})`;
 
 export interface InputFile {
   path: string;
@@ -41,7 +44,8 @@ export async function collectInputs(args: string[]): Promise<{ files: InputFile[
       const p = join(dir, e.name);
       const r = rel ? `${rel}/${e.name}` : e.name;
       if (e.isDirectory()) await walk(p, r);
-      else if (e.isFile() && IMAGE_EXTENSIONS.has(extname(e.name).toLowerCase())) files.push({ path: p, relative: r });
+      else if (e.isFile() && SERVER_UPLOAD.extensions.includes(extname(e.name).toLowerCase()))
+        files.push({ path: p, relative: r });
     }
   };
   for (const a of args) {

@@ -1,5 +1,6 @@
 /** Server configuration from the environment; every value has a working default for a local install. */
 import { resolve } from 'node:path';
+import { SERVER_MAX_UPLOAD_MB } from '@mango/core';
 
 export interface ServerConfig {
   port: number;
@@ -12,7 +13,7 @@ export interface ServerConfig {
   corsOrigins: string[];
   smtpUrl?: string;
   mailFrom: string;
-  /** Largest accepted upload per file, bytes (MAX_UPLOAD_MB, default 25). */
+  /** Largest accepted upload per file, bytes (MAX_UPLOAD_MB, default core's SERVER_MAX_UPLOAD_MB: 25). */
   maxUploadBytes: number;
   /** Largest accepted image, pixels (MAX_MEGAPIXELS, default 50). */
   maxPixels: number;
@@ -49,7 +50,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       .filter(Boolean),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'Mango Bruise Tracker <no-reply@localhost>',
-    maxUploadBytes: num(env.MAX_UPLOAD_MB, 25) * 1024 * 1024,
+    maxUploadBytes: num(env.MAX_UPLOAD_MB, SERVER_MAX_UPLOAD_MB) * 1024 * 1024,
     maxPixels: num(env.MAX_MEGAPIXELS, 50) * 1_000_000,
     maxRequestBytes: num(env.MAX_REQUEST_MB, 200) * 1024 * 1024,
     webDist: resolve(env.WEB_DIST ?? resolve(repo, 'web/dist')),

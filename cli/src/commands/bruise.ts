@@ -5,7 +5,7 @@ import type { BruiseResultItem } from '@mango/core';
 import { csvTable, type CsvColumn } from '@mango/core/csv';
 import { BruiseOptions } from '@mango/plugin-bruise';
 import { evaluateBruise, formatBruiseEvaluation } from '@mango/plugin-bruise/eval';
-import { collectInputs } from '../inputs.ts';
+import { collectInputs, INPUTS_HELP } from '../inputs.ts';
 import { runBatch, summarise } from '../batch.ts';
 import { addSchemaOptions, readSchemaOptions, type FlagHelp } from '../schemaOptions.ts';
 import { parseOrExit } from '../util.ts';
@@ -56,7 +56,7 @@ export function bruiseCommand(program: Command) {
   const cmd = program
     .command('bruise')
     .description('bruise-to-fruit ratio of every photo: CSV or JSON, overlays and masks')
-    .argument('<inputs...>', 'image files or directories (recursive; .jpg, .jpeg, .png, .webp, .tif, .tiff)')
+    .argument('<inputs...>', INPUTS_HELP)
     .option('--out <file>', 'results.csv or results.json (default: CSV on stdout)')
     .option('--overlays <dir>', 'write each overlay (fruit outline, bruises tinted) as <name>.overlay.jpg')
     .option('--masks <dir>', 'write <name>.fruit.png and <name>.bruise.png (8-bit, 0 or 255, input size)');

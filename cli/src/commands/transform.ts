@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import type { AnyPlugin } from '@mango/core';
-import { collectInputs } from '../inputs.ts';
+import { collectInputs, INPUTS_HELP } from '../inputs.ts';
 import { runBatch, summarise } from '../batch.ts';
 import { addSchemaOptions, readSchemaOptions } from '../schemaOptions.ts';
 import { parseOrExit } from '../util.ts';
@@ -16,7 +16,7 @@ export function transformCommand(
   const cmd = program
     .command(plugin.id)
     .description(output.description)
-    .argument('<inputs...>', 'image files or directories (recursive; .jpg, .jpeg, .png, .webp, .tif, .tiff)')
+    .argument('<inputs...>', INPUTS_HELP)
     .requiredOption('--out-dir <dir>', 'where the results go (sub-folders kept)')
     .option('--concurrency <n>', 'worker threads (default: one per core)', Number);
   addSchemaOptions(cmd, plugin.options);
