@@ -1,5 +1,5 @@
 /** /removebackground: one request per photo with upload progress, then a list of processed pngs. */
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import Layout from '#web/components/Layout.tsx';
 import Dropzone from '#web/components/Dropzone.tsx';
@@ -8,6 +8,7 @@ import SelectableImageList from '#web/components/SelectableImageList.tsx';
 import { logAction } from '#web/api/client.ts';
 import { uploadWithProgress, readDetail } from '#web/lib/upload.ts';
 import { fileStem } from '#web/lib/download.ts';
+import { useImageResults } from '#web/lib/useImageResults.ts';
 import '../../tool-pages.css';
 import './removebackground.css';
 
@@ -34,12 +35,8 @@ export default function RemoveBackground() {
   const [progress, setProgress] = useState(0);
   const [current, setCurrent] = useState('');
   const [error, setError] = useState('');
-  const [processed, setProcessed] = useState<Processed[]>([]);
-  const [selected, setSelected] = useState<Set<string>>(new Set());
-
-  // Object URLs die with the page.
-  const urls = useRef<string[]>([]);
-  useEffect(() => () => urls.current.forEach((u) => URL.revokeObjectURL(u)), []);
+  // Object URLs die with the page (the analysis page gets Files, not URLs).
+  const results = useImageResults<Processed>();
 
   const onRemove = () => {
     if (files.length === 0) {
@@ -71,11 +68,9 @@ export default function RemoveBackground() {
           failed = true;
         } else {
           const blob = res.body.type === 'image/png' ? res.body : new Blob([res.body], { type: 'image/png' });
-          const url = URL.createObjectURL(blob);
-          urls.current.push(url);
-          const entry = { name: processedName(file.name), url, blob };
+          const entry = { name: processedName(file.name), url: results.objectUrl(blob), blob };
           done.push(entry);
-          setProcessed((list) => [...list.filter((p) => p.name !== entry.name), entry]);
+          results.add([entry]);
         }
       } catch (e) {
         console.error(`Remove background failed for ${file.name}:`, e);
@@ -95,19 +90,15 @@ export default function RemoveBackground() {
   };
 
   const sendToAnalysis = () => {
-    const chosen = processed.filter((p) => selected.has(p.name));
-    if (chosen.length === 0) {
-      alert('Please select at least one image to analyze!');
-      return;
-    }
+    const chosen = results.chosen();
+    if (!chosen) return;
     const selectedFiles = chosen.map((p) => new File([p.blob], p.name, { type: 'image/png' }));
     navigate('/analysis', { state: { selectedFiles } });
   };
 
   const reset = () => {
     setFiles([]);
-    setProcessed([]);
-    setSelected(new Set());
+    results.reset();
     setError('');
     setProgress(0);
   };
@@ -146,9 +137,9 @@ export default function RemoveBackground() {
 
         <SelectableImageList
           title="Processed images"
-          items={processed}
-          selected={selected}
-          onSelectedChange={setSelected}
+          items={results.items}
+          selected={results.selected}
+          onSelectedChange={results.setSelected}
           classPrefix="processed"
           altPrefix="Background removed"
           zipName={PROCESSED_ZIP_NAME}

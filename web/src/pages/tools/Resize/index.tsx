@@ -2,7 +2,7 @@
  * /resize: resizes the selected photos in the browser with the resize plugin (the same object the
  * server and CLI run), exports JPEG, then lists them for download, zip or Feature Analysis.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { createContext, runPlugin, userMessage } from '@mango/core';
 import { browserImages, decodeImage, encodeImage } from '@mango/core/browser';
@@ -13,13 +13,13 @@ import ConfirmDialog from '#web/components/ConfirmDialog.tsx';
 import SelectableImageList from '#web/components/SelectableImageList.tsx';
 import { logAction } from '#web/api/client.ts';
 import { fileStem } from '#web/lib/download.ts';
+import { useImageResults } from '#web/lib/useImageResults.ts';
 import '../../tool-pages.css';
 import './resize.css';
 
 export const RESIZED_ZIP_NAME = 'resized-images.zip';
 const BOTH_DIMENSIONS = 'Please enter both width and height!';
 const NO_FILES = 'Please upload images first!';
-const NOTHING_SELECTED = 'Please select at least one image to analyze!';
 
 /** A resized image entry (product-spec.md section 3): name, width, height; plus its JPEG. */
 interface Resized {
@@ -63,18 +63,8 @@ export default function Resize() {
   const [confirming, setConfirming] = useState(false);
   const [working, setWorking] = useState(false);
   const [error, setError] = useState('');
-  const [resized, setResized] = useState<Resized[]>([]);
-  const [selected, setSelected] = useState<Set<string>>(new Set());
-
   // Object URLs are revoked on Reset and when the page goes away, except those handed to /analysis.
-  const urls = useRef<string[]>([]);
-  const handedOver = useRef(false);
-  useEffect(
-    () => () => {
-      if (!handedOver.current) urls.current.forEach((u) => URL.revokeObjectURL(u));
-    },
-    [],
-  );
+  const results = useImageResults<Resized>();
 
   /** The ratio to keep: the sides already typed, else the first photo's own proportions. */
   const fixRatio = async (): Promise<number | null> => {
@@ -150,8 +140,7 @@ export default function Resize() {
         const out = await runPlugin(resize, image, { width: w, height: h, keepAspect: false }, ctx);
         const jpeg = await encodeImage(out.image, 'jpeg');
         const blob = new Blob([jpeg as BlobPart], { type: 'image/jpeg' });
-        const url = URL.createObjectURL(blob);
-        urls.current.push(url);
+        const url = results.objectUrl(blob);
         done.push({ name: resizedName(file.name), width: out.width, height: out.height, url, blob });
       } catch (e) {
         console.error(`Resize failed for ${file.name}:`, e);
@@ -159,8 +148,7 @@ export default function Resize() {
       }
     }
     if (done.length > 0) {
-      const names = new Set(done.map((d) => d.name));
-      setResized((list) => [...list.filter((r) => !names.has(r.name)), ...done]);
+      results.add(done);
       void logAction('Resize');
     }
     if (failures.length > 0) setError(`Could not resize ${failures.join('; ')}`);
@@ -168,25 +156,18 @@ export default function Resize() {
   };
 
   const sendToAnalysis = () => {
-    const chosen = resized.filter((r) => selected.has(r.name));
-    if (chosen.length === 0) {
-      alert(NOTHING_SELECTED);
-      return;
-    }
-    handedOver.current = true;
+    const chosen = results.chosen(true);
+    if (!chosen) return;
     navigate('/analysis', { state: { images: chosen.map((r) => ({ url: r.url, name: r.name })) } });
   };
 
   const reset = () => {
-    urls.current.forEach((u) => URL.revokeObjectURL(u));
-    urls.current = [];
+    results.reset();
     setFiles([]);
     setWidth('');
     setHeight('');
     setKeepAspect(false);
     setRatio(null);
-    setResized([]);
-    setSelected(new Set());
     setError('');
   };
 
@@ -251,9 +232,9 @@ export default function Resize() {
 
         <SelectableImageList
           title="Resized images"
-          items={resized}
-          selected={selected}
-          onSelectedChange={setSelected}
+          items={results.items}
+          selected={results.selected}
+          onSelectedChange={results.setSelected}
           classPrefix="resized"
           altPrefix="Resized"
           zipName={RESIZED_ZIP_NAME}
