@@ -1,19 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { RasterImage } from '../image.ts';
 import { join } from 'node:path';
-import { seededRandom } from '../testing/index.ts';
+import { fruitScene, type Ellipse } from '../testing/index.ts';
 import { loadImageFile, sharedDir, SHARED_MISSING } from '../testing/node.ts';
 import { maskIoU } from '../measure.ts';
 import { segmentFruit } from './index.ts';
 
 type RGB = [number, number, number];
-
-interface Ellipse {
-  cx: number;
-  cy: number;
-  rx: number;
-  ry: number;
-}
 
 const inside = (e: Ellipse, x: number, y: number) => ((x - e.cx) / e.rx) ** 2 + ((y - e.cy) / e.ry) ** 2 <= 1;
 
@@ -28,35 +21,25 @@ function scene(
   fruits: { e: Ellipse; peel: RGB }[],
   extras: { shadow?: Ellipse; highlight?: Ellipse; bruise?: Ellipse } = {},
 ): { image: RasterImage; truth: Uint8Array } {
-  const rnd = seededRandom(7);
-  const data = new Uint8ClampedArray(width * height * 4);
-  const truth = new Uint8Array(width * height);
-  for (let y = 0; y < height; y++)
-    for (let x = 0; x < width; x++) {
-      const i = y * width + x;
-      let c: RGB = background;
-      let k = 1;
-      if (extras.shadow && inside(extras.shadow, x, y)) k = 0.45;
-      for (const f of fruits) {
-        if (!inside(f.e, x, y)) continue;
-        truth[i] = 1;
-        // Lambert-like shading: darker towards the lower right.
-        const shade = 1 - 0.45 * Math.max(0, ((x - f.e.cx) / f.e.rx + (y - f.e.cy) / f.e.ry) / 2);
-        c = f.peel;
-        k = shade;
+  const { image, mask } = fruitScene({
+    width,
+    height,
+    background,
+    seed: 7,
+    backgroundShade: (x, y) => (extras.shadow && inside(extras.shadow, x, y) ? 0.45 : 1),
+    fruits: fruits.map(({ e, peel }) => ({
+      ...e,
+      peel,
+      // Lambert-like shading: darker towards the lower right.
+      shade: (u: number, v: number, x: number, y: number) => {
+        let k = 1 - 0.45 * Math.max(0, (u + v) / 2);
         if (extras.bruise && inside(extras.bruise, x, y)) k *= 0.35;
-        if (extras.highlight && inside(extras.highlight, x, y)) {
-          c = [250, 250, 245];
-          k = 1;
-        }
-      }
-      const n = (rnd() - 0.5) * 6;
-      data[i * 4] = c[0] * k + n;
-      data[i * 4 + 1] = c[1] * k + n;
-      data[i * 4 + 2] = c[2] * k + n;
-      data[i * 4 + 3] = 255;
-    }
-  return { image: { width, height, data }, truth };
+        return k;
+      },
+    })),
+    paint: (rgb, x, y) => (extras.highlight && inside(extras.highlight, x, y) ? [250, 250, 245] : rgb),
+  });
+  return { image, truth: mask };
 }
 
 const GREEN_PEEL: RGB = [120, 150, 60];

@@ -45,3 +45,88 @@ export function seededRandom(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+export type Rgb = [number, number, number];
+
+/** An axis-aligned ellipse: centre and semi-axes in pixels. */
+export interface Ellipse {
+  cx: number;
+  cy: number;
+  rx: number;
+  ry: number;
+}
+
+/** One fruit of a synthetic scene: an ellipse of peel colour, shaded. */
+export interface SceneFruit extends Ellipse {
+  peel: Rgb;
+  /** brightness factor at the normalised offsets u = (x - cx) / rx, v = (y - cy) / ry of pixel (x, y) */
+  shade: (u: number, v: number, x: number, y: number) => number;
+}
+
+export interface FruitSceneSpec {
+  width: number;
+  height: number;
+  background: Rgb;
+  /** later fruits are drawn over earlier ones */
+  fruits: SceneFruit[];
+  /** seed of the noise (seededRandom) */
+  seed: number;
+  /** uniform noise of this peak-to-peak amplitude added to every pixel (6 unless given) */
+  noise?: number;
+  /** one noise value for the three channels of a pixel (default), or one per channel */
+  noisePer?: 'pixel' | 'channel';
+  /** brightness factor of the background at (x, y), e.g. a cast shadow; 1 unless given */
+  backgroundShade?: (x: number, y: number) => number;
+  /** last word on a fruit pixel's colour (lesions, blush, highlights): gets the shaded peel, returns the colour */
+  paint?: (rgb: number[], x: number, y: number, fruit: SceneFruit) => number[];
+  /** alpha of the background (fruit is opaque); 255 unless given */
+  backgroundAlpha?: number;
+}
+
+/**
+ * A synthetic fruit photo for tests: shaded elliptic fruits on a plain background with seeded noise.
+ * Returns the image, the fruit labels (1..fruits.length, the last fruit drawn wins), the union
+ * mask of the fruits and each label's pixel count (areas[0] = background).
+ */
+export function fruitScene(spec: FruitSceneSpec) {
+  const { width, height, background, fruits } = spec;
+  const amplitude = spec.noise ?? 6;
+  const perChannel = spec.noisePer === 'channel';
+  const backgroundAlpha = spec.backgroundAlpha ?? 255;
+  const rnd = seededRandom(spec.seed);
+  const data = new Uint8ClampedArray(width * height * 4);
+  const labels = new Int32Array(width * height);
+  const mask = new Uint8Array(width * height);
+  const areas = new Array<number>(fruits.length + 1).fill(0);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      let rgb: number[] | null = null;
+      for (let f = 0; f < fruits.length; f++) {
+        const e = fruits[f];
+        const u = (x - e.cx) / e.rx;
+        const v = (y - e.cy) / e.ry;
+        if (u * u + v * v > 1) continue;
+        labels[i] = f + 1;
+        const k = e.shade(u, v, x, y);
+        rgb = [e.peel[0] * k, e.peel[1] * k, e.peel[2] * k];
+        if (spec.paint) rgb = spec.paint(rgb, x, y, e);
+      }
+      areas[labels[i]]++;
+      let alpha = 255;
+      if (rgb) mask[i] = 1;
+      else {
+        const k = spec.backgroundShade ? spec.backgroundShade(x, y) : 1;
+        rgb = [background[0] * k, background[1] * k, background[2] * k];
+        alpha = backgroundAlpha;
+      }
+      if (perChannel) for (let c = 0; c < 3; c++) data[i * 4 + c] = rgb[c] + (rnd() - 0.5) * amplitude;
+      else {
+        const n = (rnd() - 0.5) * amplitude;
+        for (let c = 0; c < 3; c++) data[i * 4 + c] = rgb[c] + n;
+      }
+      data[i * 4 + 3] = alpha;
+    }
+  const image: RasterImage = { width, height, data };
+  return { image, labels, mask, areas };
+}

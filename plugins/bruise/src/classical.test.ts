@@ -7,8 +7,7 @@
  * of classical.ts with that rule disabled; the share found without the rule is noted per test).
  */
 import { describe, expect, it } from 'vitest';
-import type { RasterImage } from '@mango/core';
-import { seededRandom } from '@mango/core/testing';
+import { fruitScene as syntheticScene } from '@mango/core/testing';
 import { classicalBruiseMask } from './classical.ts';
 
 const W = 240;
@@ -19,6 +18,12 @@ const AX = 100;
 const AY = 75;
 
 type Rgb = [number, number, number];
+
+/** Mild shading toward the outline, lit a little more from the left. */
+function shade(u: number, v: number) {
+  const d = u * u + v * v;
+  return (1 - 0.25 * d * d) * (1 - 0.1 * u);
+}
 
 /** A disc of changed peel: inside radius r the shaded peel is multiplied by `mul` per channel; over the
  * next `feather` px the change fades out (cos²), so the half-maximum outline lies at about r + feather / 2. */
@@ -36,34 +41,24 @@ const BRUISE: Rgb = [0.58, 0.5, 0.8];
 const SPOT: Rgb = [0.45, 0.36, 0.55];
 
 function fruitScene(patches: Patch[], seed = 1) {
-  const rnd = seededRandom(seed);
-  const data = new Uint8ClampedArray(W * H * 4);
-  const labels = new Int32Array(W * H);
-  let fruitArea = 0;
-  for (let y = 0; y < H; y++)
-    for (let x = 0; x < W; x++) {
-      const i = y * W + x;
-      const u = (x - CX) / AX;
-      const v = (y - CY) / AY;
-      const d = u * u + v * v;
-      let rgb = [128, 128, 128];
-      if (d <= 1) {
-        labels[i] = 1;
-        fruitArea++;
-        const s = (1 - 0.25 * d * d) * (1 - 0.1 * u);
-        rgb = [230 * s, 180 * s, 55 * s];
-        for (const p of patches) {
-          const rr = Math.hypot(x - p.cx, y - p.cy);
-          const f = p.feather ?? 0;
-          const t = rr <= p.r ? 1 : rr >= p.r + f ? 0 : Math.cos((((rr - p.r) / f) * Math.PI) / 2) ** 2;
-          if (t > 0) rgb = rgb.map((c, j) => c * (1 - t + t * p.mul[j]));
-        }
+  const { image, labels, areas } = syntheticScene({
+    width: W,
+    height: H,
+    background: [128, 128, 128],
+    fruits: [{ cx: CX, cy: CY, rx: AX, ry: AY, peel: [230, 180, 55], shade }],
+    seed,
+    noisePer: 'channel',
+    paint: (rgb, x, y) => {
+      for (const p of patches) {
+        const rr = Math.hypot(x - p.cx, y - p.cy);
+        const f = p.feather ?? 0;
+        const t = rr <= p.r ? 1 : rr >= p.r + f ? 0 : Math.cos((((rr - p.r) / f) * Math.PI) / 2) ** 2;
+        if (t > 0) rgb = rgb.map((c, j) => c * (1 - t + t * p.mul[j]));
       }
-      for (let c = 0; c < 3; c++) data[i * 4 + c] = rgb[c] + (rnd() - 0.5) * 6;
-      data[i * 4 + 3] = 255;
-    }
-  const image: RasterImage = { width: W, height: H, data };
-  return { image, labels, fruitArea, mask: classicalBruiseMask(image, labels, 1) };
+      return rgb;
+    },
+  });
+  return { image, labels, fruitArea: areas[1], mask: classicalBruiseMask(image, labels, 1) };
 }
 
 const count = (m: Uint8Array) => m.reduce((a, b) => a + b, 0);

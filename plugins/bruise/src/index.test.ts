@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BruiseResultItem, createContext, runPlugin, type RasterImage } from '@mango/core';
 import { decodeImage, nodeImages } from '@mango/core/node';
-import { seededRandom } from '@mango/core/testing';
+import { fruitScene, seededRandom } from '@mango/core/testing';
 import { conv1x1Model, createModelLoader, sha256File } from '@mango/models';
 import bruise, { bruiseMasks, postprocessModelOutput, preprocessForModel, toBase64 } from './index.ts';
 
@@ -25,41 +25,34 @@ interface Spot {
  * Returns the image and the truth bruise mask.
  */
 function fruitPhoto(spots: Spot[], seed = 1, transparent = false) {
-  const rnd = seededRandom(seed);
-  const data = new Uint8ClampedArray(W * H * 4);
   const truth = new Uint8Array(W * H);
-  const fruit = new Uint8Array(W * H);
-  const cx = W / 2;
-  const cy = H / 2;
-  const ax = 95;
-  const ay = 70;
-  for (let y = 0; y < H; y++)
-    for (let x = 0; x < W; x++) {
-      const i = y * W + x;
-      const u = (x - cx) / ax;
-      const v = (y - cy) / ay;
-      const d = u * u + v * v;
-      let rgb = [245, 245, 242];
-      let alpha = transparent ? 0 : 255;
-      if (d <= 1) {
-        fruit[i] = 1;
-        alpha = 255;
-        const shade = (1 - 0.35 * d * d) * (1 - 0.12 * u);
-        rgb = [150 * shade, 175 * shade, 60 * shade];
-        for (const s of spots) {
-          const inside = (x - s.cx) ** 2 + (y - s.cy) ** 2 <= s.r * s.r;
-          if (!inside) continue;
-          if (s.kind === 'bruise') {
-            rgb = [rgb[0] * 0.55, rgb[1] * 0.48, rgb[2] * 0.5];
-            truth[i] = 1;
-          } else if (s.kind === 'blush') rgb = [Math.min(255, rgb[0] * 1.35), rgb[1] * 0.72, rgb[2] * 0.8];
-          else rgb = [rgb[0] * 0.6, rgb[1] * 0.6, rgb[2] * 0.6];
-        }
+  const { image, mask } = fruitScene({
+    width: W,
+    height: H,
+    background: [245, 245, 242],
+    backgroundAlpha: transparent ? 0 : 255,
+    fruits: [{ cx: W / 2, cy: H / 2, rx: 95, ry: 70, peel: [150, 175, 60], shade }],
+    seed,
+    paint: (rgb, x, y) => {
+      for (const s of spots) {
+        const inside = (x - s.cx) ** 2 + (y - s.cy) ** 2 <= s.r * s.r;
+        if (!inside) continue;
+        if (s.kind === 'bruise') {
+          rgb = [rgb[0] * 0.55, rgb[1] * 0.48, rgb[2] * 0.5];
+          truth[y * W + x] = 1;
+        } else if (s.kind === 'blush') rgb = [Math.min(255, rgb[0] * 1.35), rgb[1] * 0.72, rgb[2] * 0.8];
+        else rgb = [rgb[0] * 0.6, rgb[1] * 0.6, rgb[2] * 0.6];
       }
-      const noise = (rnd() - 0.5) * 6;
-      data.set([rgb[0] + noise, rgb[1] + noise, rgb[2] + noise, alpha], i * 4);
-    }
-  return { image: { width: W, height: H, data } as RasterImage, truth, fruit };
+      return rgb;
+    },
+  });
+  return { image, truth, fruit: mask };
+}
+
+/** Shaded toward the outline and lit from the left. */
+function shade(u: number, v: number) {
+  const d = u * u + v * v;
+  return (1 - 0.35 * d * d) * (1 - 0.12 * u);
 }
 
 const count = (m: Uint8Array) => m.reduce((a, b) => a + b, 0);
