@@ -5,6 +5,7 @@
 import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import Layout from '#web/components/Layout.tsx';
+import TableHead from '#web/components/TableHead.tsx';
 import { downloadBlob } from '#web/lib/download.ts';
 import {
   BRUISE_ZIP_NAME,
@@ -21,6 +22,14 @@ function initialRows(state: unknown): BruiseRow[] | null {
   const fromState = toRows((state as { results?: unknown } | null)?.results);
   return fromState ?? loadUploadedFiles();
 }
+
+const COLUMNS = [
+  { label: 'Filename' },
+  { label: 'Total Mango Pixels', numeric: true },
+  { label: 'Bruise %', numeric: true },
+  { label: 'Non-Bruise %', numeric: true },
+  { label: 'Actions' },
+];
 
 export default function ShowAreaAccuracy() {
   const location = useLocation();
@@ -71,21 +80,7 @@ export default function ShowAreaAccuracy() {
           <div className="card">
             <div className="table-wrap">
               <table className="results-table" aria-label="Bruised area results">
-                <thead>
-                  <tr>
-                    <th scope="col">Filename</th>
-                    <th scope="col" className="num">
-                      Total Mango Pixels
-                    </th>
-                    <th scope="col" className="num">
-                      Bruise %
-                    </th>
-                    <th scope="col" className="num">
-                      Non-Bruise %
-                    </th>
-                    <th scope="col">Actions</th>
-                  </tr>
-                </thead>
+                <TableHead columns={COLUMNS} />
                 <tbody>
                   {rows.map((row, i) => (
                     <tr key={`${row.filename}-${i}`} data-testid="result-row">

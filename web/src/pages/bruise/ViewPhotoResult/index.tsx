@@ -1,8 +1,17 @@
 /** /viewphoto/result: one bruise result in detail; without imageData in state, back to the table. */
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import Layout from '#web/components/Layout.tsx';
+import TableHead from '#web/components/TableHead.tsx';
 import { formatPercent, toRows } from '#web/lib/bruiseResults.ts';
 import '../../tool-pages.css';
+
+const FRUIT_COLUMNS = [
+  { label: 'Fruit' },
+  { label: 'Pixels', numeric: true },
+  { label: 'Bruise pixels', numeric: true },
+  { label: 'Bruise %', numeric: true },
+  { label: 'Lesions', numeric: true },
+];
 
 export default function ViewPhotoResult() {
   const location = useLocation();
@@ -75,23 +84,7 @@ export default function ViewPhotoResult() {
             <h2>Fruits in this photo</h2>
             <div className="table-wrap">
               <table className="results-table" aria-label="Fruits">
-                <thead>
-                  <tr>
-                    <th scope="col">Fruit</th>
-                    <th scope="col" className="num">
-                      Pixels
-                    </th>
-                    <th scope="col" className="num">
-                      Bruise pixels
-                    </th>
-                    <th scope="col" className="num">
-                      Bruise %
-                    </th>
-                    <th scope="col" className="num">
-                      Lesions
-                    </th>
-                  </tr>
-                </thead>
+                <TableHead columns={FRUIT_COLUMNS} />
                 <tbody>
                   {fruits.map((f, i) => (
                     <tr key={i} data-testid="fruit-row">

@@ -2,6 +2,7 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import Layout from '#web/components/Layout.tsx';
+import TableHead from '#web/components/TableHead.tsx';
 import ConfirmDialog from '#web/components/ConfirmDialog.tsx';
 import { apiJson } from '#web/api/client.ts';
 import { API_KEYS_ENDPOINT as ENDPOINT, errorOf, parseOrigins, type ApiKey } from './keys.ts';
@@ -9,6 +10,17 @@ import '../../tool-pages.css';
 import './api-keys.css';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
+
+const KEY_COLUMNS = [
+  { label: 'Name' },
+  { label: 'Key' },
+  { label: 'Allowed origins' },
+  { label: 'Per minute', numeric: true },
+  { label: 'Created' },
+  { label: 'Last used' },
+  { label: 'Status' },
+  { label: 'Actions', hidden: true },
+];
 
 export default function ApiKeys() {
   const [keys, setKeys] = useState<ApiKey[] | null>(null);
@@ -161,22 +173,7 @@ export default function ApiKeys() {
           {keys && keys.length > 0 && (
             <div className="table-wrap">
               <table className="results-table keys-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Key</th>
-                    <th scope="col">Allowed origins</th>
-                    <th scope="col" className="num">
-                      Per minute
-                    </th>
-                    <th scope="col">Created</th>
-                    <th scope="col">Last used</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
+                <TableHead columns={KEY_COLUMNS} />
                 <tbody>
                   {keys.map((k) => (
                     <tr key={k.id} className={k.revoked_at ? 'revoked' : undefined}>

@@ -1,0 +1,22 @@
+/** A results table's header row: one `th scope="col"` per column, numeric ones right-aligned. */
+export interface Column {
+  label: string;
+  /** right-aligned ('num') */
+  numeric?: boolean;
+  /** read by screen readers only */
+  hidden?: boolean;
+}
+
+export default function TableHead({ columns }: { columns: readonly Column[] }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((c) => (
+          <th key={c.label} scope="col" className={c.numeric ? 'num' : undefined}>
+            {c.hidden ? <span className="visually-hidden">{c.label}</span> : c.label}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
