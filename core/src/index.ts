@@ -8,6 +8,7 @@ export * from './color.ts';
 export * from './schemas/index.ts';
 export * from './mask.ts';
 export * from './measure.ts';
+export * from './random.ts';
 export * from './resample.ts';
 export * from './segmentation/index.ts';
 export * from './uploads.ts';

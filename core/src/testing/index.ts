@@ -1,5 +1,6 @@
 /** Helpers for plugin tests: tiny images drawn as text, and fixtures read from disk. */
 import type { RasterImage } from '../image.ts';
+import { seededRandom } from '../random.ts';
 
 export type Rgba = [number, number, number, number];
 
@@ -34,17 +35,7 @@ export function maskFromText(rows: string[], on = '#'): { width: number; height:
   return { width, height, mask };
 }
 
-/** Deterministic pseudo-random numbers (mulberry32) for reproducible synthetic images. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom } from '../random.ts';
 
 export type Rgb = [number, number, number];
 

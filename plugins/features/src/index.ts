@@ -1,4 +1,4 @@
-import { definePlugin, throwIfAborted, type RasterImage } from '@mango/core';
+import { definePlugin, fitSize, throwIfAborted, type RasterImage } from '@mango/core';
 import { computeFeatures } from './computeFeatures.ts';
 import { FeaturesOptions, FeaturesResult } from './schema.ts';
 
@@ -6,15 +6,9 @@ export { computeFeatures, foregroundMask, algebraicFeatures, type FeatureValues 
 export { FEATURE_VALUE_NAMES, FEATURE_DESCRIPTIONS } from './names.ts';
 export { FeaturesOptions, FeaturesResult, DEFAULT_MAX_SIDE } from './schema.ts';
 
-/** Target size when the long side exceeds maxSide (aspect kept, at least 1 px). */
+/** Target size when the long side exceeds maxSide (aspect kept, at least 1 px), else null. */
 export function downscaledSize(width: number, height: number, maxSide: number) {
-  const long = Math.max(width, height);
-  if (long <= maxSide) return null;
-  const scale = maxSide / long;
-  return {
-    width: Math.max(1, Math.round(width * scale)),
-    height: Math.max(1, Math.round(height * scale)),
-  };
+  return Math.max(width, height) <= maxSide ? null : fitSize(width, height, maxSide);
 }
 
 export default definePlugin({

@@ -7,22 +7,11 @@
  * the iteration stops when the wanted values have not moved by 1e-12 of the largest over 3 steps, or
  * when the Krylov space is the whole row space (then the values are exact).
  */
+import { seededRandom } from '@mango/core';
 
 /** Stop when the wanted values moved less than SETTLED * sv_1 over LOOKBACK steps (errors then ~1e-13). */
 const LOOKBACK = 3;
 const SETTLED = 1e-12;
-
-/** mulberry32: a fixed start vector keeps the results reproducible. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Eigenvalues of a symmetric tridiagonal matrix (diagonal d, off-diagonal e[0..n-2]); tqli. */
 export function tridiagonalEigenvalues(diag: ArrayLike<number>, off: ArrayLike<number>): Float64Array {
