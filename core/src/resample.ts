@@ -252,7 +252,7 @@ export function resizeBilinearPlanes(image: RasterImage, outWidth: number, outHe
  * window around it, clipped at the borders; separable running sums (rows into `out`, then its
  * columns in place), O(n) for any r. `out` is caller-owned, of src.length.
  */
-export function boxSum4(src: Float32Array, out: Float32Array, w: number, h: number, r: number): void {
+export function boxSum4<T extends Float32Array | Float64Array>(src: T, out: T, w: number, h: number, r: number): void {
   for (let y = 0; y < h; y++) {
     const row = y * w * 4;
     let s0 = 0;

@@ -26,7 +26,7 @@ import {
   type BackgroundMode,
   type LabPlanes,
 } from './background.ts';
-import { boxDownscale, downscaleFactor } from '../resample.ts';
+import { boxDownscale, boxSum4, downscaleFactor } from '../resample.ts';
 import { refineToFullResolution } from './refine.ts';
 
 export { borderIndices, clusterBorder, fruitScore, modeDistance, otsuThreshold } from './background.ts';
@@ -218,34 +218,18 @@ function thresholds(
 
 /** Mean of min(values, cap) over the pixels where `where` is set, in a (2r+1)^2 box; 0 where none. */
 function localMean(values: Float32Array, where: Uint8Array, w: number, h: number, r: number, cap: number) {
-  const W1 = w + 1;
-  const sum = new Float64Array(W1 * (h + 1));
-  const cnt = new Float64Array(W1 * (h + 1));
-  for (let y = 0; y < h; y++) {
-    let rs = 0,
-      rc = 0;
-    for (let x = 0; x < w; x++) {
-      const i = y * w + x;
-      if (where[i]) {
-        rs += Math.min(values[i], cap);
-        rc++;
-      }
-      const o = (y + 1) * W1 + x + 1;
-      sum[o] = sum[o - W1] + rs;
-      cnt[o] = cnt[o - W1] + rc;
+  const n = w * h;
+  // Channels: count, sum, and two unused (boxSum4 sums four at once).
+  const src = new Float64Array(n * 4);
+  for (let i = 0; i < n; i++)
+    if (where[i]) {
+      src[i * 4] = 1;
+      src[i * 4 + 1] = Math.min(values[i], cap);
     }
-  }
-  const out = new Float32Array(w * h);
-  for (let y = 0; y < h; y++) {
-    const y0 = Math.max(0, y - r),
-      y1 = Math.min(h, y + r + 1);
-    for (let x = 0; x < w; x++) {
-      const x0 = Math.max(0, x - r),
-        x1 = Math.min(w, x + r + 1);
-      const c = cnt[y1 * W1 + x1] - cnt[y0 * W1 + x1] - cnt[y1 * W1 + x0] + cnt[y0 * W1 + x0];
-      if (c > 0) out[y * w + x] = (sum[y1 * W1 + x1] - sum[y0 * W1 + x1] - sum[y1 * W1 + x0] + sum[y0 * W1 + x0]) / c;
-    }
-  }
+  const sums = new Float64Array(n * 4);
+  boxSum4(src, sums, w, h, r);
+  const out = new Float32Array(n);
+  for (let i = 0; i < n; i++) if (sums[i * 4] > 0) out[i] = sums[i * 4 + 1] / sums[i * 4];
   return out;
 }
 
