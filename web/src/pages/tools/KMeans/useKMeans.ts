@@ -19,7 +19,7 @@ import { hexToRgb } from './colors.ts';
 
 const CLASSES_FILE_NAME = 'kmeans-classes.json';
 const RESULTS_FILE_NAME = 'kmeans-results.json';
-export const MAX_VIEW = { width: 800, height: 600 };
+const MAX_VIEW = { width: 800, height: 600 };
 
 export interface ClassEntry {
   name: string;
