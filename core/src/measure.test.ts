@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { convexHull, labelBoxes, maskIoU, maskOverlap } from './measure.ts';
+import { convexHull, labelBoxes, maskCentroid, maskIoU, maskOverlap } from './measure.ts';
 import { seededRandom } from './testing/index.ts';
 
 describe('maskOverlap, maskIoU', () => {
@@ -10,6 +10,15 @@ describe('maskOverlap, maskIoU', () => {
     expect(maskIoU(a, b)).toBe(0.5);
     expect(maskIoU(new Uint8Array(3), new Uint8Array(3))).toBe(1);
     expect(() => maskIoU(new Uint8Array(2), new Uint8Array(3))).toThrow(RangeError);
+  });
+});
+
+describe('maskCentroid', () => {
+  it('is the mean column and row of the set pixels, exactly', () => {
+    // 3 x 3: set at (0, 0), (2, 0), (1, 2).
+    const mask = new Uint8Array([1, 0, 1, 0, 0, 0, 0, 1, 0]);
+    expect(maskCentroid(mask, 3, 3)).toEqual({ area: 3, x: 1, y: 2 / 3 });
+    expect(maskCentroid(new Uint8Array(4), 2, 2)).toEqual({ area: 0, x: 0, y: 0 });
   });
 });
 

@@ -33,6 +33,21 @@ export function maskIoU(a: ArrayLike<number>, b: ArrayLike<number>): number {
   return maskOverlap(a, b).iou;
 }
 
+/** Pixel count and centroid (mean column x, mean row y) of a mask's set pixels, from exact integer sums; 0, 0 when empty. */
+export function maskCentroid(mask: ArrayLike<number>, width: number, height: number) {
+  let area = 0;
+  let sx = 0;
+  let sy = 0;
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++)
+      if (mask[y * width + x]) {
+        area++;
+        sx += x;
+        sy += y;
+      }
+  return { area, x: area ? sx / area : 0, y: area ? sy / area : 0 };
+}
+
 /** A label's bounding box (inclusive corners) and pixel count. */
 export interface LabelBox {
   x0: number;

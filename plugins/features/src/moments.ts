@@ -2,21 +2,11 @@
  * Flusser-Suk affine moment invariants I1..I4 of the object, from central moments with x = column,
  * y = row (the reference's central_moments_xy).
  */
+import { maskCentroid } from '@mango/core';
 
 export function affineInvariants(object: Uint8Array, width: number, height: number) {
   // centroid from exact integer sums (as numpy's mean of integer-valued floats)
-  let n = 0;
-  let sx = 0;
-  let sy = 0;
-  for (let y = 0; y < height; y++)
-    for (let x = 0; x < width; x++)
-      if (object[y * width + x]) {
-        n++;
-        sx += x;
-        sy += y;
-      }
-  const mx = sx / n;
-  const my = sy / n;
+  const { x: mx, y: my } = maskCentroid(object, width, height);
   // mu[p][q] = sum dx^p dy^q, accumulated row by row (short partial sums keep the rounding small)
   const mu = [
     [0, 0, 0, 0],

@@ -2,6 +2,7 @@
  * Shape properties of the object (largest 8-connected component) as skimage 0.19 regionprops
  * computes them on the object's bounding-box image.
  */
+import { maskCentroid } from '@mango/core';
 import { convexArea } from './convexHull.ts';
 import { erodeCross } from './maskOps.ts';
 
@@ -40,17 +41,8 @@ export function cropObject(object: Uint8Array, width: number, height: number): O
  * column by column as skimage's moments_central does.
  */
 function centralMoments2(o: ObjectImage) {
-  const { image, width, height, area } = o;
-  let sr = 0;
-  let sc = 0;
-  for (let r = 0; r < height; r++)
-    for (let c = 0; c < width; c++)
-      if (image[r * width + c]) {
-        sr += r;
-        sc += c;
-      }
-  const cr = sr / area;
-  const cc = sc / area;
+  const { image, width, height } = o;
+  const { x: cc, y: cr } = maskCentroid(image, width, height);
   const mu = [
     [0, 0, 0],
     [0, 0, 0],

@@ -2,7 +2,7 @@
  * The healthy-peel colour expected at each pixel of one fruit: the lighting trend, a normalised
  * convolution of the peel without its lesions, and the shading toward the outline.
  */
-import { boxSum4, outlineDistanceSquared } from '@mango/core';
+import { boxSum4, maskCentroid, outlineDistanceSquared } from '@mango/core';
 import type { FruitCrop } from './crop.ts';
 import { isBlush } from './rules.ts';
 
@@ -155,18 +155,7 @@ export function peelBackground(crop: FruitCrop): PeelBackground {
   for (let x = 0; x < w; x++) cellX[x] = Math.floor(x / g);
 
   const dist = outlineDistanceSquared(fruit, w, h);
-  let cx = 0;
-  let cy = 0;
-  let area = 0;
-  for (let y = 0; y < h; y++)
-    for (let x = 0; x < w; x++)
-      if (fruit[y * w + x]) {
-        cx += x;
-        cy += y;
-        area++;
-      }
-  cx /= Math.max(1, area);
-  cy /= Math.max(1, area);
+  const { x: cx, y: cy } = maskCentroid(fruit, w, h);
   const half = Math.max(1, diameter / 2);
   // Cell centres (the middle of the cell's pixels, clipped to the crop) in trend coordinates.
   const cu = new Float32Array(gn);
