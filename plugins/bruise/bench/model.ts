@@ -9,11 +9,10 @@
  * Each figure is the median of BENCH_RUNS runs (default 3); the machine is shared, so it is noisy.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import sharp from 'sharp';
-import { decodeImage } from '@mango/core/node';
-import { sharedDir, SHARED_MISSING } from '@mango/core/testing/node';
+import { fullDecodeMs, median, sharedDir, SHARED_MISSING } from '@mango/core/testing/node';
 
 const shared = sharedDir();
 if (!shared) {
@@ -24,7 +23,6 @@ const runs = Number(process.env.BENCH_RUNS ?? 3);
 const cli = resolve(import.meta.dirname, '../../../cli/bin/mango.js');
 const tmp = '/tmp/mango-model-bench';
 const dev = join(shared, 'data', 'bruise-dev');
-const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
 
 function copies(src: string, name: string, n: number, offset = 0): string {
   const dir = join(tmp, name);
@@ -69,15 +67,7 @@ if (!existsSync(big))
     .resize(4000, 3000, { fit: 'fill' })
     .jpeg({ quality: 90 })
     .toFile(big);
-const bytes = readFileSync(big);
-await decodeImage(bytes);
-const decode: number[] = [];
-for (let k = 0; k < 5; k++) {
-  const t = performance.now();
-  await decodeImage(bytes);
-  decode.push(performance.now() - t);
-}
-const d = median(decode);
+const d = median(await fullDecodeMs(big, 5));
 const bigMs = perPhoto(copies(bigSrc, 'big2', 2), copies(bigSrc, 'big6', 6), 4, 1);
 console.log(
   `model path, 4000x3000 JPEG, mango bruise --concurrency 1: ${bigMs.toFixed(0)} ms per photo; sharp full decode ${d.toFixed(0)} ms; ` +
