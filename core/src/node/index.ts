@@ -96,11 +96,18 @@ function rawInput(image: RasterImage) {
   });
 }
 
+/**
+ * zlib level of the PNGs (lossless at any level). 3 rather than 6: on a 4000x3000 cut-out where the
+ * fruit fills the frame the encode takes about 30 % less CPU (555 -> 395 ms) for a file 2 % larger
+ * (14.5 -> 14.8 MB); on photos with more background, 20 % less for 5-12 % larger.
+ */
+const PNG_COMPRESSION_LEVEL = 3;
+
 export async function encodeImage(image: RasterImage, format: 'png' | 'jpeg', options: { quality?: number } = {}) {
   const s = rawInput(image);
   const buf =
     format === 'png'
-      ? await s.png({ compressionLevel: 6 }).toBuffer()
+      ? await s.png({ compressionLevel: PNG_COMPRESSION_LEVEL }).toBuffer()
       : await (hasTransparency(image) ? s.flatten({ background: '#ffffff' }) : s.removeAlpha())
           .jpeg({ quality: options.quality ?? 92 })
           .toBuffer();
