@@ -114,7 +114,13 @@ export async function runImageJob(job: ImageJob): Promise<JobResult> {
     const backend = createNodeImageBackend({ maxPixels: job.maxPixels ?? DEFAULT_MAX_PIXELS });
     // A one-step analysis that works on a downscaled copy gets the photo decoded straight to it.
     const decoded = await backend.decode(bytes, name, { maxSide: decodeMaxSideFor(registry, job.steps) });
-    const ctx = createContext(backend, { models: await modelLoader(), filename: name, want: job.images });
+    // The decoded pixels are this job's alone: a transform may write its output into them.
+    const ctx = createContext(backend, {
+      models: await modelLoader(),
+      filename: name,
+      want: job.images,
+      ownsImage: true,
+    });
     const raw = (await runPipeline(registry, job.steps, decoded, ctx)) as Record<string, unknown>;
     const result: Record<string, unknown> = {};
     let image: Uint8Array | undefined;

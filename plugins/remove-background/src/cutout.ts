@@ -5,30 +5,37 @@ import { maskOverlap, segmentFruit, type FruitSegmentation, type RasterImage, ty
  * 0, fully transparent pixels set to 0 (transparent black), which a PNG encoder compresses to
  * almost nothing (a 4000x3000 cut-out encodes about 6x faster and 5x smaller than with the
  * background's colours kept under alpha 0). Any transparency the input already had is kept.
+ * `inPlace`: written into the image's own pixels (same result), which saves touching 48 MB of new
+ * memory on a 4000x3000 photo (about 200 ms on a busy machine); only for an image nobody reads after.
  */
-export function applyAlpha(image: RasterImage, alpha: Uint8Array): RasterImage {
+export function applyAlpha(image: RasterImage, alpha: Uint8Array, inPlace = false): RasterImage {
   const n = alpha.length;
   // A fresh buffer reads as zeros (transparent black) without being written: only the pixels with
-  // some alpha are copied, which on a cut-out is a small part of a large photo.
-  const data = new Uint8ClampedArray(n * 4);
+  // some alpha are copied, which on a cut-out is a small part of a large photo. In place, the
+  // transparent pixels are cleared instead.
   const src = image.data;
+  const data = inPlace ? src : new Uint8ClampedArray(n * 4);
   if (src.byteOffset % 4 === 0 && new Uint8Array(new Uint32Array([1]).buffer)[0] === 1) {
     // Little-endian RGBA words: alpha is the top byte.
     const from = new Uint32Array(src.buffer, src.byteOffset, n);
-    const to = new Uint32Array(data.buffer, 0, n);
+    const to = new Uint32Array(data.buffer, data.byteOffset, n);
     for (let i = 0; i < n; i++) {
       const a = alpha[i];
-      if (a === 0) continue;
       const v = from[i];
       const keep = v >>> 24;
-      if (a >= keep) {
-        if (keep > 0) to[i] = v;
+      if (a === 0 || keep === 0) {
+        if (inPlace) to[i] = 0;
+      } else if (a >= keep) {
+        if (!inPlace) to[i] = v;
       } else to[i] = ((v & 0xffffff) | (a << 24)) >>> 0;
     }
   } else {
     for (let i = 0, j = 0; i < n; i++, j += 4) {
       const a = Math.min(alpha[i], src[j + 3]);
-      if (a === 0) continue;
+      if (a === 0) {
+        if (inPlace) data[j] = data[j + 1] = data[j + 2] = data[j + 3] = 0;
+        continue;
+      }
       data[j] = src[j];
       data[j + 1] = src[j + 1];
       data[j + 2] = src[j + 2];
@@ -44,10 +51,13 @@ export interface CutOut {
   fruitPixels: number;
 }
 
-/** Segments the fruit and returns the cut-out (pure: runs in Node and the browser). */
-export function removeBackground(image: RasterImage, options: Partial<SegmentOptions> = {}): CutOut {
+/**
+ * Segments the fruit and returns the cut-out (runs in Node and the browser); `inPlace` writes it
+ * into the image's pixels (see applyAlpha), else the image is left untouched.
+ */
+export function removeBackground(image: RasterImage, options: Partial<SegmentOptions> = {}, inPlace = false): CutOut {
   const segmentation = segmentFruit(image, options);
-  return { image: applyAlpha(image, segmentation.alpha), segmentation, fruitPixels: segmentation.pixels };
+  return { image: applyAlpha(image, segmentation.alpha, inPlace), segmentation, fruitPixels: segmentation.pixels };
 }
 
 export interface IoUReport {

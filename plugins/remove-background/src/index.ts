@@ -20,11 +20,11 @@ export default definePlugin({
   async run(image, options, ctx) {
     throwIfAborted(ctx.signal);
     ctx.progress(0, 'segmenting the fruit');
-    const cut = removeBackground(image, {
-      feather: options.feather,
-      minFruitFraction: options.minFruitFraction,
-      workSize: options.workSize,
-    });
+    const cut = removeBackground(
+      image,
+      { feather: options.feather, minFruitFraction: options.minFruitFraction, workSize: options.workSize },
+      ctx.ownsImage === true,
+    );
     if (cut.segmentation.count === 0) {
       throw new MangoError(
         'NO_FOREGROUND',

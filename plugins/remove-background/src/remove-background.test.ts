@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createContext, MangoError, runPlugin, type RasterImage } from '@mango/core';
 import { decodeImage, nodeImages } from '@mango/core/node';
+import { seededRandom } from '@mango/core/testing';
 import { sharedDir, SHARED_MISSING } from '@mango/core/testing/node';
 import plugin, { applyAlpha, evaluateFruitIoU, evaluateImage, removeBackgroundOptions } from './index.ts';
 
@@ -75,6 +76,33 @@ describe('remove-background plugin', () => {
     const image = { width: 2, height: 1, data: new Uint8ClampedArray([1, 2, 3, 100, 4, 5, 6, 255]) };
     const out = applyAlpha(image, Uint8Array.from([255, 128]));
     expect(Array.from(out.data)).toEqual([1, 2, 3, 100, 4, 5, 6, 128]);
+  });
+
+  it('writes the same cut-out in place as into a fresh buffer, and leaves the input alone otherwise', async () => {
+    const random = seededRandom(7);
+    const n = 4096;
+    const bytes = Uint8ClampedArray.from({ length: n * 4 + 1 }, () => Math.floor(random() * 256));
+    // Every few pixels fully opaque or fully transparent already, and alphas 0, 255 and in between.
+    for (let i = 0; i < n; i += 3) bytes[i * 4 + 3] = i % 2 ? 255 : 0;
+    const alpha = Uint8Array.from({ length: n }, (_, i) => (i % 5 === 0 ? 0 : i % 5 === 1 ? 255 : random() * 256));
+    // Aligned (whole RGBA words) and unaligned (one byte in: the byte-by-byte path) pixels.
+    for (const offset of [0, 1]) {
+      const image = { width: 64, height: 64, data: bytes.slice().subarray(offset, offset + n * 4) };
+      const before = image.data.slice();
+      const copy = applyAlpha(image, alpha);
+      expect(image.data).toEqual(before);
+      const inPlace = applyAlpha(image, alpha, true);
+      expect(inPlace.data).toBe(image.data);
+      expect(inPlace.data).toEqual(copy.data);
+    }
+    const { image } = disc();
+    const original = image.data.slice();
+    const fresh = await runPlugin(plugin, image, {}, ctx());
+    expect(image.data).toEqual(original);
+    const owned = await runPlugin(plugin, image, {}, createContext(nodeImages, { ownsImage: true }));
+    expect(owned.image.data).toBe(image.data);
+    expect(owned.image.data).toEqual(fresh.image.data);
+    expect(owned.fruit_pixels).toBe(fresh.fruit_pixels);
   });
 
   it('computes IoU with pixel counts', () => {
