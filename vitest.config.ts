@@ -8,6 +8,7 @@ export default defineConfig({
   test: {
     projects: [
       {
+        extends: true, // the root resolve conditions: tests import the packages' sources, not dist/
         test: {
           name: 'unit',
           include: [
@@ -21,6 +22,7 @@ export default defineConfig({
         },
       },
       {
+        extends: true,
         test: {
           name: 'e2e',
           include: ['**/*.e2e.test.ts'],

@@ -114,3 +114,46 @@ for (const c of cases) {
     .toFile(out);
   console.log(`${out}: ${c.file} (fold ${fold}) ${c.note}; this run ${r.bruise_percent} %`);
 }
+
+// A missed AI CUP anthracnose box (no model trains on that set): the region around the box, photo
+// beside overlay, enlarged 2x, the box drawn in red. Scored by the shipped model.
+const boxes = readCsv(join(values.data!, 'aicup_defect_boxes/boxes.csv')).filter((b) => b.class === 'anthracnose');
+for (const b of boxes.slice(0, 2)) {
+  const bytes = readFileSync(join(values.data!, 'aicup_defect_boxes/images', b.filename));
+  const image = await decodeImage(bytes, b.filename);
+  const r = await runPlugin(
+    bruise,
+    image,
+    { method: 'model' },
+    createContext(nodeImages, { models: createModelLoader(), filename: b.filename }),
+  );
+  const picture = r.images.overlay;
+  if (picture?.kind !== 'picture') throw new Error(`${b.filename}: no overlay`);
+  const overlay = await nodeImages.encode(picture.image, picture.format, { quality: picture.quality });
+  const [x, y, w, h] = [b.x, b.y, b.w, b.h].map(Number);
+  const side = Math.round(Math.max(w, h) * 3);
+  const left = Math.max(0, Math.min(image.width - side, Math.round(x + w / 2 - side / 2)));
+  const top = Math.max(0, Math.min(image.height - side, Math.round(y + h / 2 - side / 2)));
+  const box = Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${side}" height="${side}"><rect x="${x - left}" y="${y - top}" ` +
+      `width="${w}" height="${h}" fill="none" stroke="red" stroke-width="2"/></svg>`,
+  );
+  const crop = (src: Uint8Array) =>
+    sharp(src)
+      .resize(image.width, image.height)
+      .extract({ left, top, width: side, height: side })
+      .composite([{ input: box }])
+      .resize(side * 2)
+      .jpeg({ quality: 85 })
+      .toBuffer();
+  const [a, o] = await Promise.all([crop(bytes), crop(overlay)]);
+  const out = join(values.out!, `aicup-missed-${b.filename.replace(/\.jpg$/, '')}.jpg`);
+  await sharp({ create: { width: side * 4 + 6, height: side * 2, channels: 3, background: '#ffffff' } })
+    .composite([
+      { input: a, left: 0, top: 0 },
+      { input: o, left: side * 2 + 6, top: 0 },
+    ])
+    .jpeg({ quality: 85 })
+    .toFile(out);
+  console.log(`${out}: ${b.filename} anthracnose box ${w}x${h}; photo ${r.bruise_percent} %`);
+}
