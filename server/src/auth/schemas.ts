@@ -4,7 +4,7 @@
  * is generated from them.
  */
 import { z } from 'zod';
-import { PASSWORD_MIN_LENGTH } from '@mango/core';
+import { PASSWORD_MIN_LENGTH, ProfileUpdate } from '@mango/core';
 
 export const PASSWORD_TOO_SHORT = `Password must be at least ${PASSWORD_MIN_LENGTH} characters`;
 const newPassword = z.string().min(PASSWORD_MIN_LENGTH, PASSWORD_TOO_SHORT).max(200);
@@ -42,7 +42,19 @@ export const ProfileResponse = z.object({
   username: z.string(),
 });
 
-export const ProfileUpdateResponse = z.object({ message: z.string(), profile: ProfileResponse });
+/** The spec's profile edit; a new e-mail also needs the current password (and then a code, see below). */
+export const ProfileUpdateRequest = ProfileUpdate.extend({ currentPassword: z.string().min(1).max(200).optional() });
+
+export const ProfileUpdateResponse = z.object({
+  message: z.string(),
+  profile: ProfileResponse,
+  pendingEmail: z
+    .string()
+    .optional()
+    .describe('set when the e-mail changes: it takes effect once the code sent to it is confirmed'),
+});
+
+export const ConfirmEmailRequest = z.object({ code: z.string().trim().min(1).max(20) });
 
 /** scheme://host[:port], exactly as a browser sends it in the Origin header. */
 export const Origin = z

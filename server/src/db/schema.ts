@@ -70,10 +70,25 @@ export interface PasswordResetsTable {
   created_at: string;
 }
 
+/** A requested change of a user's e-mail: applied only once the code mailed to new_email is entered. */
+export interface EmailChangesTable {
+  id: Generated<number>;
+  user_id: number;
+  /** lower-cased */
+  new_email: string;
+  /** HMAC-SHA256 of the code (with the new address) under the server key */
+  code_hash: string;
+  expires_at: string;
+  attempts: Generated<number>;
+  used_at: string | null;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
   actions: ActionsTable;
   api_keys: ApiKeysTable;
   password_resets: PasswordResetsTable;
+  email_changes: EmailChangesTable;
 }

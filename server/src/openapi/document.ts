@@ -15,7 +15,6 @@ import {
   LoginRequest,
   OPERATION_TYPES,
   OperationType,
-  ProfileUpdate,
   RegisterRequest,
   TokenPair,
 } from '@mango/core';
@@ -27,7 +26,9 @@ import {
   ForgotPasswordRequest,
   Message,
   ProfileResponse,
+  ProfileUpdateRequest,
   ProfileUpdateResponse,
+  ConfirmEmailRequest,
   RefreshRequest,
   RegisterResponse,
   ResetTokenResponse,
@@ -71,7 +72,8 @@ function buildRegistry(): OpenAPIRegistry {
     TokenPair: named('TokenPair', TokenPair),
     RefreshRequest: named('RefreshRequest', RefreshRequest),
     Profile: named('Profile', ProfileResponse),
-    ProfileUpdate: named('ProfileUpdate', ProfileUpdate),
+    ProfileUpdate: named('ProfileUpdate', ProfileUpdateRequest),
+    ConfirmEmailRequest: named('ConfirmEmailRequest', ConfirmEmailRequest),
     ProfileUpdateResponse: named('ProfileUpdateResponse', ProfileUpdateResponse),
     HistoryRecord: named('HistoryRecord', HistoryRecord),
     ActionRequest: named(
@@ -169,14 +171,29 @@ function buildRegistry(): OpenAPIRegistry {
   node({
     method: 'put',
     path: '/api-node/user/profile',
-    summary: 'Update name, e-mail, phone and country',
+    summary:
+      'Update name, e-mail, phone and country. A new e-mail needs currentPassword and takes effect only ' +
+      'after POST /api-node/user/email/confirm with the code mailed to it (the answer then has pendingEmail; ' +
+      'an address of another account gets the same answer and no code)',
     security: userOnly,
     request: { body: jsonBody(schemas.ProfileUpdate) },
     responses: {
       200: json(schemas.ProfileUpdateResponse, "'Profile updated successfully' and the new profile"),
       ...common,
       ...signedIn,
-      409: err('E-mail already registered to another account'),
+    },
+  });
+  node({
+    method: 'post',
+    path: '/api-node/user/email/confirm',
+    summary: 'Confirm a new e-mail with the code sent to it; the old address is told',
+    security: userOnly,
+    request: { body: jsonBody(schemas.ConfirmEmailRequest) },
+    responses: {
+      200: json(schemas.ProfileUpdateResponse, "'Profile updated successfully' and the profile with the new e-mail"),
+      400: err("'Incorrect verification code. Please try again.' (also for an expired or used-up code)"),
+      ...signedIn,
+      ...limited,
     },
   });
   node({

@@ -1,29 +1,10 @@
 import { createServer, type Server } from 'node:net';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, TEST_DATABASES, type TestServer } from '../../testing/index.ts';
-import { client, signUp, type Client } from './testing.ts';
+import { client, outboxCode, signUp, type Client } from './testing.ts';
 
 const SENT = 'If an account exists for this address, a verification code has been sent.';
 const INCORRECT = 'Incorrect verification code. Please try again.';
-
-/** The newest outbox message to `to` and the code in it. */
-function outboxCode(server: TestServer, to: string): { file: string; code: string } | null {
-  let files: string[];
-  try {
-    files = readdirSync(join(server.dataDir, 'outbox')).sort().reverse();
-  } catch {
-    return null;
-  }
-  for (const file of files) {
-    const text = readFileSync(join(server.dataDir, 'outbox', file), 'utf8');
-    if (!text.includes(`To: ${to}\n`)) continue;
-    const code = /^Verification code: (\d{6})$/m.exec(text)?.[1];
-    if (code) return { file, code };
-  }
-  return null;
-}
 
 describe.each(TEST_DATABASES)('password recovery and change on %s', (database) => {
   let server: TestServer;

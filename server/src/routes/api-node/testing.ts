@@ -1,5 +1,7 @@
 /** Helpers for the account tests: JSON calls against a running test server, unique users. */
 import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { TestServer } from '../../testing/index.ts';
 
 export interface JsonAnswer<T = Record<string, unknown>> {
@@ -71,5 +73,27 @@ export async function signUp(api: Client, organization?: string) {
 }
 
 export type SignedIn = Awaited<ReturnType<typeof signUp>>;
+
+/** The newest outbox message to `to` with a verification code in it, and the code. */
+export function outboxCode(server: TestServer, to: string): { file: string; code: string; text: string } | null {
+  for (const { file, text } of outbox(server, to)) {
+    const code = /^Verification code: (\d{6})$/m.exec(text)?.[1];
+    if (code) return { file, code, text };
+  }
+  return null;
+}
+
+/** The outbox messages to `to`, newest first. */
+export function outbox(server: TestServer, to: string): { file: string; text: string }[] {
+  let files: string[];
+  try {
+    files = readdirSync(join(server.dataDir, 'outbox')).sort().reverse();
+  } catch {
+    return [];
+  }
+  return files
+    .map((file) => ({ file, text: readFileSync(join(server.dataDir, 'outbox', file), 'utf8') }))
+    .filter((m) => m.text.includes(`To: ${to}\n`));
+}
 
 export type { TestServer };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HistoryRecord } from '@mango/core';
 import { startTestServer, TEST_DATABASES, type TestServer } from '../../testing/index.ts';
-import { client, newUser, signUp, type Client, type SignedIn } from './testing.ts';
+import { client, newUser, outbox, outboxCode, signUp, type Client, type SignedIn } from './testing.ts';
 
 describe.each(TEST_DATABASES)('user profile, history and actions on %s', (database) => {
   let server: TestServer;
@@ -32,16 +32,20 @@ describe.each(TEST_DATABASES)('user profile, history and actions on %s', (databa
     expect((await api.get('/api-node/user/profile')).status).toBe(401);
   });
 
-  it('updates name, e-mail, phone and country with validation', async () => {
-    const update = { name: 'Alice A.', email: `New.${alice.email}`, phone: '+66 (0)2-123 4567', country: 'Thailand' };
+  it('updates name, phone and country with validation; the same e-mail in any case needs nothing more', async () => {
+    const update = {
+      name: 'Alice A.',
+      email: alice.email.toUpperCase(),
+      phone: '+66 (0)2-123 4567',
+      country: 'Thailand',
+    };
     const res = await api.put('/api-node/user/profile', update, alice.accessToken);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       message: 'Profile updated successfully',
-      profile: { ...update, email: update.email.toLowerCase(), organization: 'Alice Farms', username: alice.username },
+      profile: { ...update, email: alice.email, organization: 'Alice Farms', username: alice.username },
     });
-    // Signing in with the new e-mail works.
-    expect((await api.post('/api-node/login', { email: update.email, password: alice.password })).status).toBe(200);
+    expect((await api.post('/api-node/login', { email: alice.email, password: alice.password })).status).toBe(200);
 
     const blank = await api.put('/api-node/user/profile', { ...update, name: '  ' }, alice.accessToken);
     expect(blank.status).toBe(400);
@@ -50,8 +54,63 @@ describe.each(TEST_DATABASES)('user profile, history and actions on %s', (databa
     expect(badPhone.status).toBe(400);
     const badEmail = await api.put('/api-node/user/profile', { ...update, email: 'nope' }, alice.accessToken);
     expect(badEmail.status).toBe(400);
-    const taken = await api.put('/api-node/user/profile', { ...update, email: bob.email }, alice.accessToken);
-    expect(taken).toMatchObject({ status: 409, body: { error: 'Email is already registered' } });
+  });
+
+  it('changes the e-mail only with the current password and the code sent to the new address', async () => {
+    const me = await signUp(api, 'Takeover Target');
+    const attacker = `Thief.${me.username}@example.net`;
+    const fields = { name: 'Me', email: attacker, phone: '0812345678', country: 'Thailand' };
+    // An access token alone is not enough.
+    const noPassword = await api.put('/api-node/user/profile', fields, me.accessToken);
+    expect(noPassword).toMatchObject({
+      status: 400,
+      body: { error: 'Current password is required to change the email', details: [{ path: 'currentPassword' }] },
+    });
+    const wrong = await api.put('/api-node/user/profile', { ...fields, currentPassword: 'not-it' }, me.accessToken);
+    expect(wrong).toMatchObject({ status: 400, body: { error: 'Current password is incorrect' } });
+    expect((await api.get('/api-node/user/profile', me.accessToken)).body).toMatchObject({ email: me.email });
+
+    const asked = await api.put('/api-node/user/profile', { ...fields, currentPassword: me.password }, me.accessToken);
+    expect(asked.status).toBe(200);
+    expect(asked.body).toEqual({
+      message: 'Profile updated. Enter the verification code sent to the new email address to confirm the change.',
+      profile: { ...fields, email: me.email, organization: 'Takeover Target', username: me.username },
+      pendingEmail: attacker.toLowerCase(),
+    });
+    // Not confirmed yet: recovery still goes to the old address only, and sign-in with the new one fails.
+    await api.post('/api-node/forgot-password', { email: attacker });
+    expect(outbox(server, attacker.toLowerCase())).toHaveLength(1);
+    const mailed = outboxCode(server, attacker.toLowerCase())!;
+    expect(mailed.text).toContain('Subject: Confirm your new Mango Bruise Tracker e-mail address');
+    expect(outbox(server, me.email)[0].text).toContain(`change its e-mail address to ${attacker.toLowerCase()}`);
+    expect((await api.post('/api-node/login', { email: attacker, password: me.password })).status).toBe(401);
+
+    const wrongCode = String((Number(mailed.code) + 1) % 1_000_000).padStart(6, '0');
+    const bad = await api.post('/api-node/user/email/confirm', { code: wrongCode }, me.accessToken);
+    expect(bad).toMatchObject({ status: 400, body: { error: 'Incorrect verification code. Please try again.' } });
+    expect((await api.post('/api-node/user/email/confirm', { code: mailed.code })).status).toBe(401);
+    const ok = await api.post('/api-node/user/email/confirm', { code: mailed.code }, me.accessToken);
+    expect(ok).toMatchObject({
+      status: 200,
+      body: { message: 'Profile updated successfully', profile: { email: attacker.toLowerCase() } },
+    });
+    // The code is spent; the old address is told; sign-in and recovery use the new address.
+    expect((await api.post('/api-node/user/email/confirm', { code: mailed.code }, me.accessToken)).status).toBe(400);
+    expect(outbox(server, me.email)[0].text).toContain(`is now ${attacker.toLowerCase()}`);
+    expect((await api.post('/api-node/login', { email: attacker, password: me.password })).status).toBe(200);
+    expect((await api.post('/api-node/login', { email: me.email, password: me.password })).status).toBe(401);
+  });
+
+  it('answers a taken address exactly like a free one and sends it no code', async () => {
+    const me = await signUp(api);
+    const fields = { name: 'Me', phone: '0812345678', country: 'Thailand', currentPassword: me.password };
+    const free = `free.${me.username}@example.org`;
+    const toFree = await api.put('/api-node/user/profile', { ...fields, email: free }, me.accessToken);
+    const toTaken = await api.put('/api-node/user/profile', { ...fields, email: bob.email }, me.accessToken);
+    expect(toTaken.status).toBe(toFree.status);
+    expect(toTaken.body).toEqual({ ...toFree.body, pendingEmail: bob.email });
+    expect(outbox(server, bob.email)).toEqual([]);
+    expect(outboxCode(server, free)).not.toBeNull();
     // Bob is untouched.
     expect((await api.get('/api-node/user/profile', bob.accessToken)).body).toMatchObject({ email: bob.email });
   });

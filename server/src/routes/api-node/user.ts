@@ -1,13 +1,19 @@
 /** The signed-in user's own data: /api-node/user/profile, /user/history, /user/action. */
 import { Hono } from 'hono';
-import { ActionRequest, ProfileUpdate } from '@mango/core';
+import { ActionRequest } from '@mango/core';
 import type { ServerContext } from '../../context.ts';
-import { isUniqueViolation } from '../../db/index.ts';
 import { logAction, requireUser, type CallerEnv } from '../../auth/caller.ts';
+import { confirmEmailChange, startEmailChange } from '../../auth/email-change.ts';
+import { ConfirmEmailRequest, ProfileUpdateRequest } from '../../auth/schemas.ts';
+import { rateLimit, verifyPassword } from '../../security/index.ts';
+import { INCORRECT_CODE } from './recovery.ts';
 import { readJson } from './validate.ts';
 
 /** The history answer is capped; the dashboard shows recent work. */
 export const HISTORY_LIMIT = 1000;
+
+export const EMAIL_CODE_SENT =
+  'Profile updated. Enter the verification code sent to the new email address to confirm the change.';
 
 const profileOf = (ctx: ServerContext, userId: number) =>
   ctx.db
@@ -27,24 +33,55 @@ export function userRoutes(ctx: ServerContext): Hono<CallerEnv> {
   });
 
   app.put('/user/profile', async (c) => {
-    const parsed = await readJson(c, ProfileUpdate);
+    const parsed = await readJson(c, ProfileUpdateRequest);
     if (!parsed.ok) return parsed.response;
     const { userId } = c.get('caller');
-    const update = { ...parsed.data, email: parsed.data.email.toLowerCase() };
-    const clash = await ctx.db
+    const { currentPassword, ...fields } = parsed.data;
+    const email = fields.email.toLowerCase();
+    const user = await ctx.db
       .selectFrom('users')
-      .select('id')
-      .where('email', '=', update.email)
-      .where('id', '!=', userId)
+      .select(['id', 'username', 'email', 'password_hash'])
+      .where('id', '=', userId)
       .executeTakeFirst();
-    const emailTaken = () => c.json({ error: 'Email is already registered', details: { field: 'email' } }, 409);
-    if (clash) return emailTaken();
-    try {
+    if (!user) return c.json({ error: 'User not found' }, 404);
+    const update = { name: fields.name, phone: fields.phone, country: fields.country };
+    if (email === user.email) {
       await ctx.db.updateTable('users').set(update).where('id', '=', userId).execute();
-    } catch (err) {
-      if (isUniqueViolation(err)) return emailTaken();
-      throw err;
+      return c.json({ message: 'Profile updated successfully', profile: await profileOf(ctx, userId) });
     }
+    // A new address is where password recovery goes: it needs the password, then the code mailed to it.
+    if (!currentPassword) {
+      return c.json(
+        {
+          error: 'Current password is required to change the email',
+          details: [{ path: 'currentPassword', message: 'Required' }],
+        },
+        400,
+      );
+    }
+    const limited = rateLimit(c, ctx, [{ key: `profile-email:user:${userId}`, limit: ctx.config.loginLimitPerMinute }]);
+    if (limited) return limited;
+    if (!(await verifyPassword(currentPassword, user.password_hash))) {
+      return c.json({ error: 'Current password is incorrect' }, 400);
+    }
+    await ctx.db.updateTable('users').set(update).where('id', '=', userId).execute();
+    // Taken or free, the answer is the same (only a free address gets a code).
+    await startEmailChange(ctx, user, email);
+    return c.json({
+      message: EMAIL_CODE_SENT,
+      profile: await profileOf(ctx, userId),
+      pendingEmail: email,
+    });
+  });
+
+  app.post('/user/email/confirm', async (c) => {
+    const parsed = await readJson(c, ConfirmEmailRequest);
+    if (!parsed.ok) return parsed.response;
+    const { userId } = c.get('caller');
+    const limited = rateLimit(c, ctx, [{ key: `email-confirm:user:${userId}`, limit: ctx.config.loginLimitPerMinute }]);
+    if (limited) return limited;
+    const email = await confirmEmailChange(ctx, userId, parsed.data.code);
+    if (!email) return c.json({ error: INCORRECT_CODE }, 400);
     return c.json({ message: 'Profile updated successfully', profile: await profileOf(ctx, userId) });
   });
 

@@ -24,6 +24,12 @@ export default function ProfileEdit() {
   const [confirming, setConfirming] = useState(false);
   const [message, setMessage] = useState('');
   const [busy, setBusy] = useState(false);
+  // A new e-mail needs the current password, then the code the server mails to the new address.
+  const [currentPassword, setCurrentPassword] = useState('');
+  const [pendingEmail, setPendingEmail] = useState<string | null>(null);
+  const [code, setCode] = useState('');
+  const original = state.status === 'loaded' ? (state.profile.email ?? '') : '';
+  const emailChanged = values !== null && values.email.trim().toLowerCase() !== original.trim().toLowerCase();
 
   useEffect(() => {
     if (state.status === 'loaded' && values === null) {
@@ -51,8 +57,17 @@ export default function ProfileEdit() {
         email: values.email.trim(),
         phone: values.phone.trim(),
         country: values.country.trim(),
+        ...(emailChanged ? { currentPassword } : {}),
       };
-      const res = await apiJson('/api-node/user/profile', { method: 'PUT', body: JSON.stringify(body) });
+      const res = await apiJson<{ pendingEmail?: string; message?: string }>('/api-node/user/profile', {
+        method: 'PUT',
+        body: JSON.stringify(body),
+      });
+      if (res.ok && res.data?.pendingEmail) {
+        setPendingEmail(res.data.pendingEmail);
+        setMessage(res.data.message ?? '');
+        return;
+      }
       if (res.ok) {
         navigate(-1);
         return;
@@ -60,6 +75,27 @@ export default function ProfileEdit() {
       setMessage(errorText(res.data, MSG.updateFailed));
     } catch (e) {
       console.error(MSG.updateFailed, e);
+      setMessage(MSG.updateFailed);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const onConfirmEmail = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    try {
+      const res = await apiJson('/api-node/user/email/confirm', {
+        method: 'POST',
+        body: JSON.stringify({ code: code.trim() }),
+      });
+      if (res.ok) {
+        navigate(-1);
+        return;
+      }
+      setMessage(errorText(res.data, MSG.updateFailed));
+    } catch (err) {
+      console.error(MSG.updateFailed, err);
       setMessage(MSG.updateFailed);
     } finally {
       setBusy(false);
@@ -82,7 +118,27 @@ export default function ProfileEdit() {
               {message}
             </p>
           )}
-          <form onSubmit={onSave} noValidate>
+          {pendingEmail !== null && (
+            <form onSubmit={(e) => void onConfirmEmail(e)} noValidate>
+              <div className="field">
+                <label htmlFor="profile-email-code">Verification code sent to {pendingEmail}</label>
+                <input
+                  id="profile-email-code"
+                  name="code"
+                  inputMode="numeric"
+                  autoComplete="one-time-code"
+                  value={code}
+                  onChange={(e) => setCode(e.target.value)}
+                />
+              </div>
+              <div className="form-actions">
+                <button type="submit" className="btn btn-primary" disabled={busy || !code.trim()}>
+                  Confirm Email
+                </button>
+              </div>
+            </form>
+          )}
+          <form onSubmit={onSave} noValidate hidden={pendingEmail !== null}>
             {FIELDS.map((f) => (
               <div className="field" key={f.name}>
                 <label htmlFor={`profile-${f.name}`}>{f.label}</label>
@@ -96,6 +152,19 @@ export default function ProfileEdit() {
                 />
               </div>
             ))}
+            {emailChanged && (
+              <div className="field">
+                <label htmlFor="profile-current-password">Current Password</label>
+                <input
+                  id="profile-current-password"
+                  name="currentPassword"
+                  type="password"
+                  autoComplete="current-password"
+                  value={currentPassword}
+                  onChange={(e) => setCurrentPassword(e.target.value)}
+                />
+              </div>
+            )}
             <div className="form-actions">
               <button type="button" className="btn btn-secondary" onClick={() => navigate(-1)}>
                 Back
