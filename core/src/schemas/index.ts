@@ -162,7 +162,11 @@ export const RegisterRequest = z.object({
 
 /** `email` holds the username or the e-mail address (original client's field); `username` is an alias. */
 export const LoginRequest = z
-  .object({ email: z.string().optional(), username: z.string().optional(), password: z.string().min(1).max(200) })
+  .object({
+    email: z.string().max(254).optional(),
+    username: z.string().max(254).optional(),
+    password: z.string().min(1).max(200),
+  })
   .refine((v) => Boolean(v.email ?? v.username), { message: 'email or username is required' });
 
 export const TokenPair = z.object({ accessToken: z.string(), refreshToken: z.string() });

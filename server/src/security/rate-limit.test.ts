@@ -36,4 +36,18 @@ describe('RateLimiter', () => {
       ]).ok,
     ).toBe(true);
   });
+
+  it('keeps at most maxKeys windows of fixed size, whatever the keys hold', () => {
+    let t = 1_000;
+    const limiter = new RateLimiter(60_000, () => t, 100);
+    const long = 'x'.repeat(50_000);
+    for (let i = 0; i < 1_000; i++) limiter.hit(`login:account:${long}${i}`, 3);
+    expect(limiter.size).toBe(100);
+    const keys = [...(limiter as unknown as { windows: Map<string, unknown> }).windows.keys()];
+    expect(keys.every((k) => k.length === 43)).toBe(true);
+    // The newest windows are kept and still count.
+    expect([1, 2, 3].map(() => limiter.hit(`login:account:${long}999`, 3).ok)).toEqual([true, true, false]);
+    t += 60_000;
+    expect(limiter.hit(`login:account:${long}999`, 3).ok).toBe(true);
+  });
 });

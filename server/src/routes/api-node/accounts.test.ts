@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
 import { startTestServer, TEST_DATABASES, type TestServer } from '../../testing/index.ts';
+import { securityState } from '../../security/state.ts';
 import { client, newUser, signUp, type Client } from './testing.ts';
 
 describe.each(TEST_DATABASES)('accounts on %s', (database) => {
@@ -70,6 +71,19 @@ describe.each(TEST_DATABASES)('accounts on %s', (database) => {
       expect(res.status).toBe(401);
       expect(res.body).toEqual({ error: 'Invalid username/email or password' });
     }
+  });
+
+  it('refuses over-long sign-in fields before they reach the rate limiter', async () => {
+    const limiter = securityState(server.ctx).limiter;
+    const before = limiter.size;
+    for (let i = 0; i < 20; i++) {
+      const res = await api.post('/api-node/login', { email: `${'a'.repeat(60_000)}${i}@x.org`, password: 'x' });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ details: [{ path: 'email' }] });
+    }
+    expect(limiter.size - before).toBeLessThanOrEqual(1);
+    const longName = await api.post('/api-node/login', { username: 'u'.repeat(255), password: 'x' });
+    expect(longName.status).toBe(400);
   });
 
   it('rotates refresh tokens and revokes the whole sign-in when a used one comes back', async () => {
