@@ -5,6 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { ServerContext } from '../context.ts';
+import { now } from '../db/index.ts';
 import type { ApiKeysTable } from '../db/schema.ts';
 
 export const API_KEY_PREFIX = 'mbt_';
@@ -69,4 +70,15 @@ export function activeKeyOrigins(ctx: ServerContext): Promise<Set<string>> {
 
 export function forgetKeyOrigins(ctx: ServerContext): void {
   originCache.delete(ctx);
+}
+
+/** Revokes every live key of a user (a password reset: whoever took the account must not keep its keys). */
+export async function revokeApiKeys(ctx: ServerContext, userId: number): Promise<void> {
+  await ctx.db
+    .updateTable('api_keys')
+    .set({ revoked_at: now() })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
+  forgetKeyOrigins(ctx);
 }

@@ -38,14 +38,29 @@ function bearer(c: Context): string | null {
   return m ? m[1] : null;
 }
 
-/** The user of a valid access token that was issued after their last password change, or null. */
+/**
+ * The user of a valid access token that was issued after their last password change and whose sign-in
+ * (refresh-token family) is still live (not logged out, not revoked), or null.
+ */
 export async function authenticateAccessToken(ctx: ServerContext, token: string): Promise<Caller | null> {
   const claims = await verifyAccessToken(ctx, token);
-  if (!claims) return null;
+  if (!claims?.family) return null;
+  const family = claims.family;
   const user = await ctx.db
     .selectFrom('users')
     .select(['id', 'username', 'organization', 'token_version'])
     .where('id', '=', claims.userId)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('refresh_tokens')
+          .select('refresh_tokens.id')
+          .whereRef('refresh_tokens.user_id', '=', 'users.id')
+          .where('refresh_tokens.family', '=', family)
+          .where('refresh_tokens.revoked_at', 'is', null)
+          .where('refresh_tokens.expires_at', '>', now()),
+      ),
+    )
     .executeTakeFirst();
   if (!user || user.token_version !== claims.version) return null;
   return { userId: user.id, username: user.username, organization: user.organization, family: claims.family };

@@ -3,7 +3,8 @@
  * username, typ 'access', fam (the refresh-token family of the sign-in) and ver (the user's
  * token_version: a password change bumps it, so every access token issued before stops working).
  * Refresh tokens: 32 random bytes, stored as sha256, 14 days, rotated on every use; a revoked token
- * presented again means it was copied, so its whole family is revoked.
+ * presented again means it was copied, so its whole family is revoked. An access token is accepted
+ * only while its family has a live refresh token: logout and a revoked family end it at once.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
@@ -32,10 +33,10 @@ export async function signAccessToken(ctx: ServerContext, claims: AccessClaims):
     .sign(ctx.jwtKey);
 }
 
-/** The claims of a valid access token, or null (bad signature, other algorithm, expired, wrong typ). */
+/** The claims of a valid access token, or null (bad signature, other algorithm, no exp or expired, wrong typ). */
 export async function verifyAccessToken(ctx: ServerContext, token: string): Promise<AccessClaims | null> {
   try {
-    const { payload } = await jwtVerify(token, ctx.jwtKey, { algorithms: ['HS256'] });
+    const { payload } = await jwtVerify(token, ctx.jwtKey, { algorithms: ['HS256'], requiredClaims: ['exp'] });
     const userId = Number(payload.sub);
     if (payload.typ !== 'access' || !Number.isInteger(userId) || typeof payload.username !== 'string') return null;
     return {
@@ -97,6 +98,10 @@ export async function rotateRefreshToken(ctx: ServerContext, refreshToken: strin
     return null;
   }
   if (row.expires_at <= now()) return null;
+  const family = row.family ?? randomUUID();
+  // The successor exists before the token is revoked, so the family is never without a live token
+  // (access tokens of the sign-in check that).
+  const next = await insertRefreshToken(ctx, row.user_id, family);
   // Only one of two concurrent uses of the same token wins; the other is treated as reuse.
   const res = await ctx.db
     .updateTable('refresh_tokens')
@@ -108,8 +113,6 @@ export async function rotateRefreshToken(ctx: ServerContext, refreshToken: strin
     await revokeFamily(ctx, row.user_id, row.family);
     return null;
   }
-  const family = row.family ?? randomUUID();
-  const next = await insertRefreshToken(ctx, row.user_id, family);
   const accessToken = await signAccessToken(ctx, {
     userId: row.user_id,
     username: row.username,

@@ -146,8 +146,13 @@ describe.each(TEST_DATABASES)('security on %s', (database) => {
     });
 
     it('refuses an expired token', async () => {
-      const id = Number(JSON.parse(Buffer.from(alice.accessToken.split('.')[1], 'base64url').toString()).sub);
-      const expired = await new SignJWT({ username: alice.username, typ: 'access' })
+      const own = JSON.parse(Buffer.from(alice.accessToken.split('.')[1], 'base64url').toString()) as {
+        sub: string;
+        fam: string;
+        ver: number;
+      };
+      const id = Number(own.sub);
+      const expired = await new SignJWT({ username: alice.username, typ: 'access', fam: own.fam, ver: own.ver })
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(String(id))
         .setIssuedAt(Math.floor(Date.now() / 1000) - 3600)
@@ -155,7 +160,7 @@ describe.each(TEST_DATABASES)('security on %s', (database) => {
         .sign(server.ctx.jwtKey);
       expect(await protectedStatus(expired)).toBe(401);
       // The same claims, unexpired and signed with the server key, pass: only the expiry differs.
-      const fresh = await new SignJWT({ username: alice.username, typ: 'access' })
+      const fresh = await new SignJWT({ username: alice.username, typ: 'access', fam: own.fam, ver: own.ver })
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(String(id))
         .setExpirationTime('1m')

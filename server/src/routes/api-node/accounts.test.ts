@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeJwt } from 'jose';
+import { decodeJwt, SignJWT } from 'jose';
 import { startTestServer, TEST_DATABASES, type TestServer } from '../../testing/index.ts';
 import { securityState } from '../../security/state.ts';
 import { client, newUser, signUp, type Client } from './testing.ts';
@@ -125,6 +125,44 @@ describe.each(TEST_DATABASES)('accounts on %s', (database) => {
     expect((await api.post('/api-node/refresh', { refreshToken: me.refreshToken })).status).toBe(401);
     expect((await api.post('/api-node/logout', { refreshToken: 'unknown' })).status).toBe(200);
     expect((await api.post('/api-node/logout', {})).status).toBe(400);
+  });
+
+  it('ends the access token of a sign-in at once on logout or when its family is revoked', async () => {
+    const me = await signUp(api);
+    const other = await api.post<{ accessToken: string }>('/api-node/login', {
+      email: me.email,
+      password: me.password,
+    });
+    expect((await api.get('/api-node/protected', me.accessToken)).status).toBe(200);
+    await api.post('/api-node/logout', { refreshToken: me.refreshToken });
+    expect(await api.get('/api-node/protected', me.accessToken)).toMatchObject({
+      status: 401,
+      body: { error: 'Invalid or expired token' },
+    });
+    expect((await api.get('/api-node/user/profile', me.accessToken)).status).toBe(401);
+    // The other sign-in goes on.
+    expect((await api.get('/api-node/protected', other.body.accessToken)).status).toBe(200);
+
+    // A refresh token presented twice revokes its family: the access tokens of that sign-in stop too.
+    const you = await signUp(api);
+    const next = await api.post<{ accessToken: string }>('/api-node/refresh', { refreshToken: you.refreshToken });
+    expect((await api.get('/api-node/protected', next.body.accessToken)).status).toBe(200);
+    expect((await api.post('/api-node/refresh', { refreshToken: you.refreshToken })).status).toBe(401);
+    expect((await api.get('/api-node/protected', next.body.accessToken)).status).toBe(401);
+  });
+
+  it('refuses an access token without an expiry', async () => {
+    const me = await signUp(api);
+    const claims = decodeJwt(me.accessToken);
+    const forever = await new SignJWT({ username: claims.username, typ: 'access', ver: claims.ver, fam: claims.fam })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(claims.sub!)
+      .setIssuedAt()
+      .sign(server.ctx.jwtKey);
+    expect(await api.get('/api-node/protected', forever)).toMatchObject({
+      status: 401,
+      body: { error: 'Invalid or expired token' },
+    });
   });
 
   it('greets the holder of a valid access token on /protected', async () => {

@@ -60,6 +60,27 @@ describe.each(TEST_DATABASES)('password recovery and change on %s', (database) =
     expect((await api.get('/api-node/protected', me.accessToken)).status).toBe(401);
   });
 
+  it('revokes the API keys of the account on a password reset', async () => {
+    const me = await signUp(api);
+    const key = await api.post<{ id: number }>('/api-node/api-keys', { name: 'server' }, me.accessToken);
+    expect(key.status).toBe(201);
+    await api.post('/api-node/forgot-password', { email: me.email });
+    const { code } = outboxCode(server, me.email)!;
+    const { resetToken } = (await api.post<{ resetToken: string }>('/api-node/verify-code', { email: me.email, code }))
+      .body;
+    const changed = await api.post('/api-node/change-password', { newPassword: 'a-brand-new-pass' }, resetToken);
+    expect(changed.status).toBe(200);
+    const login = await api.post<{ accessToken: string }>('/api-node/login', {
+      email: me.email,
+      password: 'a-brand-new-pass',
+    });
+    const keys = await api.get<{ id: number; revoked_at: string | null }[]>(
+      '/api-node/api-keys',
+      login.body.accessToken,
+    );
+    expect(keys.body.find((k) => k.id === key.body.id)?.revoked_at).toEqual(expect.any(String));
+  });
+
   it('kills the code after 5 wrong attempts and refuses expired codes', async () => {
     const me = await signUp(api);
     await api.post('/api-node/forgot-password', { email: me.email });

@@ -8,6 +8,7 @@ import { errorResponse, type CallerEnv } from '../../auth/caller.ts';
 import { consumeResetToken, RESET_TOKEN_PREFIX, startRecovery, verifyRecoveryCode } from '../../auth/recovery.ts';
 import { ChangePasswordRequest, ForgotPasswordRequest, VerifyCodeRequest } from '../../auth/schemas.ts';
 import { authenticateAccessToken } from '../../auth/caller.ts';
+import { revokeApiKeys } from '../../auth/api-keys.ts';
 import { endOtherSessions } from '../../auth/tokens.ts';
 import { addressKey, hashPassword, rateLimit, verifyPassword } from '../../security/index.ts';
 import { readJson } from './validate.ts';
@@ -67,6 +68,7 @@ export function recoveryRoutes(ctx: ServerContext): Hono<CallerEnv> {
         .where('id', '=', userId)
         .execute();
       await endOtherSessions(ctx, userId);
+      await revokeApiKeys(ctx, userId);
       return c.json({ message: PASSWORD_UPDATED }, 200);
     }
 
