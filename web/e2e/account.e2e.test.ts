@@ -133,7 +133,7 @@ describe('sign up, sign in, guard, navigation, sign out', () => {
   });
 
   it('signs out from the avatar menu: tokens removed, protected pages closed again', async () => {
-    const { tokens } = await signInViaApi(e2e);
+    const { user, tokens } = await signInViaApi(e2e);
     const { page } = e2e;
     await page.goto(e2e.url('/home'));
     await page.getByRole('button', { name: 'Profile menu' }).click();
@@ -150,9 +150,20 @@ describe('sign up, sign in, guard, navigation, sign out', () => {
       body: JSON.stringify({ refreshToken: tokens.refreshToken }),
     });
     expect(refresh.status).toBe(401);
-    // and the sign-out was logged as an action
-    const history = await fetch(e2e.url('/api-node/user/history'), {
+    // the access token ended with its sign-in
+    const stale = await fetch(e2e.url('/api-node/user/history'), {
       headers: { Authorization: `Bearer ${tokens.accessToken}` },
+    });
+    expect(stale.status).toBe(401);
+    // and the sign-out was logged as an action (seen from a new sign-in)
+    const login = await fetch(e2e.url('/api-node/login'), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: user.username, password: user.password }),
+    });
+    const { accessToken } = (await login.json()) as { accessToken: string };
+    const history = await fetch(e2e.url('/api-node/user/history'), {
+      headers: { Authorization: `Bearer ${accessToken}` },
     });
     const rows = (await history.json()) as { operation_type: string }[];
     expect(rows.map((r) => r.operation_type)).toContain('Logout');
