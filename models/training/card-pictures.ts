@@ -6,7 +6,8 @@
  *   node --import tsx models/training/card-pictures.ts [--runs models/training/runs] [--data ../shared/data/bruise-dev]
  *
  * Cases: the composite with the largest error, the healthy photo scored highest, the lesioned photo
- * scored lowest, and one typical lesioned photo (the median of its class) for contrast.
+ * scored lowest, and one typical lesioned photo (the median of its class) for contrast; then two AI CUP
+ * anthracnose boxes (the shipped model: no model trains on that set), enlarged, with the box drawn.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -138,14 +139,18 @@ for (const b of boxes.slice(0, 2)) {
     `<svg xmlns="http://www.w3.org/2000/svg" width="${side}" height="${side}"><rect x="${x - left}" y="${y - top}" ` +
       `width="${w}" height="${h}" fill="none" stroke="red" stroke-width="2"/></svg>`,
   );
-  const crop = (src: Uint8Array) =>
-    sharp(src)
-      .resize(image.width, image.height)
+  // sharp applies one resize and one extract per pipeline, so each step is its own pipeline
+  const crop = async (src: Uint8Array) => {
+    const full = await sharp(src).resize(image.width, image.height).toBuffer();
+    const cut = await sharp(full)
       .extract({ left, top, width: side, height: side })
       .composite([{ input: box }])
+      .toBuffer();
+    return sharp(cut)
       .resize(side * 2)
       .jpeg({ quality: 85 })
       .toBuffer();
+  };
   const [a, o] = await Promise.all([crop(bytes), crop(overlay)]);
   const out = join(values.out!, `aicup-missed-${b.filename.replace(/\.jpg$/, '')}.jpg`);
   await sharp({ create: { width: side * 4 + 6, height: side * 2, channels: 3, background: '#ffffff' } })
