@@ -5,16 +5,13 @@
  * The old address is told. An address that belongs to another account gets the same answer but no
  * code, so the answer says nothing about which addresses have accounts.
  */
-import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import type { ServerContext } from '../context.ts';
 import { isUniqueViolation, now } from '../db/index.ts';
 import { sendMail } from './mail.ts';
+import { codeHash, codeMatches, newCode } from './codes.ts';
 
 export const EMAIL_CODE_MINUTES = 15;
 export const EMAIL_CODE_ATTEMPTS = 5;
-
-const codeHash = (ctx: ServerContext, userId: number, email: string, code: string) =>
-  createHmac('sha256', ctx.jwtKey).update(`email-change:${userId}:${email}:${code}`).digest();
 
 function mailLater(ctx: ServerContext, what: string, message: Parameters<typeof sendMail>[1]): Promise<void> {
   const sent = sendMail(ctx, message).then(
@@ -39,13 +36,13 @@ export async function startEmailChange(
     .where('user_id', '=', user.id)
     .where('used_at', 'is', null)
     .execute();
-  const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+  const code = newCode();
   await ctx.db
     .insertInto('email_changes')
     .values({
       user_id: user.id,
       new_email: newEmail,
-      code_hash: codeHash(ctx, user.id, newEmail, code).toString('hex'),
+      code_hash: codeHash(ctx, 'email-change', [user.id, newEmail], code),
       expires_at: new Date(Date.now() + EMAIL_CODE_MINUTES * 60_000).toISOString(),
       created_at: t,
     })
@@ -116,9 +113,7 @@ export async function confirmEmailChange(ctx: ServerContext, userId: number, cod
     .where('used_at', 'is', null)
     .executeTakeFirst();
   if (Number(counted.numUpdatedRows) !== 1) return null;
-  const expected = Buffer.from(row.code_hash, 'hex');
-  const actual = codeHash(ctx, userId, row.new_email, code.trim());
-  if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return null;
+  if (!codeMatches(ctx, row.code_hash, 'email-change', [userId, row.new_email], code)) return null;
   const used = await ctx.db
     .updateTable('email_changes')
     .set({ used_at: now() })

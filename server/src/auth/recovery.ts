@@ -3,19 +3,17 @@
  * the server key, valid 15 minutes and 5 attempts; a correct code buys a single-use reset token
  * (`rst_` + 32 random bytes, stored as sha256, valid 15 minutes).
  */
-import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { ServerContext } from '../context.ts';
 import { now } from '../db/index.ts';
 import { sha256 } from './api-keys.ts';
 import { sendMail } from './mail.ts';
+import { codeHash, codeMatches, newCode } from './codes.ts';
 
 export const CODE_MINUTES = 15;
 export const CODE_ATTEMPTS = 5;
 export const RESET_TOKEN_MINUTES = 15;
 export const RESET_TOKEN_PREFIX = 'rst_';
-
-const codeHash = (ctx: ServerContext, userId: number, code: string) =>
-  createHmac('sha256', ctx.jwtKey).update(`password-reset:${userId}:${code}`).digest();
 
 const minutesFromNow = (m: number) => new Date(Date.now() + m * 60_000).toISOString();
 
@@ -30,7 +28,7 @@ const findUserByEmail = (ctx: ServerContext, email: string) =>
 export async function startRecovery(ctx: ServerContext, email: string): Promise<void> {
   const user = await findUserByEmail(ctx, email);
   if (!user) return;
-  const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+  const code = newCode();
   const t = now();
   // A new code replaces any earlier one.
   await ctx.db
@@ -43,7 +41,7 @@ export async function startRecovery(ctx: ServerContext, email: string): Promise<
     .insertInto('password_resets')
     .values({
       user_id: user.id,
-      code_hash: codeHash(ctx, user.id, code).toString('hex'),
+      code_hash: codeHash(ctx, 'password-reset', [user.id], code),
       code_expires_at: minutesFromNow(CODE_MINUTES),
       created_at: t,
     })
@@ -92,9 +90,7 @@ export async function verifyRecoveryCode(ctx: ServerContext, email: string, code
     .where('verified_at', 'is', null)
     .executeTakeFirst();
   if (Number(counted.numUpdatedRows) !== 1) return null;
-  const expected = Buffer.from(row.code_hash, 'hex');
-  const actual = codeHash(ctx, user.id, code.trim());
-  if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return null;
+  if (!codeMatches(ctx, row.code_hash, 'password-reset', [user.id], code)) return null;
   const token = RESET_TOKEN_PREFIX + randomBytes(32).toString('base64url');
   const verified = await ctx.db
     .updateTable('password_resets')
