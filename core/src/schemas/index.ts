@@ -61,6 +61,8 @@ export const BruiseFruit = z.object({
   bruise_pixels: z.number().int(),
   bruise_percent: z.number(),
   lesion_count: z.number().int(),
+  /** CIEDE2000 between this fruit's mean bruised and mean healthy peel colour; null without bruise */
+  colour_difference: z.number().nullable().optional(),
   area_cm2: z.number().optional(),
   bruise_area_cm2: z.number().optional(),
 });
@@ -75,6 +77,9 @@ export const BruiseResultItem = z.object({
   overlay_img: z.string(),
   bruise_pixels: z.number().int(),
   fruits: z.array(BruiseFruit),
+  /** CIEDE2000 between the mean bruised and the mean healthy peel colour over all fruit; null without bruise */
+  colour_difference: z.number().nullable().optional(),
+  /** deprecated: the same number as colour_difference, under its old, misleading name */
   severity: z.number().nullable(),
   method: z.enum(['classical', 'model']),
   /** the model that ran (method 'model') */
