@@ -137,3 +137,17 @@ export function createNodeImageBackend(options: NodeBackendOptions = {}): ImageB
 }
 
 export const nodeImages = createNodeImageBackend();
+
+/**
+ * A small JPEG copy of an encoded picture (the overlay thumbnails of stored runs, results files and
+ * reports), long side at most `maxSide`, as a data URL.
+ */
+export async function thumbnailDataUrl(bytes: Uint8Array, maxSide: number): Promise<string> {
+  const buf = await sharp(bytes)
+    .rotate()
+    .resize(maxSide, maxSide, { fit: 'inside', withoutEnlargement: true })
+    .flatten({ background: '#ffffff' })
+    .jpeg({ quality: 80 })
+    .toBuffer();
+  return `data:image/jpeg;base64,${buf.toString('base64')}`;
+}

@@ -145,7 +145,12 @@ export function requireCaller(ctx: ServerContext): MiddlewareHandler<CallerEnv> 
 }
 
 /** Records an operation in the caller's history (API key calls land under the key owner). */
-export async function logAction(ctx: ServerContext, caller: Caller, operationType: string): Promise<void> {
+export async function logAction(
+  ctx: ServerContext,
+  caller: Caller,
+  operationType: string,
+  runId: string | null = null,
+): Promise<void> {
   await ctx.db
     .insertInto('actions')
     .values({
@@ -153,6 +158,7 @@ export async function logAction(ctx: ServerContext, caller: Caller, operationTyp
       operation_type: operationType,
       created_at: now(),
       api_key_id: caller.apiKeyId ?? null,
+      run_id: runId,
     })
     .execute();
 }

@@ -6,6 +6,7 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { BruiseResultItem, MangoError, type PipelineStep } from '@mango/core';
 import type { EncodedImage, JobResult, JobSuccess } from '@mango/runner';
 import type { ServerContext } from '../../context.ts';
+import type { RecordRun } from '../../runs/index.ts';
 import { ANALYZE_FIELDS, BRUISE_FIELDS, readFields } from './fields.ts';
 import { readMultipart, safeName, uploadedFiles, type Upload } from './uploads.ts';
 
@@ -13,7 +14,9 @@ export interface ApiPyOptions {
   /** authentication for these endpoints (user token or partner API key) */
   auth?: MiddlewareHandler;
   /** called after a successful bruise call (history logging for API-key callers) */
-  onBruise?: (c: Parameters<MiddlewareHandler>[0], count: number) => Promise<void>;
+  onBruise?: (c: Parameters<MiddlewareHandler>[0], count: number, runId: string | null) => Promise<void>;
+  /** starts storing the call as a run (server/src/runs), before its jobs take the uploads */
+  startRun?: (c: Parameters<MiddlewareHandler>[0], operation: 'bruise' | 'analyze', uploads: Upload[]) => RecordRun;
 }
 
 function jobError(r: JobResult): MangoError | null {
@@ -50,12 +53,18 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
       ...(isolate ? [{ plugin: 'remove-background' }] : []),
       { plugin: 'features', options: { features } },
     ];
+    const recordRun = options.startRun?.(c, 'analyze', uploads);
     const results = await Promise.all(uploads.map((u) => run(u, steps)));
+    const runId = (await recordRun?.(results, { features, isolate })) ?? null;
     return c.json(
       results.map((r) =>
         r.ok
-          ? { image_name: r.name, ...(r.result as object) }
-          : { image_name: r.name, error: r.error.status >= 500 ? 'the image could not be analysed' : r.error.message },
+          ? { image_name: r.name, ...(r.result as object), run_id: runId }
+          : {
+              image_name: r.name,
+              error: r.error.status >= 500 ? 'the image could not be analysed' : r.error.message,
+              run_id: runId,
+            },
       ),
     );
   });
@@ -66,13 +75,15 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
     const { px_per_cm: pxPerCm } = readFields(BRUISE_FIELDS, fields);
     const opts: Record<string, unknown> = { method };
     if (pxPerCm !== undefined) opts.pxPerCm = pxPerCm;
+    const recordRun = options.startRun?.(c, 'bruise', uploads);
     const results = await Promise.all(uploads.map((u) => run(u, [{ plugin: 'bruise', options: opts }])));
     // One bad file fails the request with its reason; nothing else is stored, so nothing is lost.
     for (const r of results) {
       if (!r.ok) throw jobError(r) ?? new Error(r.error.message);
     }
-    await options.onBruise?.(c, results.length);
-    return c.json(results.map((r) => (r.ok ? bruiseItem(r) : null)));
+    const runId = (await recordRun?.(results, opts)) ?? null;
+    await options.onBruise?.(c, results.length, runId);
+    return c.json(results.map((r) => (r.ok ? { ...bruiseItem(r), run_id: runId } : null)));
   };
   app.post('/python/bruise_detection/DeepLearning', bruise('auto'));
   app.post('/python/bruise_detection/Classical', bruise('classical'));
