@@ -39,6 +39,32 @@ export const Provenance = z.object({
 });
 export type Provenance = z.infer<typeof Provenance>;
 
+/** What ran, as a bruise item (or a stored run's columns) says it: method, plugin version, model. */
+export interface RanWith {
+  method?: string | null;
+  version?: string | null;
+  model_id?: string | null;
+  model_sha256?: string | null;
+}
+
+/** The provenance of a call or a batch: what was asked (`asked`) and what ran (`ran`, e.g. the first item). */
+export function makeProvenance(
+  asked: Pick<
+    Provenance,
+    'app_version' | 'source' | 'run_id' | 'operation' | 'method' | 'options' | 'created_at' | 'inputs'
+  >,
+  ran: RanWith = {},
+): Provenance {
+  return {
+    app: 'mango-bruise-tracker',
+    ...asked,
+    method_used: asked.operation === 'bruise' ? (ran.method ?? null) : null,
+    plugin_version: ran.version ?? null,
+    model_id: ran.model_id ?? null,
+    model_sha256: ran.model_sha256 ?? null,
+  };
+}
+
 /** One photo of a results file: what was read (name, sha256, size), what came out, a small overlay. */
 export const ResultsPhoto = z.object({
   filename: z.string(),

@@ -13,6 +13,7 @@ import { sanitizeFileName } from '@mango/core';
 import { probeImage, thumbnailDataUrl } from '@mango/core/node';
 import {
   RESULTS_SCHEMA,
+  makeProvenance,
   THUMBNAIL_MAX_SIDE,
   type Provenance,
   type ResultsFile,
@@ -344,21 +345,19 @@ export async function ownsRun(ctx: ServerContext, userId: number, id: string): P
 }
 
 export function provenanceOf(run: StoredRun): Provenance {
-  return {
-    app: 'mango-bruise-tracker',
-    app_version: run.app_version,
-    source: 'api',
-    run_id: run.id,
-    operation: run.operation,
-    method: run.method,
-    method_used: run.method_used,
-    plugin_version: run.plugin_version,
-    model_id: run.model_id,
-    model_sha256: run.model_sha256,
-    options: run.options,
-    created_at: run.created_at,
-    inputs: run.items.map((i) => ({ filename: i.filename, sha256: i.sha256 })),
-  };
+  return makeProvenance(
+    {
+      app_version: run.app_version,
+      source: 'api',
+      run_id: run.id,
+      operation: run.operation,
+      method: run.method,
+      options: run.options,
+      created_at: run.created_at,
+      inputs: run.items.map((i) => ({ filename: i.filename, sha256: i.sha256 })),
+    },
+    { method: run.method_used, version: run.plugin_version, model_id: run.model_id, model_sha256: run.model_sha256 },
+  );
 }
 
 /** The run as the shared results file (the CLI's `--out results.json` has the same schema). */

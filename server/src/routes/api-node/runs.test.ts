@@ -6,7 +6,7 @@ import JSZip from 'jszip';
 import sharp from 'sharp';
 import { BruiseResultItem, HistoryRecord } from '@mango/core';
 import { encodeImage } from '@mango/core/node';
-import { fruitScene } from '@mango/core/testing';
+import { bruisedPairScene } from '@mango/core/testing';
 import { sharedDir, SHARED_MISSING } from '@mango/core/testing/node';
 import { ResultsFile } from '@mango/core/results';
 import { startTestServer, TEST_DATABASES, type TestServer } from '../../testing/index.ts';
@@ -18,21 +18,7 @@ const IMAGE_HEADER =
   'image,fruit_count,fruit_pixels,bruise_pixels,bruise_percent,non_bruise_percent,lesion_count,colour_difference,method,model_id,px_per_cm,fruit_area_cm2,bruise_area_cm2';
 
 /** Two shaded mangoes on a grey table, the left one with a dark brown bruise. */
-async function twoMangoes(): Promise<Uint8Array> {
-  const shade = (u: number, v: number) => 1 - 0.15 * (u * u + v * v);
-  const { image } = fruitScene({
-    width: 480,
-    height: 240,
-    background: [200, 200, 205],
-    seed: 3,
-    fruits: [
-      { cx: 120, cy: 120, rx: 90, ry: 70, peel: [235, 170, 40], shade },
-      { cx: 350, cy: 120, rx: 85, ry: 68, peel: [225, 180, 50], shade },
-    ],
-    paint: (rgb, x, y) => ((x - 100) ** 2 + (y - 110) ** 2 < 26 ** 2 ? [95, 60, 25] : rgb),
-  });
-  return encodeImage(image, 'png');
-}
+const twoMangoes = () => encodeImage(bruisedPairScene().image, 'png');
 
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
