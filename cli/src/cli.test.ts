@@ -250,7 +250,8 @@ describe('mango CLI', () => {
     expect(html.startsWith('<!doctype html>')).toBe(true);
     expect(html).toContain('<tr><th>Photos (n)</th><td>2</td></tr>');
     expect(html).toContain('<tr><th>Share over 2 %</th><td>100.0 %</td></tr>');
-    expect(html.match(/<img src="data:image\/jpeg;base64,/g)).toHaveLength(2);
+    expect(html.match(/<img src="data:image\/jpeg;base64,[^"]+" alt="overlay of /g)).toHaveLength(2);
+    expect(html.match(/<img src="data:image\/jpeg;base64,[^"]+" alt="photo /g)).toHaveLength(2);
     expect(html).toContain(sha.slice(0, 12));
     expect(html).not.toMatch(/<script|https?:\/\//);
     fs.writeFileSync(join(dir, 'not-results.json'), '{"photos": []}');

@@ -60,7 +60,7 @@ td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}.stats th{font-
 .bin{flex:1;display:flex;flex-direction:column;justify-content:flex-end;align-items:center;height:100%;position:relative}
 .bar{display:block;width:100%;background:#e0892b;border-radius:3px 3px 0 0;min-height:1px}.count{font-size:12px;color:#333}
 .label{position:absolute;bottom:-1.4rem;font-size:11px;color:#555;white-space:nowrap}.axis{margin-top:1.8rem;color:#5a6b5a;font-size:12px}
-.gallery{display:grid;grid-template-columns:repeat(auto-fill,minmax(200px,1fr));gap:12px}.gallery figure{margin:0;border:1px solid #e3e8e3;border-radius:6px;padding:6px}
+.gallery{display:grid;grid-template-columns:repeat(auto-fill,minmax(320px,1fr));gap:12px}.pair{display:flex;gap:4px}.pair img{width:50%;object-fit:contain}.gallery figure{margin:0;border:1px solid #e3e8e3;border-radius:6px;padding:6px}
 .gallery img{max-width:100%;display:block;margin:auto}.gallery figcaption{font-size:12px;margin-top:4px;word-break:break-all}
 pre{background:#f5f7f5;padding:.8rem;border-radius:6px;overflow:auto;font-size:12px}code{word-break:break-all}
 @media print{.gallery{grid-template-columns:repeat(4,1fr)}}`;
@@ -85,11 +85,13 @@ export function reportHtml(file: ResultsFile, options: { threshold?: number; tit
     .join('');
   const gallery = file.photos
     .map((photo) => {
-      const src = safeImage(photo.overlay_thumbnail);
+      const overlay = safeImage(photo.overlay_thumbnail);
+      const original = safeImage(photo.photo_thumbnail ?? null);
+      const name = escapeHtml(photo.filename);
       const pct = isBruiseFigures(photo.result) ? ` – ${fixed(photo.result.bruise_percent)} %` : '';
-      return src
-        ? `<figure><img src="${src}" alt="overlay of ${escapeHtml(photo.filename)}"><figcaption>${escapeHtml(photo.filename)}${pct}</figcaption></figure>`
-        : '';
+      if (!overlay) return '';
+      const img = (src: string, alt: string) => `<img src="${src}" alt="${alt} ${name}">`;
+      return `<figure><div class="pair">${original ? img(original, 'photo') : ''}${img(overlay, 'overlay of')}</div><figcaption>${name}${pct}</figcaption></figure>`;
     })
     .join('');
   const provRows: [string, string][] = [

@@ -75,6 +75,8 @@ export const ResultsPhoto = z.object({
   result: z.union([BruiseFigures, FeatureResultItem]),
   /** data:image/jpeg;base64 overlay, long side at most THUMBNAIL_MAX_SIDE; null when none */
   overlay_thumbnail: z.string().nullable(),
+  /** the same for the photo itself (shown beside its overlay); absent in older files */
+  photo_thumbnail: z.string().nullable().optional(),
 });
 export type ResultsPhoto = z.infer<typeof ResultsPhoto>;
 

@@ -14,7 +14,7 @@ import {
   type Provenance,
   type ResultsFile,
 } from '@mango/core/results';
-import type { JobResult, JobSuccess } from '@mango/runner';
+import type { JobResult } from '@mango/runner';
 import { BruiseOptions } from '@mango/plugin-bruise';
 import { evaluateBruise, formatBruiseEvaluation } from '@mango/plugin-bruise/eval';
 import { collectInputs, INPUTS_HELP, type InputFile } from '../inputs.ts';
@@ -23,31 +23,34 @@ import { runBatch, summarise } from '../batch.ts';
 import { addSchemaOptions, readSchemaOptions, type FlagHelp } from '../schemaOptions.ts';
 import { parseOrExit } from '../util.ts';
 
-/** `--out results.json`: the results file a stored run's export?format=json shares (with 256 px overlays). */
-async function resultsFile(
+/** Per input path: the photo's and its overlay's thumbnails (data URLs, long side <= 256). */
+type Thumbnails = Map<string, { photo: string; overlay: string | null }>;
+
+/** `--out results.json`: the results file a stored run's export?format=json shares. */
+function resultsFile(
   provenance: Provenance,
-  photos: { file: InputFile; sha256: string; result: JobResult }[],
-): Promise<ResultsFile> {
+  done: { file: InputFile; sha256: string; result: JobResult }[],
+  thumbnails: Thumbnails,
+): ResultsFile {
   return {
     schema: RESULTS_SCHEMA,
     provenance,
-    photos: await Promise.all(
-      photos
-        .filter(({ result }) => result.ok)
-        .map(async ({ file, sha256, result }) => {
-          const r = result as JobSuccess;
-          const figures = r.result as unknown as BruiseFigures;
-          const overlay = r.images.overlay;
-          return {
-            filename: file.relative,
-            sha256,
-            width: figures.width,
-            height: figures.height,
-            result: figures,
-            overlay_thumbnail: overlay ? await thumbnailDataUrl(overlay.bytes, THUMBNAIL_MAX_SIDE) : null,
-          };
-        }),
-    ),
+    photos: done.flatMap(({ file, sha256, result }) => {
+      if (!result.ok) return [];
+      const figures = result.result as unknown as BruiseFigures;
+      const thumbs = thumbnails.get(file.path);
+      return [
+        {
+          filename: file.relative,
+          sha256,
+          width: figures.width,
+          height: figures.height,
+          result: figures,
+          overlay_thumbnail: thumbs?.overlay ?? null,
+          photo_thumbnail: thumbs?.photo ?? null,
+        },
+      ];
+    }),
   };
 }
 
@@ -93,6 +96,7 @@ export function bruiseCommand(program: Command) {
       const { files, missing } = await collectInputs(inputs);
       const json = Boolean(o.out?.toLowerCase().endsWith('.json'));
       const digests = new Map<string, string>();
+      const thumbnails: Thumbnails = new Map();
       const startedAt = new Date().toISOString();
       const outcome = await runBatch(
         files,
@@ -108,13 +112,17 @@ export function bruiseCommand(program: Command) {
           concurrency: o.concurrency,
           onResult: async (f, r) => {
             // Provenance: the sha256 of every input read.
-            digests.set(
-              f.path,
-              createHash('sha256')
-                .update(await readFile(f.path))
-                .digest('hex'),
-            );
+            const bytes = await readFile(f.path);
+            digests.set(f.path, createHash('sha256').update(bytes).digest('hex'));
             if (!r.ok) return;
+            // results.json: small copies of the photo and its overlay, made as each photo is done.
+            if (json) {
+              const overlay = r.images.overlay;
+              thumbnails.set(f.path, {
+                photo: await thumbnailDataUrl(bytes, THUMBNAIL_MAX_SIDE),
+                overlay: overlay ? await thumbnailDataUrl(overlay.bytes, THUMBNAIL_MAX_SIDE) : null,
+              });
+            }
             const write = async (dir: string, suffix: string, bytes: Uint8Array) => {
               const target = join(dir, `${f.stem}${suffix}`);
               await mkdir(dirname(target), { recursive: true });
@@ -148,7 +156,7 @@ export function bruiseCommand(program: Command) {
       );
       if (o.fruits) await writeWithProvenance(o.fruits, fruitTableCsv(items), provenance);
       if (!o.out) process.stdout.write(resultsCsv(items));
-      else if (json) await writeFile(o.out, JSON.stringify(await resultsFile(provenance, done), null, 2) + '\n');
+      else if (json) await writeFile(o.out, JSON.stringify(resultsFile(provenance, done, thumbnails), null, 2) + '\n');
       else await writeWithProvenance(o.out, resultsCsv(items), provenance);
       process.exitCode = summarise(outcome, `bruise${o.out ? ` results written to ${o.out}` : ''}`, missing);
     });

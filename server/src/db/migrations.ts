@@ -157,6 +157,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .addColumn('height', 'integer')
           .addColumn('result', 'text', (c) => c.notNull())
           .addColumn('overlay', 'text')
+          .addColumn('photo', 'text')
           .execute();
         await db.schema.createIndex('run_items_run').on('run_items').columns(['run_id', 'position']).execute();
         // The history row of the operation that made a run (POST /api-node/user/action {run_id}).

@@ -128,6 +128,8 @@ export interface RunItemsTable {
   result: string;
   /** data:image/jpeg;base64 overlay thumbnail (long side <= 256), null for analyze */
   overlay: string | null;
+  /** data:image/jpeg;base64 thumbnail of the uploaded photo (long side <= 256), null for analyze */
+  photo: string | null;
 }
 
 export interface Database {

@@ -79,6 +79,8 @@ export function startRun(
     filename: sanitizeFileName(u.name),
     sha256: sha256Hex(u.bytes),
     header: operation === 'analyze' ? u.bytes.slice(0, HEADER_BYTES) : null,
+    // Shown beside the overlay on the run page; from a copy, as the job takes the bytes.
+    photo: operation === 'bruise' ? thumbnailDataUrl(u.bytes.slice(), THUMBNAIL_MAX_SIDE).catch(() => null) : null,
   }));
   return (results, options) => saveRun(ctx, caller, { operation, options, inputs, results });
 }
@@ -86,14 +88,14 @@ export function startRun(
 interface RunInput {
   operation: RunOperation;
   options: Record<string, unknown>;
-  inputs: { filename: string; sha256: string; header: Uint8Array | null }[];
+  inputs: { filename: string; sha256: string; header: Uint8Array | null; photo: Promise<string | null> | null }[];
   results: readonly JobResult[];
 }
 
 async function saveRun(ctx: ServerContext, caller: Caller, input: RunInput): Promise<string> {
   const id = randomUUID();
   const items = await Promise.all(
-    input.inputs.map(async ({ filename, sha256, header }, position) => {
+    input.inputs.map(async ({ filename, sha256, header, photo }, position) => {
       const r = input.results[position];
       let result: Record<string, unknown>;
       let overlay: string | null = null;
@@ -120,6 +122,7 @@ async function saveRun(ctx: ServerContext, caller: Caller, input: RunInput): Pro
         ...size,
         result: JSON.stringify(result),
         overlay,
+        photo: r.ok ? await photo : null,
       };
     }),
   );
@@ -296,7 +299,7 @@ export async function getRun(ctx: ServerContext, userId: number, id: string) {
   if (!row) return null;
   const items = await ctx.db
     .selectFrom('run_items')
-    .select(['id', 'position', 'filename', 'sha256', 'width', 'height', 'result', 'overlay'])
+    .select(['id', 'position', 'filename', 'sha256', 'width', 'height', 'result', 'overlay', 'photo'])
     .where('run_id', '=', id)
     .orderBy('position')
     .execute();
@@ -311,6 +314,7 @@ export async function getRun(ctx: ServerContext, userId: number, id: string) {
       height: i.height,
       result: JSON.parse(i.result) as ResultsPhoto['result'],
       overlay_thumbnail: i.overlay,
+      photo_thumbnail: i.photo,
     })),
   };
 }
@@ -372,6 +376,7 @@ export function resultsFileOf(run: StoredRun): ResultsFile {
       height: i.height,
       result: i.result,
       overlay_thumbnail: i.overlay_thumbnail,
+      photo_thumbnail: i.photo_thumbnail,
     })),
   };
 }

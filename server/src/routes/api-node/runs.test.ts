@@ -96,6 +96,7 @@ describe.each(TEST_DATABASES)('stored runs on %s', (database) => {
         height: number;
         result: { fruits: { bruise_percent: number; colour_difference: number | null }[]; bruise_percent: number };
         overlay_thumbnail: string;
+        photo_thumbnail: string;
       }[];
     }>(`/api-node/runs/${runId}`, alice.accessToken);
     expect(run.status).toBe(200);
@@ -120,6 +121,8 @@ describe.each(TEST_DATABASES)('stored runs on %s', (database) => {
     expect(thumb.startsWith('data:image/jpeg;base64,')).toBe(true);
     const meta = await sharp(Buffer.from(thumb.split(',')[1], 'base64')).metadata();
     expect(Math.max(meta.width!, meta.height!)).toBe(256);
+    const photo = await sharp(Buffer.from(run.body.items[0].photo_thumbnail.split(',')[1], 'base64')).metadata();
+    expect([photo.format, photo.width, photo.height]).toEqual(['jpeg', 256, 128]);
   });
 
   it('another user cannot see, export or delete the run (404), nor log it as theirs', async () => {
@@ -231,7 +234,9 @@ describe.each(TEST_DATABASES)('stored runs on %s', (database) => {
     expect(page.startsWith('<!doctype html>')).toBe(true);
     expect(page).toContain('Share over 1 %');
     expect(page).toContain(`<td>a.png</td>`);
-    expect(page.match(/<img src="data:image\/jpeg;base64,/g)).toHaveLength(2);
+    // Each photo beside its overlay.
+    expect(page.match(/<img src="data:image\/jpeg;base64,[^"]+" alt="overlay of /g)).toHaveLength(2);
+    expect(page.match(/<img src="data:image\/jpeg;base64,[^"]+" alt="photo /g)).toHaveLength(2);
     expect(page).not.toMatch(/<script|https?:\/\//);
 
     expect((await download(`/api-node/runs/${runId}/export?format=pdf`)).status).toBe(400);
