@@ -1,5 +1,5 @@
 /** Everything a router needs, built once per server (tests build their own with a temp DATA_DIR). */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { ImageBackend, Logger, ModelLoader, PluginRegistry } from '@mango/core';
@@ -10,6 +10,7 @@ import { createJobPool, type JobPool } from '@mango/runner';
 import type { ServerConfig } from './config.ts';
 import { migrateToLatest, openDatabase, type DB } from './db/index.ts';
 import type { Dialect } from './db/migrations.ts';
+import { ensurePrivateDir } from './db/private-files.ts';
 
 export interface ServerContext {
   config: ServerConfig;
@@ -32,7 +33,7 @@ function loadJwtKey(config: ServerConfig): Uint8Array {
     if (config.jwtSecret.length < 32) throw new Error('JWT_SECRET must be at least 32 characters');
     return new TextEncoder().encode(config.jwtSecret);
   }
-  mkdirSync(config.dataDir, { recursive: true });
+  ensurePrivateDir(config.dataDir);
   const file = join(config.dataDir, 'jwt-secret');
   if (!existsSync(file)) writeFileSync(file, randomBytes(48).toString('base64url'), { mode: 0o600, flag: 'wx' });
   return new TextEncoder().encode(readFileSync(file, 'utf8').trim());

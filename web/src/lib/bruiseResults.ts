@@ -4,7 +4,7 @@
  * area_calculation_results.zip export.
  */
 import JSZip from 'jszip';
-import type { BruiseResultItem } from '@mango/core';
+import { sanitizeFileName, type BruiseResultItem } from '@mango/core';
 import { DATA_CSV_COLUMNS, dataCsv, formatPercent } from '@mango/core/results';
 import { DOWNLOAD_CSV, fileStem } from './download.ts';
 
@@ -98,7 +98,8 @@ export async function buildBruiseZip(rows: readonly BruiseRow[]): Promise<Blob> 
     if (!row.overlay_img || !images) continue;
     const decoded = decodeDataUrl(row.overlay_img);
     if (!decoded) continue;
-    const stem = fileStem(row.filename);
+    // The server sanitises names it is sent; rows kept from before (local storage) may not be.
+    const stem = fileStem(sanitizeFileName(row.filename));
     let name = `${stem}.${decoded.extension}`;
     for (let n = 2; used.has(name); n++) name = `${stem}_${n}.${decoded.extension}`;
     used.add(name);

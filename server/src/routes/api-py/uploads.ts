@@ -1,6 +1,6 @@
 /** Multipart upload reading for the /api-py endpoints: repeated `images` files, limits, clear 4xx errors. */
 import type { Context } from 'hono';
-import { MangoError } from '@mango/core';
+import { MangoError, sanitizeFileName } from '@mango/core';
 
 export interface Upload {
   name: string;
@@ -35,7 +35,7 @@ export async function uploadedFiles(
   if (files.length === 0) throw new MangoError('INVALID_INPUT', 'No images were uploaded (multipart field `images`)');
   const uploads: Upload[] = [];
   for (const f of files) {
-    const name = f.name || 'image';
+    const name = sanitizeFileName(f.name || 'image');
     if (f.size > maxBytes) {
       throw new MangoError(
         'FILE_TOO_LARGE',
