@@ -121,3 +121,4 @@ export function fruitScene(spec: FruitSceneSpec) {
   const image: RasterImage = { width, height, data };
   return { image, labels, mask, areas };
 }
+export { pngHeader } from './png-header.ts';
