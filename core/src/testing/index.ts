@@ -140,3 +140,5 @@ export function bruisedPairScene(seed = 3) {
     paint: (rgb, x, y) => ((x - 100) ** 2 + (y - 110) ** 2 < 26 ** 2 ? [95, 60, 25] : rgb),
   });
 }
+
+export { pngHeader } from './png-header.ts';
