@@ -87,10 +87,22 @@ export function applySecurity(app: Hono, ctx: ServerContext): void {
  */
 export function rateLimit(c: Context, ctx: ServerContext, entries: { key: string; limit: number }[]): Response | null {
   const decision = securityState(ctx).limiter.hitAll(entries);
-  if (decision.ok) return null;
-  c.header('Retry-After', String(decision.retryAfter));
-  return c.json({ error: `Too many attempts. Please try again in ${decision.retryAfter} seconds.` }, 429);
+  return decision.ok ? null : tooManyAttempts(c, decision.retryAfter);
 }
+
+/** 429 {error} with Retry-After. */
+export function tooManyAttempts(c: Context, retryAfter: number): Response {
+  c.header('Retry-After', String(retryAfter));
+  return c.json({ error: `Too many attempts. Please try again in ${retryAfter} seconds.` }, 429);
+}
+
+/** The sign-in throttle's name for an account: its id, so username and e-mail count as one. */
+export const loginAccount = (user: { id: number } | undefined, identifier: string) =>
+  user ? `user:${user.id}` : `unknown:${identifier}`;
+
+/** A password reset clears the account's failed sign-ins: the owner can sign in at once. */
+export const clearLoginFailures = (ctx: ServerContext, userId: number) =>
+  securityState(ctx).loginThrottle.clear(loginAccount({ id: userId }, ''));
 
 /** Rate-limit key for the client address of a request. */
 export const addressKey = (c: Context, ctx: ServerContext, scope: string) =>

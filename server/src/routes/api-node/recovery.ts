@@ -10,7 +10,7 @@ import { ChangePasswordRequest, ForgotPasswordRequest, VerifyCodeRequest } from 
 import { authenticateAccessToken } from '../../auth/caller.ts';
 import { revokeApiKeys } from '../../auth/api-keys.ts';
 import { endOtherSessions } from '../../auth/tokens.ts';
-import { addressKey, hashPassword, rateLimit, verifyPassword } from '../../security/index.ts';
+import { addressKey, clearLoginFailures, hashPassword, rateLimit, verifyPassword } from '../../security/index.ts';
 import { readJson } from './validate.ts';
 
 export const RECOVERY_SENT = 'If an account exists for this address, a verification code has been sent.';
@@ -69,6 +69,7 @@ export function recoveryRoutes(ctx: ServerContext): Hono<CallerEnv> {
         .execute();
       await endOtherSessions(ctx, userId);
       await revokeApiKeys(ctx, userId);
+      clearLoginFailures(ctx, userId);
       return c.json({ message: PASSWORD_UPDATED }, 200);
     }
 
