@@ -18,7 +18,7 @@ export async function startTestServer(
   overrides: Partial<ServerConfig> = {},
   opts: { database?: 'sqlite' | 'postgres' } = {},
 ): Promise<TestServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'mango-test-'));
+  const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), 'mango-test-'));
   const databaseUrl = opts.database === 'postgres' ? process.env.TEST_DATABASE_URL : undefined;
   if (opts.database === 'postgres' && !databaseUrl) throw new Error('TEST_DATABASE_URL is not set');
   const config = loadConfig(

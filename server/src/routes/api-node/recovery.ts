@@ -4,6 +4,7 @@
  */
 import { Hono } from 'hono';
 import type { ServerContext } from '../../context.ts';
+import { afterAnswer } from '../../background.ts';
 import { errorResponse, type CallerEnv } from '../../auth/caller.ts';
 import { consumeResetToken, RESET_TOKEN_PREFIX, startRecovery, verifyRecoveryCode } from '../../auth/recovery.ts';
 import { ChangePasswordRequest, ForgotPasswordRequest, VerifyCodeRequest } from '../../auth/schemas.ts';
@@ -30,10 +31,8 @@ export function recoveryRoutes(ctx: ServerContext): Hono<CallerEnv> {
       { key: `recovery:account:${email}`, limit: limit() },
     ]);
     if (limited) return limited;
-    const work = startRecovery(ctx, email);
-    // With SMTP the answer does not wait, so its timing says nothing about the account.
-    if (ctx.config.smtpUrl) work.catch((err: unknown) => ctx.logger.error('password recovery failed', err));
-    else await work;
+    // Looked up and mailed after the answer: its timing says nothing about the account.
+    afterAnswer(ctx, 'password recovery', () => startRecovery(ctx, email));
     return c.json({ message: RECOVERY_SENT }, 200);
   });
 

@@ -1,7 +1,6 @@
 /** Helpers of the hardening suite (issue 16): test photos and multipart bodies built byte by byte. */
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
-import { outboxCode, type TestServer } from '../../routes/api-node/testing.ts';
 import sharp from 'sharp';
 
 /** A photo-like PNG: a yellow fruit with one dark lesion on a grey background. */
@@ -141,15 +140,4 @@ export async function healthzLatency(baseUrl: string): Promise<number> {
   await res.text();
   if (res.status !== 200) throw new Error(`/healthz answered ${res.status}`);
   return performance.now() - t0;
-}
-
-/** The newest verification code mailed to `to`, waiting for it (mail is sent after the answer). */
-export async function waitForCode(server: TestServer, to: string, timeoutMs = 5000) {
-  const t0 = performance.now();
-  for (;;) {
-    const found = outboxCode(server, to);
-    if (found) return found;
-    if (performance.now() - t0 > timeoutMs) throw new Error(`no code was mailed to ${to}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }

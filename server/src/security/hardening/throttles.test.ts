@@ -5,8 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/index.ts';
-import { client, signUp, type Client, type SignedIn } from '../../routes/api-node/testing.ts';
-import { waitForCode } from './helpers.ts';
+import { client, mailedCode, signUp, type Client, type SignedIn } from '../../routes/api-node/testing.ts';
 
 describe('issue 16 item 5: sign-in throttles', () => {
   // LOGIN_LIMIT_PER_MINUTE 3: 3 failures per (account, address), 9 per address, 15 per account.
@@ -56,7 +55,7 @@ describe('issue 16 item 5: sign-in throttles', () => {
     expect(await login('203.0.113.10', owner.username, owner.password)).toBe(200);
 
     expect((await api.post('/api-node/forgot-password', { email: owner.email })).status).toBe(200);
-    const { code } = await waitForCode(server, owner.email);
+    const { code } = (await mailedCode(server, owner.email))!;
     const verified = await api.post<{ resetToken: string }>('/api-node/verify-code', { email: owner.email, code });
     expect(verified.status).toBe(200);
     const newPassword = 'a-new-long-password';
