@@ -82,11 +82,18 @@ export function applySecurity(app: Hono, ctx: ServerContext): void {
 }
 
 /**
- * Counts a hit against each (key, limit); over any limit it answers 429 {error} with Retry-After.
+ * Counts a hit against each (key, limit) per minute (or per day); over any limit it answers 429
+ * {error} with Retry-After.
  * Returns null when the request may go on.
  */
-export function rateLimit(c: Context, ctx: ServerContext, entries: { key: string; limit: number }[]): Response | null {
-  const decision = securityState(ctx).limiter.hitAll(entries);
+export function rateLimit(
+  c: Context,
+  ctx: ServerContext,
+  entries: { key: string; limit: number }[],
+  window: 'minute' | 'day' = 'minute',
+): Response | null {
+  const state = securityState(ctx);
+  const decision = (window === 'day' ? state.dailyLimiter : state.limiter).hitAll(entries);
   return decision.ok ? null : tooManyAttempts(c, decision.retryAfter);
 }
 

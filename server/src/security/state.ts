@@ -5,6 +5,8 @@ import { LoginThrottle } from './login-throttle.ts';
 
 export interface SecurityState {
   limiter: RateLimiter;
+  /** the same with day-long windows */
+  dailyLimiter: RateLimiter;
   /** failed sign-ins (LOGIN_LIMIT_PER_MINUTE per account and address; 3x per address, 5x per account) */
   loginThrottle: LoginThrottle;
 }
@@ -17,6 +19,7 @@ export function securityState(ctx: ServerContext): SecurityState {
     const perMinute = ctx.config.loginLimitPerMinute;
     s = {
       limiter: new RateLimiter(),
+      dailyLimiter: new RateLimiter(86_400_000),
       loginThrottle: new LoginThrottle({ pair: perMinute, address: 3 * perMinute, account: 5 * perMinute }),
     };
     states.set(ctx, s);

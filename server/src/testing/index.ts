@@ -23,7 +23,16 @@ export async function startTestServer(
   if (opts.database === 'postgres' && !databaseUrl) throw new Error('TEST_DATABASE_URL is not set');
   const config = loadConfig(
     {},
-    { port: 0, host: '127.0.0.1', dataDir, databaseUrl, logRequests: false, loginLimitPerMinute: 1000, ...overrides },
+    {
+      port: 0,
+      host: '127.0.0.1',
+      dataDir,
+      databaseUrl,
+      logRequests: false,
+      loginLimitPerMinute: 1000,
+      recoveryPerAddressPerDay: 1000,
+      ...overrides,
+    },
   );
   const running = await startServer(config, { logger: silentLogger });
   return {

@@ -31,6 +31,13 @@ export function recoveryRoutes(ctx: ServerContext): Hono<CallerEnv> {
       { key: `recovery:account:${email}`, limit: limit() },
     ]);
     if (limited) return limited;
+    const daily = rateLimit(
+      c,
+      ctx,
+      [{ key: addressKey(c, ctx, 'recovery-day'), limit: ctx.config.recoveryPerAddressPerDay }],
+      'day',
+    );
+    if (daily) return daily;
     // Looked up and mailed after the answer: its timing says nothing about the account.
     afterAnswer(ctx, 'password recovery', () => startRecovery(ctx, email));
     return c.json({ message: RECOVERY_SENT }, 200);
