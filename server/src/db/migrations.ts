@@ -123,5 +123,14 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('email_changes_user').on('email_changes').column('user_id').execute();
       },
     },
+    '0007_api_key_kind': {
+      async up(db: Kysely<unknown>) {
+        // 'browser' keys need an allowed Origin, 'server' keys refuse one; existing keys become 'browser'.
+        await db.schema
+          .alterTable('api_keys')
+          .addColumn('kind', 'text', (c) => c.notNull().defaultTo('browser'))
+          .execute();
+      },
+    },
   };
 }
