@@ -178,6 +178,87 @@ describe('mango CLI', () => {
     expect(fs.existsSync(join(dir, 'ov/mango.overlay.jpg'))).toBe(true);
   });
 
+  it('writes the per-fruit table, results.json (schema, 256 px overlays, provenance) and the HTML report', async () => {
+    const fs = await import('node:fs');
+    const { createHash } = await import('node:crypto');
+    const { bruisedPairScene } = await import('@mango/core/testing');
+    const { ResultsFile } = await import('@mango/core/results');
+    // Two mangoes, the left one bruised.
+    const { image } = bruisedPairScene(5);
+    const lot = join(dir, 'lot');
+    mkdirSync(lot, { recursive: true });
+    const png = await encodeImage(image, 'png');
+    fs.writeFileSync(join(lot, 'pair.png'), png);
+    fs.writeFileSync(join(lot, 'pair-copy.png'), png);
+    const fruits = join(dir, 'fruits.csv');
+    const results = join(dir, 'results.json');
+    const r = await mango(['bruise', lot, '--method', 'classical', '--fruits', fruits, '--out', results]);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = fs.readFileSync(fruits, 'utf8').trim().split('\n');
+    expect(lines[0]).toBe(
+      'image,fruit,bbox_x,bbox_y,bbox_w,bbox_h,fruit_pixels,bruise_pixels,bruise_percent,lesion_count,fruit_area_cm2,bruise_area_cm2,colour_difference',
+    );
+    // One row per fruit: two photos of two mangoes.
+    expect(lines.slice(1).map((l) => l.split(',').slice(0, 2).join(','))).toEqual([
+      'pair-copy.png,1',
+      'pair-copy.png,2',
+      'pair.png,1',
+      'pair.png,2',
+    ]);
+    const bruised = lines[1].split(',');
+    expect(Number(bruised[8])).toBeGreaterThan(5); // bruise_percent of the left fruit
+    expect(Number(bruised[12])).toBeGreaterThan(10); // its colour difference (CIEDE2000)
+    expect(Number(lines[2].split(',')[8])).toBeLessThan(1);
+
+    const sha = createHash('sha256').update(png).digest('hex');
+    const sidecar = JSON.parse(fs.readFileSync(`${fruits}.provenance.json`, 'utf8'));
+    expect(sidecar).toMatchObject({
+      app: 'mango-bruise-tracker',
+      source: 'cli',
+      operation: 'bruise',
+      method: 'classical',
+      method_used: 'classical',
+      plugin_version: '0.1.0',
+      model_id: null,
+      options: { method: 'classical' },
+      inputs: [
+        { filename: 'pair-copy.png', sha256: sha },
+        { filename: 'pair.png', sha256: sha },
+      ],
+    });
+    const file = ResultsFile.parse(JSON.parse(fs.readFileSync(results, 'utf8')));
+    expect(file.provenance).toEqual(sidecar);
+    expect(file.photos.map((p) => [p.filename, p.sha256, p.width, p.height])).toEqual([
+      ['pair-copy.png', sha, 480, 240],
+      ['pair.png', sha, 480, 240],
+    ]);
+    const thumb = await decodeImage(Buffer.from(file.photos[0].overlay_thumbnail!.split(',')[1], 'base64'));
+    expect([thumb.width, thumb.height]).toEqual([256, 128]);
+
+    // results.csv keeps its header and gets the same sidecar.
+    const csv = join(dir, 'lot.csv');
+    expect((await mango(['bruise', lot, '--method', 'classical', '--out', csv])).code).toBe(0);
+    expect(fs.readFileSync(csv, 'utf8').split('\n')[0]).toBe(
+      'Filename,Total Mango Pixels,Bruise Percentage,Non-Bruise Percentage,bruise_pixels,fruit_count,lesion_count,severity,method,version,width,height,elapsed_ms,px_per_cm,fruit_area_cm2,bruise_area_cm2',
+    );
+    expect(JSON.parse(fs.readFileSync(`${csv}.provenance.json`, 'utf8')).inputs).toEqual(sidecar.inputs);
+
+    const report = join(dir, 'report.html');
+    const rep = await mango(['report', results, '--out', report, '--threshold', '2']);
+    expect(rep.code, rep.stderr).toBe(0);
+    const html = fs.readFileSync(report, 'utf8');
+    expect(html.startsWith('<!doctype html>')).toBe(true);
+    expect(html).toContain('<tr><th>Photos (n)</th><td>2</td></tr>');
+    expect(html).toContain('<tr><th>Share over 2 %</th><td>100.0 %</td></tr>');
+    expect(html.match(/<img src="data:image\/jpeg;base64,[^"]+" alt="overlay of /g)).toHaveLength(2);
+    expect(html.match(/<img src="data:image\/jpeg;base64,[^"]+" alt="photo /g)).toHaveLength(2);
+    expect(html).toContain(sha.slice(0, 12));
+    expect(html).not.toMatch(/<script|https?:\/\//);
+    fs.writeFileSync(join(dir, 'not-results.json'), '{"photos": []}');
+    const bad = await mango(['report', join(dir, 'not-results.json'), '--out', report]);
+    expect(bad.code).toBe(2);
+  });
+
   it('runs the shipped bruise model by default (method column: model)', async () => {
     const { MODELS_DIR } = await import('@mango/models');
     const csv = join(dir, 'model.csv');

@@ -1,5 +1,4 @@
 /** The `mango` command: one sub-command per plugin, a thin shell over the plugins and the job pool. */
-import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { pluginsCommand } from './commands/plugins.ts';
 import { removeBackgroundCommand, resizeCommand } from './commands/transforms.ts';
@@ -8,8 +7,10 @@ import { cropCommand, kmeansCommand } from './commands/single.ts';
 import { bruiseCommand, evalCommand } from './commands/bruise.ts';
 import { UsageError } from './util.ts';
 
-/** The CLI package's version (bin/mango.js answers --version from the same file). */
-export const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
+import { reportCommand } from './commands/report.ts';
+import { VERSION } from './version.ts';
+
+export { VERSION };
 
 export function buildProgram(): Command {
   const program = new Command('mango')
@@ -24,6 +25,7 @@ export function buildProgram(): Command {
   cropCommand(program);
   kmeansCommand(program);
   evalCommand(program);
+  reportCommand(program);
   return program;
 }
 

@@ -5,7 +5,10 @@ import {
   KMEANS_UPLOAD,
   SERVER_UPLOAD,
   WIDGET_UPLOAD,
+  FALLBACK_FILE_NAME,
+  MAX_FILE_NAME_BYTES,
   refusalMessage,
+  sanitizeFileName,
   uploadRefusal,
 } from './uploads.ts';
 
@@ -44,5 +47,54 @@ describe('upload rules', () => {
     }
     expect(uploadRefusal(SERVER_UPLOAD, { name: 'a.gif' })).toBe('type');
     expect(uploadRefusal(SERVER_UPLOAD, { name: 'a.png', size: 25 * 1048576 + 1 })).toBe('size');
+  });
+});
+
+describe('sanitizeFileName', () => {
+  const bytes = (s: string) => new TextEncoder().encode(s).length;
+
+  it('keeps a safe name exactly as sent, Thai letters and extension included', () => {
+    for (const n of ['IMG_0001.JPG', 'มะม่วง ช้ำ 01.jpeg', 'a b (2).png', 'photo.v2.final.tiff', 'x.webp']) {
+      expect(sanitizeFileName(n)).toBe(n);
+    }
+  });
+
+  it('drops directories, forward and backward slashes alike', () => {
+    expect(sanitizeFileName('../../etc/passwd.jpg')).toBe('passwd.jpg');
+    expect(sanitizeFileName('C:\\Users\\me\\..\\mango.png')).toBe('mango.png');
+    expect(sanitizeFileName('/abs/path/')).toBe(FALLBACK_FILE_NAME);
+  });
+
+  it('removes NUL, control, ANSI escape and bidi characters', () => {
+    expect(sanitizeFileName('evil\u0000.jpg.png')).toBe('evil.jpg.png');
+    expect(sanitizeFileName('\u001b[31mred\u001b[0m.jpg')).toBe('red.jpg');
+    expect(sanitizeFileName('a\r\nb\t\u007f\u0085.png')).toBe('ab.png');
+    expect(sanitizeFileName('invoice\u202egnp.exe')).toBe('invoicegnp.exe');
+    expect(sanitizeFileName('\u2066x\u2069\u200e\u200f.jpg')).toBe('x.jpg');
+  });
+
+  it('turns names with nothing left, ".", ".." into the fallback', () => {
+    for (const n of ['', '..', '.', '\u0000\u0000', '   ', 'a/..', '\u202e']) {
+      expect(sanitizeFileName(n)).toBe(FALLBACK_FILE_NAME);
+    }
+  });
+
+  it('replaces lone surrogates, keeps pairs', () => {
+    expect(sanitizeFileName('a\ud800b.jpg')).toBe('a\ufffdb.jpg');
+    expect(sanitizeFileName('🥭.jpg')).toBe('🥭.jpg');
+  });
+
+  it('cuts long names to 255 UTF-8 bytes on a code point, keeping the extension', () => {
+    const long = sanitizeFileName('a'.repeat(200_000) + '.jpg');
+    expect(bytes(long)).toBe(MAX_FILE_NAME_BYTES);
+    expect(long).toBe('a'.repeat(251) + '.jpg');
+    // Thai letters are 3 bytes each: 83 of them and ".png" make 253 bytes; 84 would make 256.
+    const thai = sanitizeFileName('ม'.repeat(100) + '.png');
+    expect(thai).toBe('ม'.repeat(83) + '.png');
+    expect(bytes(thai)).toBeLessThanOrEqual(MAX_FILE_NAME_BYTES);
+    const exactly = 'b'.repeat(251) + '.jpg';
+    expect(sanitizeFileName(exactly)).toBe(exactly);
+    // no extension (or an absurd one): a plain cut
+    expect(bytes(sanitizeFileName('c'.repeat(300)))).toBe(MAX_FILE_NAME_BYTES);
   });
 });

@@ -130,3 +130,56 @@ export function uploadRefusal(rule: UploadRule, file: UploadCandidate): UploadRe
 export function refusalMessage(rule: UploadRule, refusal: UploadRefusal): string | undefined {
   return refusal === 'size' ? (rule.sizeMessage ?? rule.typeMessage) : rule.typeMessage;
 }
+
+/** Longest stored file name in UTF-8 bytes (the limit of common file systems). */
+export const MAX_FILE_NAME_BYTES = 255;
+
+/** The name used when nothing of the sent name is left. */
+export const FALLBACK_FILE_NAME = 'unnamed';
+
+// ANSI escape sequences (CSI `ESC [ ... final`, OSC `ESC ] ... BEL|ESC \`, and two-character escapes),
+// removed whole so no `[31m` is left behind when the ESC goes.
+// eslint-disable-next-line no-control-regex
+const ANSI_ESCAPE = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[@-Z\\-_])/g;
+// Control characters (C0 with NUL, DEL, C1), bidirectional controls (ALM, LRM, RLM, LRE..RLO, LRI..PDI)
+// and the line/paragraph separators.
+// eslint-disable-next-line no-control-regex
+const UNSAFE_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
+
+// Lone surrogates cannot be encoded faithfully (UTF-8, JSON to other languages): they become U+FFFD.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+const utf8Length = (s: string): number => new TextEncoder().encode(s).length;
+
+/** The longest prefix of `s`, whole code points only, that fits in `maxBytes` UTF-8 bytes. */
+function truncateUtf8(s: string, maxBytes: number): string {
+  let out = '';
+  let bytes = 0;
+  for (const ch of s) {
+    const n = utf8Length(ch);
+    if (bytes + n > maxBytes) break;
+    out += ch;
+    bytes += n;
+  }
+  return out;
+}
+
+/**
+ * A sent file name made safe to store, echo and write into an archive. A name that is already safe
+ * comes back exactly as sent (extension and any script, e.g. Thai, included). Otherwise: directories
+ * are dropped (the part after the last `/` or `\`), ANSI escapes, control (NUL included), bidi and
+ * line-separator characters are removed, and the name is cut to MAX_FILE_NAME_BYTES UTF-8 bytes
+ * keeping its extension. `.`, `..` and a name with nothing left become FALLBACK_FILE_NAME.
+ */
+export function sanitizeFileName(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? '';
+  let safe = base.replace(ANSI_ESCAPE, '').replace(UNSAFE_CHARACTERS, '').replace(LONE_SURROGATE, '\ufffd');
+  const bare = safe.trim();
+  if (bare === '' || bare === '.' || bare === '..') return FALLBACK_FILE_NAME;
+  if (utf8Length(safe) > MAX_FILE_NAME_BYTES) {
+    const dot = safe.lastIndexOf('.');
+    const ext = dot > 0 && safe.length - dot <= 16 ? safe.slice(dot) : '';
+    safe = truncateUtf8(safe.slice(0, safe.length - ext.length), MAX_FILE_NAME_BYTES - utf8Length(ext)) + ext;
+  }
+  return safe;
+}

@@ -1,5 +1,5 @@
 /** Everything a router needs, built once per server (tests build their own with a temp DATA_DIR). */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { ImageBackend, Logger, ModelLoader, PluginRegistry } from '@mango/core';
@@ -10,6 +10,8 @@ import { createJobPool, type JobPool } from '@mango/runner';
 import type { ServerConfig } from './config.ts';
 import { migrateToLatest, openDatabase, type DB } from './db/index.ts';
 import type { Dialect } from './db/migrations.ts';
+import { ensurePrivateDir } from './db/private-files.ts';
+import { backgroundSettled } from './background.ts';
 
 export interface ServerContext {
   config: ServerConfig;
@@ -32,7 +34,7 @@ function loadJwtKey(config: ServerConfig): Uint8Array {
     if (config.jwtSecret.length < 32) throw new Error('JWT_SECRET must be at least 32 characters');
     return new TextEncoder().encode(config.jwtSecret);
   }
-  mkdirSync(config.dataDir, { recursive: true });
+  ensurePrivateDir(config.dataDir);
   const file = join(config.dataDir, 'jwt-secret');
   if (!existsSync(file)) writeFileSync(file, randomBytes(48).toString('base64url'), { mode: 0o600, flag: 'wx' });
   return new TextEncoder().encode(readFileSync(file, 'utf8').trim());
@@ -56,8 +58,12 @@ export async function createServerContext(
       // No model package available: the classical methods still work.
     }
   }
-  const pool = createJobPool({ threads: config.workerThreads });
-  return {
+  const pool = createJobPool({
+    threads: config.workerThreads,
+    maxQueue: config.workerQueue,
+    timeoutMs: config.photoTimeLimitMs,
+  });
+  const ctx: ServerContext = {
     config,
     db: opened.db,
     dialect: opened.dialect,
@@ -68,8 +74,10 @@ export async function createServerContext(
     logger: extra.logger ?? consoleLogger,
     pool,
     close: async () => {
+      await backgroundSettled(ctx);
       await pool.destroy();
       await opened.close();
     },
   };
+  return ctx;
 }

@@ -32,6 +32,8 @@ const ExportFeature = lazy(() => import('./pages/analysis/ExportFeature/index.ts
 const Resize = lazy(() => import('./pages/tools/Resize/index.tsx'));
 const Crop = lazy(() => import('./pages/tools/Crop/index.tsx'));
 const RemoveBackground = lazy(() => import('./pages/tools/RemoveBackground/index.tsx'));
+const Runs = lazy(() => import('./pages/results/Runs/index.tsx'));
+const Run = lazy(() => import('./pages/results/Run/index.tsx'));
 const ApiKeys = lazy(() => import('./pages/developer/ApiKeys/index.tsx'));
 
 export default function AppRoutes() {
@@ -70,6 +72,8 @@ export default function AppRoutes() {
           <Route path="/crop" element={<Crop />} />
           <Route path="/removebackground" element={<RemoveBackground />} />
           <Route path="/apikeys" element={<ApiKeys />} />
+          <Route path="/results" element={<Runs />} />
+          <Route path="/results/:id" element={<Run />} />
         </Route>
         <Route path="*" element={<Navigate to="/home" replace />} />
       </Routes>

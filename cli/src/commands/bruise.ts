@@ -1,44 +1,68 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
-import type { BruiseResultItem } from '@mango/core';
-import { csvTable, type CsvColumn } from '@mango/core/csv';
+import { createHash } from 'node:crypto';
+import { thumbnailDataUrl } from '@mango/core/node';
+import {
+  RESULTS_SCHEMA,
+  THUMBNAIL_MAX_SIDE,
+  fruitTableCsv,
+  makeProvenance,
+  provenanceSidecarName,
+  resultsCsv,
+  type BruiseFigures,
+  type Provenance,
+  type ResultsFile,
+} from '@mango/core/results';
+import type { JobResult } from '@mango/runner';
 import { BruiseOptions } from '@mango/plugin-bruise';
 import { evaluateBruise, formatBruiseEvaluation } from '@mango/plugin-bruise/eval';
-import { collectInputs, INPUTS_HELP } from '../inputs.ts';
+import { collectInputs, INPUTS_HELP, type InputFile } from '../inputs.ts';
+import { VERSION } from '../version.ts';
 import { runBatch, summarise } from '../batch.ts';
 import { addSchemaOptions, readSchemaOptions, type FlagHelp } from '../schemaOptions.ts';
 import { parseOrExit } from '../util.ts';
 
-/** A bruise item's figures: the HTTP item without its overlay (written to --overlays instead). */
-export type BruiseFigures = Omit<BruiseResultItem, 'overlay_img'>;
+/** Per input path: the photo's and its overlay's thumbnails (data URLs, long side <= 256). */
+type Thumbnails = Map<string, { photo: string; overlay: string | null }>;
 
-/** data.csv's columns (the web export), then the added scalar fields. */
-export const BRUISE_CSV_COLUMNS: CsvColumn<BruiseFigures>[] = [
-  ['Filename', (r) => r.filename],
-  ['Total Mango Pixels', (r) => r.total_mango_pixels],
-  ['Bruise Percentage', (r) => r.bruise_percent],
-  ['Non-Bruise Percentage', (r) => r.non_bruise_percent],
-  ['bruise_pixels', (r) => r.bruise_pixels],
-  ['fruit_count', (r) => r.fruits.length],
-  ['lesion_count', (r) => r.fruits.reduce((a, f) => a + f.lesion_count, 0)],
-  ['severity', (r) => r.severity ?? ''],
-  ['method', (r) => r.method],
-  ['version', (r) => r.version],
-  ['width', (r) => r.width],
-  ['height', (r) => r.height],
-  ['elapsed_ms', (r) => r.elapsed_ms],
-  ['px_per_cm', (r) => r.px_per_cm ?? ''],
-  ['fruit_area_cm2', (r) => r.fruit_area_cm2 ?? ''],
-  ['bruise_area_cm2', (r) => r.bruise_area_cm2 ?? ''],
-];
+/** `--out results.json`: the results file a stored run's export?format=json shares. */
+function resultsFile(
+  provenance: Provenance,
+  done: { file: InputFile; sha256: string; result: JobResult }[],
+  thumbnails: Thumbnails,
+): ResultsFile {
+  return {
+    schema: RESULTS_SCHEMA,
+    provenance,
+    photos: done.flatMap(({ file, sha256, result }) => {
+      if (!result.ok) return [];
+      const figures = result.result as unknown as BruiseFigures;
+      const thumbs = thumbnails.get(file.path);
+      return [
+        {
+          filename: file.relative,
+          sha256,
+          width: figures.width,
+          height: figures.height,
+          result: figures,
+          overlay_thumbnail: thumbs?.overlay ?? null,
+          photo_thumbnail: thumbs?.photo ?? null,
+        },
+      ];
+    }),
+  };
+}
 
-export function bruiseCsv(items: BruiseFigures[]): string {
-  return csvTable(BRUISE_CSV_COLUMNS, items);
+/** Writes a table and its provenance sidecar (`<file>.provenance.json`). */
+async function writeWithProvenance(path: string, text: string, provenance: Provenance) {
+  await writeFile(path, text);
+  await writeFile(provenanceSidecarName(path), JSON.stringify(provenance, null, 2) + '\n');
 }
 
 interface BruiseFlags {
   out?: string;
+  fruits?: string;
   overlays?: string;
   masks?: string;
   method?: string;
@@ -57,7 +81,11 @@ export function bruiseCommand(program: Command) {
     .command('bruise')
     .description('bruise-to-fruit ratio of every photo: CSV or JSON, overlays and masks')
     .argument('<inputs...>', INPUTS_HELP)
-    .option('--out <file>', 'results.csv or results.json (default: CSV on stdout)')
+    .option(
+      '--out <file>',
+      'results.csv (one row per photo) or results.json (the results file: figures, 256 px overlays, provenance); default: CSV on stdout',
+    )
+    .option('--fruits <file>', 'also write the per-fruit table (one row per fruit) as CSV')
     .option('--overlays <dir>', 'write each overlay (fruit outline, bruises tinted) as <name>.overlay.jpg')
     .option('--masks <dir>', 'write <name>.fruit.png and <name>.bruise.png (8-bit, 0 or 255, input size)');
   addSchemaOptions(cmd, BruiseOptions, { only: ['method', 'pxPerCm'], help: BRUISE_FLAG_HELP });
@@ -66,6 +94,10 @@ export function bruiseCommand(program: Command) {
     .action(async (inputs: string[], o: BruiseFlags) => {
       const options = parseOrExit(BruiseOptions, readSchemaOptions(BruiseOptions, o));
       const { files, missing } = await collectInputs(inputs);
+      const json = Boolean(o.out?.toLowerCase().endsWith('.json'));
+      const digests = new Map<string, string>();
+      const thumbnails: Thumbnails = new Map();
+      const startedAt = new Date().toISOString();
       const outcome = await runBatch(
         files,
         (f) => ({
@@ -73,12 +105,24 @@ export function bruiseCommand(program: Command) {
           name: f.relative,
           steps: [{ plugin: 'bruise', options: { method: options.method, pxPerCm: options.pxPerCm } }],
           // The plugin's extra images these flags write (none: it renders no overlay).
-          images: [...(o.overlays ? ['overlay'] : []), ...(o.masks ? ['fruit-mask', 'bruise-mask'] : [])],
+          // results.json holds a small copy of each overlay.
+          images: [...(o.overlays || json ? ['overlay'] : []), ...(o.masks ? ['fruit-mask', 'bruise-mask'] : [])],
         }),
         {
           concurrency: o.concurrency,
           onResult: async (f, r) => {
+            // Provenance: the sha256 of every input read.
+            const bytes = await readFile(f.path);
+            digests.set(f.path, createHash('sha256').update(bytes).digest('hex'));
             if (!r.ok) return;
+            // results.json: small copies of the photo and its overlay, made as each photo is done.
+            if (json) {
+              const overlay = r.images.overlay;
+              thumbnails.set(f.path, {
+                photo: await thumbnailDataUrl(bytes, THUMBNAIL_MAX_SIDE),
+                overlay: overlay ? await thumbnailDataUrl(overlay.bytes, THUMBNAIL_MAX_SIDE) : null,
+              });
+            }
             const write = async (dir: string, suffix: string, bytes: Uint8Array) => {
               const target = join(dir, `${f.stem}${suffix}`);
               await mkdir(dirname(target), { recursive: true });
@@ -95,13 +139,25 @@ export function bruiseCommand(program: Command) {
           },
         },
       );
-      const items = outcome.results
-        .filter(({ result }) => result.ok)
-        .map(({ result }) => (result.ok ? (result.result as unknown as BruiseFigures) : null)!);
-      // The overlays are large: they go to --overlays, not into the JSON.
-      const text = o.out?.toLowerCase().endsWith('.json') ? JSON.stringify(items, null, 2) + '\n' : bruiseCsv(items);
-      if (o.out) await writeFile(o.out, text);
-      else process.stdout.write(text);
+      const done = outcome.results.map(({ file, result }) => ({ file, result, sha256: digests.get(file.path) ?? '' }));
+      const items = done.flatMap(({ result }) => (result.ok ? [result.result as unknown as BruiseFigures] : []));
+      const provenance = makeProvenance(
+        {
+          app_version: VERSION,
+          source: 'cli',
+          run_id: null,
+          operation: 'bruise',
+          method: options.method,
+          options: { method: options.method, ...(options.pxPerCm ? { pxPerCm: options.pxPerCm } : {}) },
+          created_at: startedAt,
+          inputs: done.map(({ file, sha256 }) => ({ filename: file.relative, sha256 })),
+        },
+        items[0],
+      );
+      if (o.fruits) await writeWithProvenance(o.fruits, fruitTableCsv(items), provenance);
+      if (!o.out) process.stdout.write(resultsCsv(items));
+      else if (json) await writeFile(o.out, JSON.stringify(resultsFile(provenance, done, thumbnails), null, 2) + '\n');
+      else await writeWithProvenance(o.out, resultsCsv(items), provenance);
       process.exitCode = summarise(outcome, `bruise${o.out ? ` results written to ${o.out}` : ''}`, missing);
     });
 }

@@ -52,6 +52,8 @@ export const FeatureResultItem = z.object({
   features: z.record(z.string(), z.record(z.string(), z.number())).optional(),
   error: z.string().optional(),
   downscaled: z.boolean().optional(),
+  /** the stored run of the call (GET /api-node/runs/{id}); null when it is not stored */
+  run_id: z.string().nullable().optional(),
 });
 export type FeatureResultItem = z.infer<typeof FeatureResultItem>;
 
@@ -61,6 +63,8 @@ export const BruiseFruit = z.object({
   bruise_pixels: z.number().int(),
   bruise_percent: z.number(),
   lesion_count: z.number().int(),
+  /** CIEDE2000 between this fruit's mean bruised and mean healthy peel colour; null without bruise */
+  colour_difference: z.number().nullable().optional(),
   area_cm2: z.number().optional(),
   bruise_area_cm2: z.number().optional(),
 });
@@ -75,6 +79,9 @@ export const BruiseResultItem = z.object({
   overlay_img: z.string(),
   bruise_pixels: z.number().int(),
   fruits: z.array(BruiseFruit),
+  /** CIEDE2000 between the mean bruised and the mean healthy peel colour over all fruit; null without bruise */
+  colour_difference: z.number().nullable().optional(),
+  /** deprecated: the same number as colour_difference, under its old, misleading name */
   severity: z.number().nullable(),
   method: z.enum(['classical', 'model']),
   /** the model that ran (method 'model') */
@@ -88,6 +95,8 @@ export const BruiseResultItem = z.object({
   px_per_cm: z.number().optional(),
   fruit_area_cm2: z.number().optional(),
   bruise_area_cm2: z.number().optional(),
+  /** the stored run of the call (GET /api-node/runs/{id}); null when it is not stored (browser partner keys) */
+  run_id: z.string().nullable().optional(),
 });
 export type BruiseResultItem = z.infer<typeof BruiseResultItem>;
 
@@ -115,13 +124,19 @@ export const OperationType = z
     'unknown operationType',
   );
 
-export const ActionRequest = z.object({ operationType: OperationType });
+export const ActionRequest = z.object({
+  operationType: OperationType,
+  /** the stored run the operation made (the `run_id` of its bruise or analyze answer) */
+  run_id: z.string().min(1).max(64).nullable().optional(),
+});
 
 export const HistoryRecord = z.object({
   operation_type: z.string(),
   username: z.string(),
   organization: z.string(),
   time_stamp: z.string(),
+  /** the stored run of the operation, when it made one (an addition to the original four fields) */
+  run_id: z.string().nullable().optional(),
 });
 export type HistoryRecord = z.infer<typeof HistoryRecord>;
 

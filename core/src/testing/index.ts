@@ -121,3 +121,24 @@ export function fruitScene(spec: FruitSceneSpec) {
   const image: RasterImage = { width, height, data };
   return { image, labels, mask, areas };
 }
+
+/**
+ * Two shaded mangoes side by side on a grey table (480x240), the left one with a dark brown bruise
+ * of radius 26 px at (100, 110), the right one clean: a photo with one row per fruit to tell apart.
+ */
+export function bruisedPairScene(seed = 3) {
+  const shade = (u: number, v: number) => 1 - 0.15 * (u * u + v * v);
+  return fruitScene({
+    width: 480,
+    height: 240,
+    background: [200, 200, 205],
+    seed,
+    fruits: [
+      { cx: 120, cy: 120, rx: 90, ry: 70, peel: [235, 170, 40], shade },
+      { cx: 350, cy: 120, rx: 85, ry: 68, peel: [225, 180, 50], shade },
+    ],
+    paint: (rgb, x, y) => ((x - 100) ** 2 + (y - 110) ** 2 < 26 ** 2 ? [95, 60, 25] : rgb),
+  });
+}
+
+export { pngHeader } from './png-header.ts';

@@ -185,6 +185,7 @@ export function summariseBruise(a: BruiseAnalysis, pxPerCm?: number) {
   }
   const boxes = labelBoxes(a.fruitLabels, w, h, k);
   const cm2 = (px: number) => (pxPerCm ? round(px / (pxPerCm * pxPerCm), 4) : undefined);
+  const colour = colourDifferences(a);
   const fruits = [];
   let total = 0;
   let totalBruise = 0;
@@ -201,6 +202,7 @@ export function summariseBruise(a: BruiseAnalysis, pxPerCm?: number) {
       bruise_pixels: bruised[l],
       bruise_percent: round((100 * bruised[l]) / pixels[l], 4),
       lesion_count: lesionCount[l],
+      colour_difference: colour.byLabel[l],
       ...(pxPerCm ? { area_cm2: cm2(pixels[l]), bruise_area_cm2: cm2(bruised[l]) } : {}),
     });
   }
@@ -211,7 +213,9 @@ export function summariseBruise(a: BruiseAnalysis, pxPerCm?: number) {
     bruise_percent: bruisePercent,
     non_bruise_percent: total > 0 ? round(100 - bruisePercent, 4) : 0,
     fruits,
-    severity: severity(a),
+    colour_difference: colour.overall,
+    /** deprecated alias of colour_difference (kept for existing clients) */
+    severity: colour.overall,
     method: a.method,
     ...(a.modelId ? { model_id: a.modelId, model_sha256: a.modelSha256 } : {}),
     width: a.width,
@@ -233,28 +237,42 @@ function spans(small: number, full: number) {
   return { first, last };
 }
 
-/** CIEDE2000 between the mean bruised and the mean healthy peel colour (CIELAB), null without bruise. */
-export function severity(a: BruiseAnalysis): number | null {
+/**
+ * CIEDE2000 between the mean bruised and the mean healthy peel colour (CIELAB): over all fruit
+ * (`overall`) and per fruit label (`byLabel[l]`); null where a fruit has no bruise or no healthy peel.
+ */
+export function colourDifferences(a: BruiseAnalysis): { overall: number | null; byLabel: (number | null)[] } {
   const n = a.work.width * a.work.height;
-  let nb = 0;
-  let nh = 0;
-  for (let i = 0; i < n; i++) {
-    if (!a.fruit[i]) continue;
-    if (a.bruise[i]) nb++;
-    else nh++;
-  }
-  if (nb === 0 || nh === 0) return null;
-  // Lab of the fruit pixels only (the background can be most of the picture).
+  const k = a.fruitCount;
+  // Per label l (0 = all fruit): sums of L*, a*, b* and counts, bruised then healthy.
+  const sums = new Float64Array((k + 1) * 8);
   const d = a.work.data;
   const lab = new Float64Array(3);
-  const s = [0, 0, 0, 0, 0, 0];
   for (let i = 0; i < n; i++) {
     if (!a.fruit[i]) continue;
     rgb8ToLab(d[i * 4], d[i * 4 + 1], d[i * 4 + 2], lab);
-    const o = a.bruise[i] ? 0 : 3;
-    s[o] += lab[0];
-    s[o + 1] += lab[1];
-    s[o + 2] += lab[2];
+    const o = a.bruise[i] ? 0 : 4;
+    for (const l of [0, a.fruitLabels[i]]) {
+      if (l > k) continue;
+      const b = l * 8 + o;
+      sums[b] += lab[0];
+      sums[b + 1] += lab[1];
+      sums[b + 2] += lab[2];
+      sums[b + 3]++;
+    }
   }
-  return round(deltaE2000(s[3] / nh, s[4] / nh, s[5] / nh, s[0] / nb, s[1] / nb, s[2] / nb), 3);
+  const delta = (l: number): number | null => {
+    const b = l * 8;
+    const nb = sums[b + 3];
+    const nh = sums[b + 7];
+    if (nb === 0 || nh === 0) return null;
+    const mean = (o: number, c: number) => sums[b + o + c] / (o === 0 ? nb : nh);
+    return round(deltaE2000(mean(4, 0), mean(4, 1), mean(4, 2), mean(0, 0), mean(0, 1), mean(0, 2)), 3);
+  };
+  return { overall: delta(0), byLabel: Array.from({ length: k + 1 }, (_, l) => (l === 0 ? null : delta(l))) };
+}
+
+/** The colour difference over all fruit (the result's `colour_difference`, formerly `severity`). */
+export function severity(a: BruiseAnalysis): number | null {
+  return colourDifferences(a).overall;
 }

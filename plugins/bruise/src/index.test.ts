@@ -82,6 +82,9 @@ describe('bruise plugin, classical method', () => {
     expect(Math.abs(result.bruise_percent - truthPct)).toBeLessThan(1);
     expect(result.non_bruise_percent).toBeCloseTo(100 - result.bruise_percent, 6);
     expect(result.severity).toBeGreaterThan(10);
+    // colour_difference is the same CIEDE2000 (severity is its deprecated alias); the one fruit holds all of it.
+    expect(result.colour_difference).toBe(result.severity);
+    expect(result.fruits[0].colour_difference).toBe(result.colour_difference);
     expect(result.width).toBe(W);
     expect(result.elapsed_ms).toBeGreaterThan(0);
   });
@@ -94,6 +97,8 @@ describe('bruise plugin, classical method', () => {
     const result = await runPlugin(bruise, image, { method: 'classical' }, ctx());
     expect(result.bruise_percent).toBeLessThan(0.5);
     expect(result.severity).toBeNull();
+    expect(result.colour_difference).toBeNull();
+    expect(result.fruits.map((f) => f.colour_difference)).toEqual(result.fruits.map(() => null));
   });
 
   it('uses the alpha channel of a cut-out as the fruit and reports cm² with pxPerCm', async () => {

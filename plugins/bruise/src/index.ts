@@ -7,7 +7,14 @@ export const BRUISE_VERSION = '0.1.0';
 
 export { BRUISE_IMAGES, BruiseOptions, BruiseResult } from './schema.ts';
 export type { BruiseOptionsInput } from './schema.ts';
-export { analyseBruise, bruiseMasks, fullResolutionMasks, summariseBruise, severity } from './analyse.ts';
+export {
+  analyseBruise,
+  bruiseMasks,
+  fullResolutionMasks,
+  summariseBruise,
+  severity,
+  colourDifferences,
+} from './analyse.ts';
 export type { AnalyseInput, BruiseAnalysis } from './analyse.ts';
 export { classicalBruiseMask, DEFAULT_CLASSICAL } from './classical.ts';
 export type { ClassicalParams } from './classical.ts';

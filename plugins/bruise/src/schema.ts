@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { BruiseResultItem, PluginImages } from '@mango/core';
 
+/** The accepted scale range, pixels per centimetre: from a distant overview to a macro lens. */
+export const PX_PER_CM_MIN = 0.01;
+export const PX_PER_CM_MAX = 100_000;
+
 /**
  * Options of the bruise plugin. Every tuned parameter has its default here (see README.md for why
  * each default was chosen); front ends build their forms and flags from this schema.
@@ -10,7 +14,13 @@ export const BruiseOptions = z.object({
     .enum(['auto', 'classical', 'model'])
     .default('auto')
     .describe('auto: an installed bruise-segmentation model when there is one, else classical'),
-  pxPerCm: z.number().positive().optional().describe('pixels per centimetre, to report areas in cm²'),
+  // Bounded: a tiny scale (1e-320) squares to 0 and the areas become Infinity (null in JSON).
+  pxPerCm: z
+    .number()
+    .min(PX_PER_CM_MIN)
+    .max(PX_PER_CM_MAX)
+    .optional()
+    .describe(`pixels per centimetre (${PX_PER_CM_MIN} to ${PX_PER_CM_MAX}), to report areas in cm²`),
   overlayMaxSide: z.number().int().min(64).max(1600).default(1600).describe('long side of the overlay image'),
   detectMaxSide: z
     .number()

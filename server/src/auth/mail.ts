@@ -7,6 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { ServerContext } from '../context.ts';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../db/private-files.ts';
 
 export interface MailMessage {
   to: string;
@@ -29,13 +30,13 @@ export async function sendMail(ctx: ServerContext, message: MailMessage): Promis
     return 'smtp';
   }
   const dir = join(dataDir, 'outbox');
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   // ':' is not allowed in Windows file names; the name still starts with the ISO timestamp.
   const name = `${new Date().toISOString().replaceAll(':', '-')}-${randomBytes(4).toString('hex')}.txt`;
   const file = join(dir, name);
   const body = [`From: ${mailFrom}`, `To: ${message.to}`, `Subject: ${message.subject}`, '', message.text, ''].join(
     '\n',
   );
-  await writeFile(file, body, { mode: 0o600 });
+  await writeFile(file, body, { mode: PRIVATE_FILE_MODE });
   return file;
 }

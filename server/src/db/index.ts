@@ -3,13 +3,13 @@
  * PostgreSQL when DATABASE_URL=postgres://... Migrations run on every start and are idempotent;
  * on PostgreSQL several server instances may start at once (Kysely's migrator takes a lock).
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationProvider } from 'kysely';
 import type { Database } from './schema.ts';
 import { migrations, type Dialect } from './migrations.ts';
+import { ensurePrivateDir, ensurePrivateFile } from './private-files.ts';
 
 export type { Database } from './schema.ts';
 export type DB = Kysely<Database>;
@@ -28,8 +28,10 @@ export function openDatabase(options: { databaseUrl?: string; dataDir: string })
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
   if (url) throw new Error(`DATABASE_URL must start with postgres:// (got ${url.split(':')[0]}:)`);
-  mkdirSync(options.dataDir, { recursive: true });
-  const sqlite = new SQLite(join(options.dataDir, 'mango.sqlite'));
+  ensurePrivateDir(options.dataDir);
+  const file = join(options.dataDir, 'mango.sqlite');
+  ensurePrivateFile(file);
+  const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');

@@ -123,5 +123,55 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('email_changes_user').on('email_changes').column('user_id').execute();
       },
     },
+    '0007_api_key_kind': {
+      async up(db: Kysely<unknown>) {
+        // 'browser' keys need an allowed Origin, 'server' keys refuse one; existing keys become 'browser'.
+        await db.schema
+          .alterTable('api_keys')
+          .addColumn('kind', 'text', (c) => c.notNull().defaultTo('browser'))
+          .execute();
+      },
+    },
+    '0008_runs': {
+      async up(db: Kysely<unknown>) {
+        // Stored runs (issue 12): a bruise or feature analysis done through the API, with its
+        // provenance, and one row per photo. The id is a random UUID: it appears in URLs.
+        await db.schema
+          .createTable('runs')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('organization', 'text', (c) => c.notNull())
+          .addColumn('operation', 'text', (c) => c.notNull())
+          .addColumn('method', 'text')
+          .addColumn('method_used', 'text')
+          .addColumn('plugin_version', 'text')
+          .addColumn('model_id', 'text')
+          .addColumn('model_sha256', 'text')
+          .addColumn('options', 'text', (c) => c.notNull())
+          .addColumn('app_version', 'text', (c) => c.notNull())
+          .addColumn('api_key_id', 'integer')
+          .addColumn('item_count', 'integer', (c) => c.notNull())
+          .addColumn('summary', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('runs_user').on('runs').columns(['user_id', 'created_at']).execute();
+        await db.schema
+          .createTable('run_items')
+          .addColumn('id', id, (c) => (dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()))
+          .addColumn('run_id', 'text', (c) => c.notNull().references('runs.id').onDelete('cascade'))
+          .addColumn('position', 'integer', (c) => c.notNull())
+          .addColumn('filename', 'text', (c) => c.notNull())
+          .addColumn('sha256', 'text', (c) => c.notNull())
+          .addColumn('width', 'integer')
+          .addColumn('height', 'integer')
+          .addColumn('result', 'text', (c) => c.notNull())
+          .addColumn('overlay', 'text')
+          .addColumn('photo', 'text')
+          .execute();
+        await db.schema.createIndex('run_items_run').on('run_items').columns(['run_id', 'position']).execute();
+        // The history row of the operation that made a run (POST /api-node/user/action {run_id}).
+        await db.schema.alterTable('actions').addColumn('run_id', 'text').execute();
+      },
+    },
   };
 }

@@ -35,6 +35,8 @@ export interface ActionsTable {
   created_at: string;
   /** the partner API key that made the call, null for calls from the web app */
   api_key_id: number | null;
+  /** the stored run this operation made (web app calls send it; see runs) */
+  run_id: Generated<string | null>;
 }
 
 export interface ApiKeysTable {
@@ -52,7 +54,11 @@ export interface ApiKeysTable {
   created_at: string;
   revoked_at: string | null;
   last_used_at: string | null;
+  /** 'browser': only from an allowed Origin; 'server': only without an Origin (migration 0007) */
+  kind: Generated<ApiKeyKind>;
 }
+
+export type ApiKeyKind = 'browser' | 'server';
 
 /** A password-recovery attempt: a 6-digit code (hashed), then a single-use reset token (hashed). */
 export interface PasswordResetsTable {
@@ -84,7 +90,55 @@ export interface EmailChangesTable {
   created_at: string;
 }
 
+/** A stored run: one bruise or feature analysis call through the API, with its provenance. */
+export interface RunsTable {
+  /** random UUID */
+  id: string;
+  user_id: number;
+  organization: string;
+  /** 'bruise' | 'analyze' */
+  operation: string;
+  /** the method asked for (bruise), null for analyze */
+  method: string | null;
+  /** the method that ran ('classical' | 'model') */
+  method_used: string | null;
+  plugin_version: string | null;
+  model_id: string | null;
+  model_sha256: string | null;
+  /** JSON object: the plugin options of the call */
+  options: string;
+  app_version: string;
+  /** the partner key of a server-side key call, null for the web app */
+  api_key_id: number | null;
+  item_count: number;
+  /** JSON: { n, mean_bruise_percent, max_bruise_percent } (bruise runs) for the list */
+  summary: string;
+  created_at: string;
+}
+
+/** One photo of a run. */
+export interface RunItemsTable {
+  id: Generated<number>;
+  run_id: string;
+  /** order of upload, from 0 */
+  position: number;
+  /** the uploaded file name, sanitised */
+  filename: string;
+  /** sha256 of the uploaded bytes (hex) */
+  sha256: string;
+  width: number | null;
+  height: number | null;
+  /** JSON: the bruise figures (per fruit too) or the feature analysis item */
+  result: string;
+  /** data:image/jpeg;base64 overlay thumbnail (long side <= 256), null for analyze */
+  overlay: string | null;
+  /** data:image/jpeg;base64 thumbnail of the uploaded photo (long side <= 256), null for analyze */
+  photo: string | null;
+}
+
 export interface Database {
+  runs: RunsTable;
+  run_items: RunItemsTable;
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
   actions: ActionsTable;

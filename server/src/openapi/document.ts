@@ -35,6 +35,8 @@ import {
   VerifyCodeRequest,
 } from '../auth/schemas.ts';
 import { ANALYZE_FIELDS, BRUISE_FIELDS, fieldProperties } from '../routes/api-py/fields.ts';
+import { Provenance, ResultsFile, ResultsPhoto } from '@mango/core/results';
+import { RunExportQuery, RunListQuery } from '../routes/api-node/runs.ts';
 
 type Responses = RouteConfig['responses'];
 
@@ -51,7 +53,8 @@ function buildRegistry(): OpenAPIRegistry {
     scheme: 'bearer',
     description:
       'Partner API key (mbt_...) from POST /api-node/api-keys, sent as Authorization: Bearer <key>. ' +
-      "Browser calls must come from one of the key's allowed origins; each key has its own per-minute limit.",
+      'A browser key is accepted only with an Origin from its allowed origins; a server key only without an Origin. ' +
+      'Each key has its own per-minute limit.',
   });
   const userOnly = [{ [bearer.name]: [] }];
   const userOrKey = [{ [bearer.name]: [] }, { [apiKey.name]: [] }];
@@ -284,7 +287,7 @@ function buildRegistry(): OpenAPIRegistry {
   const pluginErrors: Responses = {
     400: detail('Missing or invalid field'),
     401: detail('Missing or invalid token or API key'),
-    403: detail("Browser origin not in the API key's allowed origins"),
+    403: detail("Origin not allowed for the API key's kind (browser: from its allowed origins; server: none)"),
     413: detail('File or image too large'),
     415: detail('Not a supported image'),
     422: detail('Corrupt image or no fruit found'),
@@ -380,6 +383,85 @@ function buildRegistry(): OpenAPIRegistry {
       },
       404: { description: 'Not an installed model' },
     },
+  });
+
+  // Stored runs (routes/api-node/runs.ts): the signed-in user's own only.
+  const RunSummary = named(
+    'Run',
+    Provenance.pick({
+      operation: true,
+      method: true,
+      method_used: true,
+      plugin_version: true,
+      model_id: true,
+      model_sha256: true,
+      options: true,
+      app_version: true,
+      created_at: true,
+    }).extend({
+      id: z.string(),
+      username: z.string(),
+      organization: z.string(),
+      item_count: z.number().int(),
+      summary: z.record(z.string(), z.number().nullable()),
+    }),
+  );
+  const RunItem = named('RunItem', ResultsPhoto.extend({ id: z.number().int(), position: z.number().int() }));
+  named('Provenance', Provenance);
+  const runs = (route: Omit<RouteConfig, 'tags' | 'security'>) =>
+    r.registerPath({ tags: ['Runs'], security: userOnly, ...route });
+  const runId = z.object({ id: z.string() });
+  runs({
+    method: 'get',
+    path: '/api-node/runs',
+    summary: 'Your stored runs, newest first: filters by operation and date, search in file names, cursor pages',
+    request: { query: RunListQuery },
+    responses: {
+      200: json(z.object({ runs: z.array(RunSummary), next_cursor: z.string().nullable() }), 'One page of runs'),
+      400: err('Invalid query'),
+      ...signedIn,
+    },
+  });
+  runs({
+    method: 'get',
+    path: '/api-node/runs/{id}',
+    summary: 'One of your runs with its items (file name, sha256, size, result, overlay thumbnail)',
+    request: { params: runId },
+    responses: {
+      200: json(RunSummary.extend({ items: z.array(RunItem) }), 'The run'),
+      ...signedIn,
+      404: err('No such run of yours'),
+    },
+  });
+  runs({
+    method: 'get',
+    path: '/api-node/runs/{id}/export',
+    summary:
+      'Export a run: csv (per-fruit table; table=images for the per-image one), json (the results file, ' +
+      'same schema as `mango bruise --out results.json`), zip (both tables, overlays, provenance.json), ' +
+      'html (the report), provenance (the sidecar of the CSV)',
+    request: { params: runId, query: RunExportQuery },
+    responses: {
+      200: {
+        description: 'The file, as an attachment',
+        content: {
+          'text/csv': { schema: { type: 'string' } },
+          'application/json': { schema: named('ResultsFile', ResultsFile) },
+          'application/zip': { schema: { type: 'string', format: 'binary' } },
+          'text/html': { schema: { type: 'string' } },
+        },
+      },
+      400: err('Invalid query'),
+      ...signedIn,
+      404: err('No such run of yours'),
+    },
+  });
+  runs({
+    method: 'delete',
+    path: '/api-node/runs/{id}',
+    summary: 'Delete one of your runs and its items',
+    request: { params: runId },
+    responses: { 200: json(schemas.Message, 'Deleted'), ...signedIn, 404: err('No such run of yours') },
   });
   return r;
 }

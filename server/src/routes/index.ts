@@ -5,6 +5,7 @@ import { logAction, requireCaller } from '../auth/index.ts';
 import { openApiRoutes } from '../openapi/index.ts';
 import { apiNodeRoutes } from './api-node/index.ts';
 import { apiPyRoutes } from './api-py/index.ts';
+import { startRun } from '../runs/index.ts';
 
 export function mountRoutes(app: Hono, ctx: ServerContext): void {
   app.route('/api-node', apiNodeRoutes(ctx));
@@ -13,10 +14,11 @@ export function mountRoutes(app: Hono, ctx: ServerContext): void {
     apiPyRoutes(ctx, {
       auth: requireCaller(ctx),
       // Web users log their own actions (POST /api-node/user/action); partner keys are logged here.
-      onBruise: async (c) => {
+      onBruise: async (c, _count, runId) => {
         const caller = c.get('caller');
-        if (caller?.apiKeyId !== undefined) await logAction(ctx, caller, 'Bruised Area Calculation');
+        if (caller?.apiKeyId !== undefined) await logAction(ctx, caller, 'Bruised Area Calculation', runId);
       },
+      startRun: (c, operation, uploads) => startRun(ctx, c, c.get('caller'), operation, uploads),
     }),
   );
   app.route('/api', openApiRoutes(ctx));

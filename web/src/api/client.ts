@@ -59,13 +59,16 @@ export async function apiJson<T>(
   return { ok: res.ok, status: res.status, data: data as T };
 }
 
-/** POST /api-node/user/action; the response is not read and failures are only logged (spec section 7). */
-export async function logAction(operationType: string): Promise<void> {
+/**
+ * POST /api-node/user/action; the response is not read and failures are only logged (spec section 7).
+ * `runId`: the stored run the operation made (its answer's run_id), kept on the same history row.
+ */
+export async function logAction(operationType: string, runId?: string | null): Promise<void> {
   try {
     const res = await apiFetch('/api-node/user/action', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ operationType }),
+      body: JSON.stringify(runId ? { operationType, run_id: runId } : { operationType }),
     });
     if (!res.ok) console.error('Failed to log action', res.status);
   } catch (e) {

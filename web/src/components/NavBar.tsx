@@ -8,6 +8,7 @@ export const NAV_LINKS = [
   { to: '/removebackground', label: 'Remove Background' },
   { to: '/bruise', label: 'Bruised Area Calculation' },
   { to: '/analysis', label: 'Feature Analysis' },
+  { to: '/results', label: 'Results' },
   { to: '/aboutusmain', label: 'About Us' },
   { to: '/contactusmain', label: 'Contact Us' },
 ];

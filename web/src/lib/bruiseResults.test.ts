@@ -121,4 +121,20 @@ describe('bruise results', () => {
     const zip = await JSZip.loadAsync(await (await buildBruiseZip(twins)).arrayBuffer());
     expect(Object.keys(zip.files).filter((n) => n.startsWith('images/a'))).toEqual(['images/a.png', 'images/a_2.png']);
   });
+
+  it('writes each overlay inside images/, whatever path or control characters its name holds', async () => {
+    const hostile = [
+      { ...rows[0], filename: '../../etc/passwd.jpg' },
+      { ...rows[0], filename: 'C:\\evil\\..\\x\u0000\u202e.png' },
+      { ...rows[0], filename: 'มะม่วง.jpg' },
+    ];
+    const zip = await JSZip.loadAsync(await (await buildBruiseZip(hostile)).arrayBuffer());
+    expect(Object.keys(zip.files).sort()).toEqual([
+      'data.csv',
+      'images/',
+      'images/passwd.png',
+      'images/x.png',
+      'images/มะม่วง.png',
+    ]);
+  });
 });

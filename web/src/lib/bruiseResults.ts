@@ -4,8 +4,8 @@
  * area_calculation_results.zip export.
  */
 import JSZip from 'jszip';
-import type { BruiseResultItem } from '@mango/core';
-import { toCsv } from '@mango/core/csv';
+import { sanitizeFileName, type BruiseResultItem } from '@mango/core';
+import { DATA_CSV_COLUMNS, dataCsv, formatPercent } from '@mango/core/results';
 import { DOWNLOAD_CSV, fileStem } from './download.ts';
 
 /** A result row: the API item, whose overlay is absent once restored from local storage. */
@@ -17,12 +17,10 @@ export type BruiseRow = Omit<BruiseResultItem, 'overlay_img' | 'fruits'> & {
 export const UPLOADED_FILES_KEY = 'uploadedFiles';
 export const BRUISE_ZIP_NAME = 'area_calculation_results.zip';
 export const BRUISE_CSV_NAME = 'data.csv';
-export const BRUISE_CSV_COLUMNS = ['Filename', 'Total Mango Pixels', 'Bruise Percentage', 'Non-Bruise Percentage'];
+export const BRUISE_CSV_COLUMNS = DATA_CSV_COLUMNS.map(([header]) => header);
 
 /** Percentages are shown (and exported) with 2 decimals (product-spec.md section 9). */
-export function formatPercent(value: number | null | undefined): string {
-  return typeof value === 'number' && Number.isFinite(value) ? value.toFixed(2) : '-';
-}
+export { formatPercent };
 
 function isRow(v: unknown): v is BruiseRow {
   if (!v || typeof v !== 'object') return false;
@@ -69,18 +67,9 @@ export function loadUploadedFiles(storage: Storage = localStorage): BruiseRow[] 
   }
 }
 
-/** data.csv: one line per row, percentages with 2 decimals. */
+/** data.csv: one line per row, percentages with 2 decimals (the table is @mango/core/results'). */
 export function bruiseCsv(rows: readonly BruiseRow[]): string {
-  return toCsv(
-    BRUISE_CSV_COLUMNS,
-    rows.map((r) => [
-      r.filename,
-      r.total_mango_pixels,
-      formatPercent(r.bruise_percent),
-      formatPercent(r.non_bruise_percent),
-    ]),
-    DOWNLOAD_CSV,
-  );
+  return dataCsv(rows, DOWNLOAD_CSV);
 }
 
 /** Decodes a base64 data URL into its bytes and the file extension of its media type. */
@@ -109,7 +98,8 @@ export async function buildBruiseZip(rows: readonly BruiseRow[]): Promise<Blob> 
     if (!row.overlay_img || !images) continue;
     const decoded = decodeDataUrl(row.overlay_img);
     if (!decoded) continue;
-    const stem = fileStem(row.filename);
+    // The server sanitises names it is sent; rows kept from before (local storage) may not be.
+    const stem = fileStem(sanitizeFileName(row.filename));
     let name = `${stem}.${decoded.extension}`;
     for (let n = 2; used.has(name); n++) name = `${stem}_${n}.${decoded.extension}`;
     used.add(name);

@@ -5,6 +5,7 @@ import type { CallerEnv } from '../../auth/caller.ts';
 import { accountRoutes } from './accounts.ts';
 import { apiKeyRoutes } from './api-keys.ts';
 import { recoveryRoutes } from './recovery.ts';
+import { runRoutes } from './runs.ts';
 import { userRoutes } from './user.ts';
 
 export function apiNodeRoutes(ctx: ServerContext): Hono<CallerEnv> {
@@ -13,5 +14,6 @@ export function apiNodeRoutes(ctx: ServerContext): Hono<CallerEnv> {
   app.route('/', userRoutes(ctx));
   app.route('/', recoveryRoutes(ctx));
   app.route('/', apiKeyRoutes(ctx));
+  app.route('/', runRoutes(ctx));
   return app;
 }

@@ -8,6 +8,7 @@ import { ConfirmEmailRequest, ProfileUpdateRequest } from '../../auth/schemas.ts
 import { rateLimit, verifyPassword } from '../../security/index.ts';
 import { INCORRECT_CODE } from './recovery.ts';
 import { readJson } from './validate.ts';
+import { ownsRun } from '../../runs/index.ts';
 
 /** The history answer is capped; the dashboard shows recent work. */
 export const HISTORY_LIMIT = 1000;
@@ -89,7 +90,13 @@ export function userRoutes(ctx: ServerContext): Hono<CallerEnv> {
     const rows = await ctx.db
       .selectFrom('actions')
       .innerJoin('users', 'users.id', 'actions.user_id')
-      .select(['actions.operation_type', 'users.username', 'users.organization', 'actions.created_at'])
+      .select([
+        'actions.operation_type',
+        'users.username',
+        'users.organization',
+        'actions.created_at',
+        'actions.run_id',
+      ])
       .where('actions.user_id', '=', c.get('caller').userId)
       .orderBy('actions.created_at', 'desc')
       .orderBy('actions.id', 'desc')
@@ -101,6 +108,7 @@ export function userRoutes(ctx: ServerContext): Hono<CallerEnv> {
         username: r.username,
         organization: r.organization,
         time_stamp: r.created_at,
+        run_id: r.run_id,
       })),
     );
   });
@@ -108,7 +116,16 @@ export function userRoutes(ctx: ServerContext): Hono<CallerEnv> {
   app.post('/user/action', async (c) => {
     const parsed = await readJson(c, ActionRequest);
     if (!parsed.ok) return parsed.response;
-    await logAction(ctx, c.get('caller'), parsed.data.operationType);
+    const { operationType, run_id: runId } = parsed.data;
+    const caller = c.get('caller');
+    // The run the operation made (the bruise and analyze answers carry its id): the caller's own only.
+    if (runId && !(await ownsRun(ctx, caller.userId, runId))) {
+      return c.json(
+        { error: 'Invalid run_id: no such run', details: [{ path: 'run_id', message: 'no such run' }] },
+        400,
+      );
+    }
+    await logAction(ctx, caller, operationType, runId ?? null);
     return c.json({ message: 'Action logged successfully' }, 201);
   });
 

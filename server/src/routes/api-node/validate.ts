@@ -1,4 +1,7 @@
-/** JSON body validation with zod: 400 {error, details} for anything that does not fit the schema. */
+/**
+ * JSON body validation with zod: 415 {error} unless the body is declared `application/json`, 400
+ * {error, details} for anything that does not fit the schema.
+ */
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { PASSWORD_TOO_SHORT } from '../../auth/schemas.ts';
@@ -10,7 +13,18 @@ export interface IssueDetail {
 
 type Parsed<T> = { ok: true; data: T } | { ok: false; response: Response };
 
+export const JSON_REQUIRED = 'Content-Type must be application/json';
+
+/**
+ * `application/json`, with parameters (charset) allowed. text/plain, form encodings or no type at all
+ * are what a page of any site may send without a CORS preflight, so they are refused.
+ */
+export const isJsonContentType = (type: string | undefined) => /^application\/json\s*(;|$)/i.test((type ?? '').trim());
+
 export async function readJson<S extends z.ZodType>(c: Context, schema: S): Promise<Parsed<z.output<S>>> {
+  if (!isJsonContentType(c.req.header('content-type'))) {
+    return { ok: false, response: c.json({ error: JSON_REQUIRED }, 415) };
+  }
   let body: unknown;
   try {
     body = await c.req.json();

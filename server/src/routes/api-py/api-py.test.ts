@@ -82,7 +82,14 @@ describe('/api-py input handling', () => {
     expect(items[0].image_name).toBe('a.png');
     expect(items[0].features!.rgb).toEqual({ mean_R: 200, mean_G: 100, mean_B: 0, std_R: 0, std_G: 0, std_B: 0 });
     expect(items[0].features!.area.area).toBe(48);
-    expect(items[1]).toEqual({ image_name: 'b.jpg', error: 'b.jpg: not a supported image (JPEG or PNG expected)' });
+    // Every item carries the id of the stored run (issue 12), the failed one too.
+    const runId = (items[0] as { run_id?: string }).run_id;
+    expect(runId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(items[1]).toEqual({
+      image_name: 'b.jpg',
+      error: 'b.jpg: not a supported image (JPEG or PNG expected)',
+      run_id: runId,
+    });
   });
 
   it('answers 400 {detail} for no images, no features and unknown feature ids', async () => {

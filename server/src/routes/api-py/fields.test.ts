@@ -42,16 +42,18 @@ describe('/api-py form fields', () => {
     );
   });
 
-  it('reads px_per_cm through BruiseOptions.pxPerCm: positive, or absent', () => {
+  it('reads px_per_cm through BruiseOptions.pxPerCm: from 0.01 to 100000, or absent', () => {
     expect(readFields(BRUISE_FIELDS, {})).toEqual({ px_per_cm: undefined });
     expect(readFields(BRUISE_FIELDS, { px_per_cm: ['37.8', '5'] })).toEqual({ px_per_cm: 37.8 });
-    for (const bad of ['0', '-2', 'abc', '', 'Infinity']) {
+    expect(readFields(BRUISE_FIELDS, { px_per_cm: ['0.01'] })).toEqual({ px_per_cm: 0.01 });
+    expect(readFields(BRUISE_FIELDS, { px_per_cm: ['100000'] })).toEqual({ px_per_cm: 100000 });
+    for (const bad of ['0', '-2', 'abc', '', 'Infinity', '1e-320', '5e-324', '0.0099', '100001', '1e308']) {
       expect(
         detail(() => readFields(BRUISE_FIELDS, { px_per_cm: [bad] })),
         bad,
       ).toEqual({
         status: 400,
-        message: '`px_per_cm` must be a positive number',
+        message: '`px_per_cm` must be a number from 0.01 to 100000',
       });
     }
   });
@@ -68,7 +70,7 @@ describe('/api-py form fields', () => {
     expect(fieldProperties(BRUISE_FIELDS)).toEqual({
       px_per_cm: {
         type: 'string',
-        description: 'Optional scale (pixels per centimetre, a positive number) to add areas in cm²',
+        description: 'Optional scale (pixels per centimetre, 0.01 to 100000) to add areas in cm²',
       },
     });
   });

@@ -51,15 +51,21 @@ export const isolateField: FormField<boolean> = {
   read: (values) => values.some((v) => v === 'true' || v === '1'),
 };
 
-/** `px_per_cm`: a decimal number that BruiseOptions.pxPerCm checks (positive). */
+// The range BruiseOptions.pxPerCm accepts, for the message and the OpenAPI description.
+const pxPerCmRange = bruise.options.shape.pxPerCm.unwrap();
+const PX_PER_CM_MIN = pxPerCmRange.minValue;
+const PX_PER_CM_MAX = pxPerCmRange.maxValue;
+export const PX_PER_CM_INVALID = `\`px_per_cm\` must be a number from ${PX_PER_CM_MIN} to ${PX_PER_CM_MAX}`;
+
+/** `px_per_cm`: a decimal number that BruiseOptions.pxPerCm checks (its range). */
 export const pxPerCmField: FormField<z.output<typeof bruise.options.shape.pxPerCm>> = {
-  wire: z
-    .string()
-    .meta({ description: 'Optional scale (pixels per centimetre, a positive number) to add areas in cm²' }),
+  wire: z.string().meta({
+    description: `Optional scale (pixels per centimetre, ${PX_PER_CM_MIN} to ${PX_PER_CM_MAX}) to add areas in cm²`,
+  }),
   read(values) {
     if (values.length === 0) return undefined;
     const parsed = bruise.options.shape.pxPerCm.safeParse(Number(values[0]));
-    if (!parsed.success) throw invalid('`px_per_cm` must be a positive number');
+    if (!parsed.success) throw invalid(PX_PER_CM_INVALID);
     return parsed.data;
   },
 };
@@ -72,7 +78,7 @@ type Fields = Record<string, FormField<unknown>>;
 type FieldValues<F extends Fields> = { [K in keyof F]: F[K] extends FormField<infer T> ? T : never };
 
 /** Each field's value from a multipart form, in order (a field's files are ignored: it is text). */
-export function readFields<F extends Fields>(form: F, multipart: Record<string, (string | File)[]>): FieldValues<F> {
+export function readFields<F extends Fields>(form: F, multipart: Record<string, (string | object)[]>): FieldValues<F> {
   const out: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(form)) {
     out[name] = field.read(multipart[name]?.filter((v): v is string => typeof v === 'string') ?? []);

@@ -102,7 +102,8 @@ export default function Analysis() {
         return;
       }
       saveAnalysisSession(result);
-      void logAction(`Features Analysis: ${selectedIds.join(',')}`);
+      const runId = Array.isArray(data) ? (data[0] as { run_id?: string | null } | undefined)?.run_id : null;
+      void logAction(`Features Analysis: ${selectedIds.join(',')}`, runId);
       navigate('/analysis/result', { state: result });
     } catch (e) {
       console.error('Feature analysis failed', e);

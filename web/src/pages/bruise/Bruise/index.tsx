@@ -43,7 +43,7 @@ export default function Bruise() {
         return;
       }
       saveUploadedFiles(results);
-      void logAction('Bruised Area Calculation');
+      void logAction('Bruised Area Calculation', results[0]?.run_id);
       navigate('/showarea/accuracy', { state: { results } });
     } catch (e) {
       console.error('Bruised area calculation failed', e);

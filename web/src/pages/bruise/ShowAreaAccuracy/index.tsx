@@ -3,7 +3,7 @@
  * state (with overlays) or, failing that, from local storage uploadedFiles (without overlays).
  */
 import { useState } from 'react';
-import { useLocation, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import Layout from '#web/components/Layout.tsx';
 import TableHead from '#web/components/TableHead.tsx';
 import { downloadBlob } from '#web/lib/download.ts';
@@ -37,6 +37,8 @@ export default function ShowAreaAccuracy() {
   const [rows, setRows] = useState<BruiseRow[] | null>(() => initialRows(location.state));
   const [viewing, setViewing] = useState<BruiseRow | null>(null);
   const [downloading, setDownloading] = useState(false);
+  // The run these results were stored as (every item of one answer carries the same run_id).
+  const runId = rows?.find((r) => r.run_id)?.run_id;
 
   const remove = (index: number) => {
     if (!rows) return;
@@ -123,6 +125,11 @@ export default function ShowAreaAccuracy() {
           <button type="button" className="btn btn-secondary" onClick={() => navigate('/bruise')}>
             New calculation
           </button>
+          {runId && (
+            <Link className="btn btn-secondary" to={`/results/${runId}`}>
+              Open stored run
+            </Link>
+          )}
           <button type="button" className="btn btn-primary" onClick={() => void download()} disabled={downloading}>
             {downloading ? 'Preparing...' : 'Download Results'}
           </button>

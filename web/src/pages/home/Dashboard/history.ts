@@ -4,9 +4,11 @@ export interface HistoryRecord {
   username: string;
   organization: string;
   time_stamp: string;
+  /** the stored run of the operation, when it made one (/results/:id) */
+  run_id?: string | null;
 }
 
-export type SortKey = keyof HistoryRecord;
+export type SortKey = Exclude<keyof HistoryRecord, 'run_id'>;
 export type SortDir = 'asc' | 'desc';
 
 /** Dates compare as dates; every other column as lower-cased text. */

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import Layout from '#web/components/Layout.tsx';
 import { apiJson } from '#web/api/client.ts';
 import { MSG } from '#web/account/messages.ts';
@@ -119,7 +119,15 @@ export default function Dashboard() {
             <tbody>
               {shown.map((r, i) => (
                 <tr key={`${r.time_stamp}-${r.operation_type}-${i}`}>
-                  <td>{r.operation_type}</td>
+                  <td>
+                    {r.run_id ? (
+                      <Link to={`/results/${r.run_id}`} title="Open the stored run">
+                        {r.operation_type}
+                      </Link>
+                    ) : (
+                      r.operation_type
+                    )}
+                  </td>
                   <td>{r.username}</td>
                   <td>{r.organization}</td>
                   <td>

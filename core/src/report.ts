@@ -1,0 +1,125 @@
+/**
+ * The run report: one self-contained HTML file (no script, no external resource; the thumbnails are
+ * data URLs) with the summary statistics, a histogram of bruise % over the photos, the per-photo
+ * table, the overlay thumbnails and the provenance. `mango report` and a stored run's
+ * `export?format=html` write it from the same results file. Browser-safe: no Node imports.
+ */
+import {
+  bruiseFiguresOf,
+  histogramBins,
+  isBruiseFigures,
+  summaryStats,
+  type ResultsFile,
+  type SummaryStats,
+} from './results.ts';
+import { MangoError } from './errors.ts';
+
+/** The bruise % over which the report counts a photo (the run page lets the user set it). */
+export const DEFAULT_REPORT_THRESHOLD = 5;
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const fixed = (v: number | null | undefined, d = 2) =>
+  typeof v === 'number' && Number.isFinite(v) ? v.toFixed(d) : '–';
+
+/** Only data:image URLs go into the page (a results file is input: nothing in it may load anything). */
+const safeImage = (url: string | null) =>
+  url && /^data:image\/(jpeg|png);base64,[A-Za-z0-9+/=]+$/.test(url) ? url : null;
+
+function statsTable(s: SummaryStats): string {
+  const rows: [string, string][] = [
+    ['Photos (n)', String(s.n)],
+    ['Mean bruise %', fixed(s.mean)],
+    ['Median bruise %', fixed(s.median)],
+    ['90th percentile bruise %', fixed(s.p90)],
+    [`Share over ${s.threshold} %`, s.share_over === null ? '–' : `${(100 * s.share_over).toFixed(1)} %`],
+  ];
+  return `<table class="stats">${rows.map(([k, v]) => `<tr><th>${k}</th><td>${v}</td></tr>`).join('')}</table>`;
+}
+
+function histogram(values: number[]): string {
+  const bins = histogramBins(values);
+  const top = Math.max(1, ...bins.map((b) => b.count));
+  const bars = bins
+    .map(
+      (b) =>
+        `<div class="bin" title="${b.count} photo(s) with bruise ${b.label} %"><span class="count">${b.count}</span>` +
+        `<span class="bar" style="height:${((100 * b.count) / top).toFixed(1)}%"></span><span class="label">${b.label}</span></div>`,
+    )
+    .join('');
+  return `<div class="histogram" role="img" aria-label="Histogram of bruise % over ${values.length} photos">${bars}</div><p class="axis">bruise % of the photo (bins); bar height: number of photos</p>`;
+}
+
+const STYLE = `
+body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2a1f;margin:2rem auto;max-width:1100px;padding:0 1rem}
+h1{font-size:1.6rem;margin-bottom:.2rem}h2{font-size:1.15rem;margin-top:2rem;border-bottom:2px solid #f0a830;padding-bottom:.2rem}
+.sub{color:#5a6b5a;margin-top:0}table{border-collapse:collapse}th,td{padding:.3rem .6rem;border-bottom:1px solid #e3e8e3;text-align:left;vertical-align:top}
+td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}.stats th{font-weight:600;color:#3d4d3d}
+.histogram{display:flex;align-items:flex-end;gap:4px;height:220px;border-bottom:1px solid #888;padding-top:1.2rem}
+.bin{flex:1;display:flex;flex-direction:column;justify-content:flex-end;align-items:center;height:100%;position:relative}
+.bar{display:block;width:100%;background:#e0892b;border-radius:3px 3px 0 0;min-height:1px}.count{font-size:12px;color:#333}
+.label{position:absolute;bottom:-1.4rem;font-size:11px;color:#555;white-space:nowrap}.axis{margin-top:1.8rem;color:#5a6b5a;font-size:12px}
+.gallery{display:grid;grid-template-columns:repeat(auto-fill,minmax(320px,1fr));gap:12px}.pair{display:flex;gap:4px}.pair img{width:50%;object-fit:contain}.gallery figure{margin:0;border:1px solid #e3e8e3;border-radius:6px;padding:6px}
+.gallery img{max-width:100%;display:block;margin:auto}.gallery figcaption{font-size:12px;margin-top:4px;word-break:break-all}
+pre{background:#f5f7f5;padding:.8rem;border-radius:6px;overflow:auto;font-size:12px}code{word-break:break-all}
+@media print{.gallery{grid-template-columns:repeat(4,1fr)}}`;
+
+/** The report of a bruise results file as one HTML document. */
+export function reportHtml(file: ResultsFile, options: { threshold?: number; title?: string } = {}): string {
+  if (file.provenance.operation !== 'bruise') {
+    throw new MangoError('INVALID_INPUT', 'the report covers bruise runs; this results file holds a feature analysis');
+  }
+  const threshold = options.threshold ?? DEFAULT_REPORT_THRESHOLD;
+  const items = bruiseFiguresOf(file);
+  const values = items.map((r) => r.bruise_percent);
+  const p = file.provenance;
+  const title = options.title ?? `Bruise report${p.run_id ? ` – run ${p.run_id}` : ''}`;
+  const rows = file.photos
+    .map((photo) => {
+      const r = photo.result;
+      if (!isBruiseFigures(r)) return '';
+      const colour = r.colour_difference === undefined ? r.severity : r.colour_difference;
+      return `<tr><td>${escapeHtml(photo.filename)}</td><td class="num">${r.fruits.length}</td><td class="num">${r.total_mango_pixels}</td><td class="num">${fixed(r.bruise_percent)}</td><td class="num">${fixed(r.non_bruise_percent)}</td><td class="num">${r.fruits.reduce((a, f) => a + f.lesion_count, 0)}</td><td class="num">${fixed(colour, 1)}</td><td>${escapeHtml(r.method)}</td><td><code>${escapeHtml(photo.sha256.slice(0, 12))}</code></td></tr>`;
+    })
+    .join('');
+  const gallery = file.photos
+    .map((photo) => {
+      const overlay = safeImage(photo.overlay_thumbnail);
+      const original = safeImage(photo.photo_thumbnail ?? null);
+      const name = escapeHtml(photo.filename);
+      const pct = isBruiseFigures(photo.result) ? ` – ${fixed(photo.result.bruise_percent)} %` : '';
+      if (!overlay) return '';
+      const img = (src: string, alt: string) => `<img src="${src}" alt="${alt} ${name}">`;
+      return `<figure><div class="pair">${original ? img(original, 'photo') : ''}${img(overlay, 'overlay of')}</div><figcaption>${name}${pct}</figcaption></figure>`;
+    })
+    .join('');
+  const provRows: [string, string][] = [
+    ['Software', `${p.app} ${p.app_version} (${p.source === 'api' ? 'stored run' : 'command line'})`],
+    ['Created', p.created_at],
+    ['Method', `${p.method ?? '–'} (ran: ${p.method_used ?? '–'})`],
+    ['Plugin version', p.plugin_version ?? '–'],
+    ['Model', p.model_id ? `${p.model_id} sha256 ${p.model_sha256 ?? '?'}` : 'none (classical)'],
+  ];
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'">
+<title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
+<body>
+<h1>${escapeHtml(title)}</h1>
+<p class="sub">Mango Bruise Tracker · ${items.length} photo(s) · ${escapeHtml(p.created_at)}</p>
+<h2>Summary</h2>
+${statsTable(summaryStats(values, threshold))}
+<h2>Histogram of bruise %</h2>
+${histogram(values)}
+<h2>Photos</h2>
+<table class="photos"><thead><tr><th>Photo</th><th class="num">Fruit</th><th class="num">Fruit pixels</th><th class="num">Bruise %</th><th class="num">Non-bruise %</th><th class="num">Lesions</th><th class="num">Colour difference (ΔE00)</th><th>Method</th><th>sha256</th></tr></thead><tbody>${rows}</tbody></table>
+<h2>Overlays</h2>
+<div class="gallery">${gallery || '<p>No overlay thumbnails in this results file.</p>'}</div>
+<h2>Provenance</h2>
+<table class="stats">${provRows.map(([k, v]) => `<tr><th>${k}</th><td>${escapeHtml(v)}</td></tr>`).join('')}</table>
+<p>Options and inputs (sha256 of every file read):</p>
+<pre>${escapeHtml(JSON.stringify({ options: p.options, inputs: p.inputs }, null, 2))}</pre>
+</body></html>
+`;
+}

@@ -1,0 +1,284 @@
+/**
+ * Results a lab can keep, written once for every front end (server exports, CLI, web, report):
+ * the tidy tables (per fruit, per image, the web's data.csv, the CLI's results.csv), the results
+ * file (`mango bruise --out results.json` and a stored run's `export?format=json` share it), its
+ * provenance, and the summary statistics and histogram bins of the run page and the report.
+ * Browser-safe: no Node imports.
+ */
+import { z } from 'zod';
+import { csvTable, type CsvCell, type CsvColumn, type CsvLayout } from './csv.ts';
+import { BruiseResultItem, FeatureResultItem } from './schemas/index.ts';
+
+/** A bruise item's figures: the HTTP item without its overlay (and without run_id). */
+export const BruiseFigures = BruiseResultItem.omit({ overlay_img: true, run_id: true });
+export type BruiseFigures = z.infer<typeof BruiseFigures>;
+
+/** The longest side of the overlay thumbnail kept per photo (stored runs, results files, the report). */
+export const THUMBNAIL_MAX_SIDE = 256;
+
+export const RESULTS_SCHEMA = 'mango-bruise-tracker/results/1';
+
+/** Where a number came from: software, method, model, settings, time and every input's sha256. */
+export const Provenance = z.object({
+  app: z.literal('mango-bruise-tracker'),
+  app_version: z.string(),
+  /** 'api' (a stored run) or 'cli' */
+  source: z.enum(['api', 'cli']),
+  run_id: z.string().nullable(),
+  operation: z.enum(['bruise', 'analyze']),
+  /** the method asked for ('auto', 'classical', 'model'; null for analyze) */
+  method: z.string().nullable(),
+  /** the method that ran ('classical' or 'model'; null for analyze) */
+  method_used: z.string().nullable(),
+  plugin_version: z.string().nullable(),
+  model_id: z.string().nullable(),
+  model_sha256: z.string().nullable(),
+  options: z.record(z.string(), z.unknown()),
+  created_at: z.string(),
+  inputs: z.array(z.object({ filename: z.string(), sha256: z.string() })),
+});
+export type Provenance = z.infer<typeof Provenance>;
+
+/** What ran, as a bruise item (or a stored run's columns) says it: method, plugin version, model. */
+export interface RanWith {
+  method?: string | null;
+  version?: string | null;
+  model_id?: string | null;
+  model_sha256?: string | null;
+}
+
+/** The provenance of a call or a batch: what was asked (`asked`) and what ran (`ran`, e.g. the first item). */
+export function makeProvenance(
+  asked: Pick<
+    Provenance,
+    'app_version' | 'source' | 'run_id' | 'operation' | 'method' | 'options' | 'created_at' | 'inputs'
+  >,
+  ran: RanWith = {},
+): Provenance {
+  return {
+    app: 'mango-bruise-tracker',
+    ...asked,
+    method_used: asked.operation === 'bruise' ? (ran.method ?? null) : null,
+    plugin_version: ran.version ?? null,
+    model_id: ran.model_id ?? null,
+    model_sha256: ran.model_sha256 ?? null,
+  };
+}
+
+/** One photo of a results file: what was read (name, sha256, size), what came out, a small overlay. */
+export const ResultsPhoto = z.object({
+  filename: z.string(),
+  sha256: z.string(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  /** the bruise figures, or the feature analysis item (operation analyze) */
+  result: z.union([BruiseFigures, FeatureResultItem]),
+  /** data:image/jpeg;base64 overlay, long side at most THUMBNAIL_MAX_SIDE; null when none */
+  overlay_thumbnail: z.string().nullable(),
+  /** the same for the photo itself (shown beside its overlay); absent in older files */
+  photo_thumbnail: z.string().nullable().optional(),
+});
+export type ResultsPhoto = z.infer<typeof ResultsPhoto>;
+
+/** The results file: `mango bruise --out results.json` and `GET /api-node/runs/{id}/export?format=json`. */
+export const ResultsFile = z.object({
+  schema: z.literal(RESULTS_SCHEMA),
+  provenance: Provenance,
+  photos: z.array(ResultsPhoto),
+});
+export type ResultsFile = z.infer<typeof ResultsFile>;
+
+export const isBruiseFigures = (r: ResultsPhoto['result']): r is BruiseFigures => 'total_mango_pixels' in r;
+
+/** The bruise figures of a results file's photos, in order (feature items are left out). */
+export function bruiseFiguresOf(file: Pick<ResultsFile, 'photos'>): BruiseFigures[] {
+  return file.photos.map((p) => p.result).filter(isBruiseFigures);
+}
+
+/** The name of a file's provenance sidecar: `fruits.csv` -> `fruits.csv.provenance.json`. */
+export const provenanceSidecarName = (file: string) => `${file}.provenance.json`;
+
+// ---- tables ----------------------------------------------------------------------------------
+
+const blank = (v: number | string | null | undefined): CsvCell => v ?? '';
+/** colour_difference, or its deprecated alias on items stored before it existed. */
+const colourOf = (r: Pick<BruiseFigures, 'colour_difference' | 'severity'>) =>
+  blank(r.colour_difference === undefined ? r.severity : r.colour_difference);
+
+/** A row of the per-fruit table: the photo's figures and one of its fruit (1-based index). */
+export interface FruitRow {
+  image: BruiseFigures;
+  index: number;
+  fruit: BruiseFigures['fruits'][number];
+}
+
+/** The per-fruit table: one row per fruit. */
+export const FRUIT_COLUMNS: CsvColumn<FruitRow>[] = [
+  ['image', (r) => r.image.filename],
+  ['fruit', (r) => r.index],
+  ['bbox_x', (r) => r.fruit.bbox.x],
+  ['bbox_y', (r) => r.fruit.bbox.y],
+  ['bbox_w', (r) => r.fruit.bbox.width],
+  ['bbox_h', (r) => r.fruit.bbox.height],
+  ['fruit_pixels', (r) => r.fruit.pixels],
+  ['bruise_pixels', (r) => r.fruit.bruise_pixels],
+  ['bruise_percent', (r) => r.fruit.bruise_percent],
+  ['lesion_count', (r) => r.fruit.lesion_count],
+  ['fruit_area_cm2', (r) => blank(r.fruit.area_cm2)],
+  ['bruise_area_cm2', (r) => blank(r.fruit.bruise_area_cm2)],
+  ['colour_difference', (r) => blank(r.fruit.colour_difference)],
+];
+
+const lesionTotal = (r: BruiseFigures) => r.fruits.reduce((a, f) => a + f.lesion_count, 0);
+
+/** The per-image table: one row per photo. */
+export const IMAGE_COLUMNS: CsvColumn<BruiseFigures>[] = [
+  ['image', (r) => r.filename],
+  ['fruit_count', (r) => r.fruits.length],
+  ['fruit_pixels', (r) => r.total_mango_pixels],
+  ['bruise_pixels', (r) => r.bruise_pixels],
+  ['bruise_percent', (r) => r.bruise_percent],
+  ['non_bruise_percent', (r) => r.non_bruise_percent],
+  ['lesion_count', lesionTotal],
+  ['colour_difference', colourOf],
+  ['method', (r) => r.method],
+  ['model_id', (r) => blank(r.model_id)],
+  ['px_per_cm', (r) => blank(r.px_per_cm)],
+  ['fruit_area_cm2', (r) => blank(r.fruit_area_cm2)],
+  ['bruise_area_cm2', (r) => blank(r.bruise_area_cm2)],
+];
+
+/** The CLI's results.csv (`mango bruise --out results.csv`): data.csv's columns, then the added scalars. */
+export const RESULTS_CSV_COLUMNS: CsvColumn<BruiseFigures>[] = [
+  ['Filename', (r) => r.filename],
+  ['Total Mango Pixels', (r) => r.total_mango_pixels],
+  ['Bruise Percentage', (r) => r.bruise_percent],
+  ['Non-Bruise Percentage', (r) => r.non_bruise_percent],
+  ['bruise_pixels', (r) => r.bruise_pixels],
+  ['fruit_count', (r) => r.fruits.length],
+  ['lesion_count', lesionTotal],
+  ['severity', (r) => blank(r.severity)],
+  ['method', (r) => r.method],
+  ['version', (r) => r.version],
+  ['width', (r) => r.width],
+  ['height', (r) => r.height],
+  ['elapsed_ms', (r) => r.elapsed_ms],
+  ['px_per_cm', (r) => blank(r.px_per_cm)],
+  ['fruit_area_cm2', (r) => blank(r.fruit_area_cm2)],
+  ['bruise_area_cm2', (r) => blank(r.bruise_area_cm2)],
+];
+
+/** Percentages of data.csv and of the screens: 2 decimals (product-spec.md section 9). */
+export function formatPercent(value: number | null | undefined): string {
+  return typeof value === 'number' && Number.isFinite(value) ? value.toFixed(2) : '-';
+}
+
+/** The figures data.csv reads (a row restored from the web's local storage has no more). */
+export type DataCsvRow = Pick<
+  BruiseFigures,
+  'filename' | 'total_mango_pixels' | 'bruise_percent' | 'non_bruise_percent'
+>;
+
+/** data.csv of area_calculation_results.zip (product-spec.md section 9): exactly these four columns. */
+export const DATA_CSV_COLUMNS: CsvColumn<DataCsvRow>[] = [
+  ['Filename', (r) => r.filename],
+  ['Total Mango Pixels', (r) => r.total_mango_pixels],
+  ['Bruise Percentage', (r) => formatPercent(r.bruise_percent)],
+  ['Non-Bruise Percentage', (r) => formatPercent(r.non_bruise_percent)],
+];
+
+export function fruitRows(items: readonly BruiseFigures[]): FruitRow[] {
+  return items.flatMap((image) => image.fruits.map((fruit, i) => ({ image, index: i + 1, fruit })));
+}
+
+export const fruitTableCsv = (items: readonly BruiseFigures[], layout?: CsvLayout) =>
+  csvTable(FRUIT_COLUMNS, fruitRows(items), layout);
+export const imageTableCsv = (items: readonly BruiseFigures[], layout?: CsvLayout) =>
+  csvTable(IMAGE_COLUMNS, items, layout);
+export const resultsCsv = (items: readonly BruiseFigures[], layout?: CsvLayout) =>
+  csvTable(RESULTS_CSV_COLUMNS, items, layout);
+export const dataCsv = (rows: readonly DataCsvRow[], layout?: CsvLayout) => csvTable(DATA_CSV_COLUMNS, rows, layout);
+
+/**
+ * The feature table (feature_analysis_results.csv's layout): Image, then every value name of the
+ * features in the order they first appear; an item that failed has its error in an `error` column.
+ */
+export function featureTableCsv(items: readonly FeatureResultItem[], layout?: CsvLayout): string {
+  const names: [string, string][] = [];
+  const seen = new Set<string>();
+  for (const item of items)
+    for (const [id, values] of Object.entries(item.features ?? {}))
+      for (const name of Object.keys(values))
+        if (!seen.has(`${id}.${name}`)) {
+          seen.add(`${id}.${name}`);
+          names.push([id, name]);
+        }
+  const hasError = items.some((i) => i.error);
+  const columns: CsvColumn<FeatureResultItem>[] = [
+    ['Image', (i) => i.image_name],
+    ...names.map(([id, name]): CsvColumn<FeatureResultItem> => [name, (i) => blank(i.features?.[id]?.[name])]),
+    ...(hasError ? [['error', (i: FeatureResultItem) => blank(i.error)] as CsvColumn<FeatureResultItem>] : []),
+  ];
+  return csvTable(columns, items, layout);
+}
+
+// ---- statistics ------------------------------------------------------------------------------
+
+export interface SummaryStats {
+  n: number;
+  mean: number | null;
+  median: number | null;
+  p90: number | null;
+  /** the threshold the share is over (bruise %) */
+  threshold: number;
+  /** photos with bruise % strictly over the threshold, as a fraction of n (null when n = 0) */
+  share_over: number | null;
+}
+
+/** The q-quantile (0..1) of sorted values, linear between closest ranks (R's type 7, numpy's default). */
+export function quantile(sorted: readonly number[], q: number): number | null {
+  if (sorted.length === 0) return null;
+  const h = (sorted.length - 1) * q;
+  const lo = Math.floor(h);
+  const hi = Math.min(sorted.length - 1, lo + 1);
+  return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
+}
+
+export function summaryStats(values: readonly number[], threshold: number): SummaryStats {
+  const sorted = [...values].filter(Number.isFinite).sort((a, b) => a - b);
+  const n = sorted.length;
+  return {
+    n,
+    mean: n ? sorted.reduce((a, v) => a + v, 0) / n : null,
+    median: quantile(sorted, 0.5),
+    p90: quantile(sorted, 0.9),
+    threshold,
+    share_over: n ? sorted.filter((v) => v > threshold).length / n : null,
+  };
+}
+
+export interface HistogramBin {
+  /** [from, to): the last bin includes its upper edge */
+  from: number;
+  to: number;
+  count: number;
+  label: string;
+}
+
+const BIN_WIDTHS = [0.5, 1, 2, 5, 10, 20, 25];
+
+/** Bins of bruise % from 0, of a round width giving at most 12 bins (at least one bin). */
+export function histogramBins(values: readonly number[]): HistogramBin[] {
+  const finite = values.filter(Number.isFinite);
+  const max = Math.max(0, ...finite);
+  const width = BIN_WIDTHS.find((w) => Math.ceil(max / w) <= 12) ?? 25;
+  const count = Math.max(1, Math.ceil(max / width));
+  const bins: HistogramBin[] = Array.from({ length: count }, (_, i) => ({
+    from: i * width,
+    to: (i + 1) * width,
+    count: 0,
+    label: `${i * width}–${(i + 1) * width}`,
+  }));
+  for (const v of finite) bins[Math.min(count - 1, Math.max(0, Math.floor(v / width)))].count++;
+  return bins;
+}

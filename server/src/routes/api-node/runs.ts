@@ -1,0 +1,158 @@
+/**
+ * The signed-in user's stored runs: /api-node/runs (list, filters, cursor pages), /runs/{id}
+ * (the run and its items), /runs/{id}/export (per-fruit or per-image CSV, results JSON, zip, HTML
+ * report) and DELETE /runs/{id}. Another user's run answers 404, exactly like a missing one.
+ */
+import { Hono, type Context } from 'hono';
+import { z } from 'zod';
+import JSZip from 'jszip';
+import {
+  bruiseFiguresOf,
+  featureTableCsv,
+  fruitTableCsv,
+  imageTableCsv,
+  provenanceSidecarName,
+} from '@mango/core/results';
+import { reportHtml } from '@mango/core/report';
+import type { FeatureResultItem } from '@mango/core';
+import type { ServerContext } from '../../context.ts';
+import { requireUser, type CallerEnv } from '../../auth/caller.ts';
+import { deleteRun, getRun, isValidCursor, listRuns, resultsFileOf, type StoredRun } from '../../runs/index.ts';
+
+const isoDate = z
+  .string()
+  .refine((v) => !Number.isNaN(Date.parse(v)), 'expected an ISO date (YYYY-MM-DD) or date-time');
+
+export const RunListQuery = z.object({
+  operation: z.enum(['bruise', 'analyze']).optional(),
+  from: isoDate.optional(),
+  to: isoDate.optional(),
+  q: z.string().trim().max(200).optional(),
+  cursor: z.string().max(500).refine(isValidCursor, 'not a cursor of this list').optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+export const RunExportQuery = z.object({
+  format: z.enum(['csv', 'json', 'zip', 'html', 'provenance']).default('csv'),
+  table: z.enum(['fruits', 'images']).default('fruits'),
+  threshold: z.coerce.number().min(0).max(100).optional(),
+});
+
+function badQuery(c: Context, error: z.ZodError) {
+  const details = error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+  return c.json({ error: `Invalid ${details[0].path}: ${details[0].message}`, details }, 400);
+}
+
+const notFound = (c: Context) => c.json({ error: 'Run not found' }, 404);
+
+const attachment = (name: string) => `attachment; filename="${name}"`;
+
+/** The CSV of a run: bruise runs' per-fruit (default) or per-image table, analyze runs' feature table. */
+function runCsv(run: StoredRun, table: 'fruits' | 'images'): { name: string; text: string } {
+  if (run.operation === 'analyze') {
+    return {
+      name: `run-${run.id}-features.csv`,
+      text: featureTableCsv(run.items.map((i) => i.result as FeatureResultItem)),
+    };
+  }
+  const figures = bruiseFiguresOf(resultsFileOf(run));
+  return table === 'images'
+    ? { name: `run-${run.id}-images.csv`, text: imageTableCsv(figures) }
+    : { name: `run-${run.id}-fruits.csv`, text: fruitTableCsv(figures) };
+}
+
+/** The zip: both tables (or the feature table), the overlay thumbnails and provenance.json. */
+async function runZip(run: StoredRun): Promise<Uint8Array> {
+  const zip = new JSZip();
+  const file = resultsFileOf(run);
+  if (run.operation === 'bruise') {
+    const figures = bruiseFiguresOf(file);
+    zip.file('fruits.csv', fruitTableCsv(figures));
+    zip.file('images.csv', imageTableCsv(figures));
+    const overlays = zip.folder('overlays')!;
+    const used = new Set<string>();
+    for (const item of run.items) {
+      const m = /^data:image\/jpeg;base64,(.*)$/s.exec(item.overlay_thumbnail ?? '');
+      if (!m) continue;
+      const stem = item.filename.replace(/\.[^.]+$/, '') || 'image';
+      let name = `${stem}.overlay.jpg`;
+      for (let n = 2; used.has(name); n++) name = `${stem}_${n}.overlay.jpg`;
+      used.add(name);
+      overlays.file(name, Buffer.from(m[1], 'base64'));
+    }
+  } else {
+    zip.file('features.csv', featureTableCsv(run.items.map((i) => i.result as FeatureResultItem)));
+  }
+  zip.file('provenance.json', JSON.stringify(file.provenance, null, 2) + '\n');
+  return zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
+}
+
+export function runRoutes(ctx: ServerContext): Hono<CallerEnv> {
+  const app = new Hono<CallerEnv>();
+  app.use('/runs', requireUser(ctx));
+  app.use('/runs/*', requireUser(ctx));
+
+  app.get('/runs', async (c) => {
+    const parsed = RunListQuery.safeParse(c.req.query());
+    if (!parsed.success) return badQuery(c, parsed.error);
+    return c.json(await listRuns(ctx, c.get('caller').userId, parsed.data));
+  });
+
+  app.get('/runs/:id', async (c) => {
+    const run = await getRun(ctx, c.get('caller').userId, c.req.param('id'));
+    return run ? c.json(run) : notFound(c);
+  });
+
+  app.get('/runs/:id/export', async (c) => {
+    const parsed = RunExportQuery.safeParse(c.req.query());
+    if (!parsed.success) return badQuery(c, parsed.error);
+    const run = await getRun(ctx, c.get('caller').userId, c.req.param('id'));
+    if (!run) return notFound(c);
+    const { format, table, threshold } = parsed.data;
+    const base = `run-${run.id}`;
+    switch (format) {
+      case 'csv': {
+        const { name, text } = runCsv(run, table);
+        // The provenance of this file is its sidecar: format=provenance, named as here.
+        c.header('Link', `<?format=provenance>; rel="describedby"; title="${provenanceSidecarName(name)}"`);
+        return c.body(text, 200, {
+          'Content-Type': 'text/csv; charset=utf-8',
+          'Content-Disposition': attachment(name),
+        });
+      }
+      case 'json':
+        return c.body(JSON.stringify(resultsFileOf(run), null, 2) + '\n', 200, {
+          'Content-Type': 'application/json',
+          'Content-Disposition': attachment(`${base}.results.json`),
+        });
+      case 'provenance':
+        return c.body(JSON.stringify(resultsFileOf(run).provenance, null, 2) + '\n', 200, {
+          'Content-Type': 'application/json',
+          'Content-Disposition': attachment(provenanceSidecarName(runCsv(run, table).name)),
+        });
+      case 'zip': {
+        const bytes = await runZip(run);
+        return c.body(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer, 200, {
+          'Content-Type': 'application/zip',
+          'Content-Disposition': attachment(`${base}.zip`),
+        });
+      }
+      case 'html': {
+        if (run.operation !== 'bruise') return c.json({ error: 'The report covers bruise runs' }, 400);
+        return c.body(reportHtml(resultsFileOf(run), { threshold }), 200, {
+          'Content-Type': 'text/html; charset=utf-8',
+          'Content-Disposition': attachment(`${base}.report.html`),
+          // The report is a file to keep: nothing in it runs or loads (see reportHtml).
+          'Content-Security-Policy': "default-src 'none'; img-src data:; style-src 'unsafe-inline'",
+        });
+      }
+    }
+  });
+
+  app.delete('/runs/:id', async (c) => {
+    const deleted = await deleteRun(ctx, c.get('caller').userId, c.req.param('id'));
+    return deleted ? c.json({ message: 'Run deleted' }) : notFound(c);
+  });
+
+  return app;
+}

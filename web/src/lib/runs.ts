@@ -1,0 +1,112 @@
+/**
+ * Stored runs on the client: the /api-node/runs calls of the Results pages, their exports as
+ * downloads, and the query string of the list's filters.
+ */
+import { isBruiseFigures, type BruiseFigures, type ResultsPhoto } from '@mango/core/results';
+import { apiFetch, apiJson } from '#web/api/client.ts';
+import { downloadBlob } from './download.ts';
+
+export type RunOperation = 'bruise' | 'analyze';
+
+export interface RunSummary {
+  id: string;
+  operation: RunOperation;
+  method: string | null;
+  method_used: string | null;
+  plugin_version: string | null;
+  model_id: string | null;
+  model_sha256: string | null;
+  options: Record<string, unknown>;
+  app_version: string;
+  username: string;
+  organization: string;
+  item_count: number;
+  summary: { n?: number; mean_bruise_percent?: number | null; max_bruise_percent?: number | null };
+  created_at: string;
+}
+
+export interface RunItem extends ResultsPhoto {
+  id: number;
+  position: number;
+}
+
+export interface StoredRun extends RunSummary {
+  items: RunItem[];
+}
+
+export interface RunPage {
+  runs: RunSummary[];
+  next_cursor: string | null;
+}
+
+export interface RunFilters {
+  operation: '' | RunOperation;
+  from: string;
+  to: string;
+  q: string;
+}
+
+export const NO_FILTERS: RunFilters = { operation: '', from: '', to: '', q: '' };
+
+export const OPERATION_LABELS: Record<RunOperation, string> = {
+  bruise: 'Bruised Area Calculation',
+  analyze: 'Feature Analysis',
+};
+
+/** The list's query string: the filters that are set, the page size and the cursor. */
+export function runsQuery(filters: RunFilters, cursor: string | null, limit = 20): string {
+  const p = new URLSearchParams();
+  if (filters.operation) p.set('operation', filters.operation);
+  if (filters.from) p.set('from', filters.from);
+  if (filters.to) p.set('to', filters.to);
+  if (filters.q.trim()) p.set('q', filters.q.trim());
+  p.set('limit', String(limit));
+  if (cursor) p.set('cursor', cursor);
+  return p.toString();
+}
+
+export async function fetchRuns(filters: RunFilters, cursor: string | null): Promise<RunPage> {
+  const { ok, data } = await apiJson<RunPage & { error?: string }>(`/api-node/runs?${runsQuery(filters, cursor)}`);
+  if (!ok) throw new Error(data?.error ?? 'Failed to fetch runs');
+  return data;
+}
+
+/** The run, or null when there is no such run of the signed-in user's. */
+export async function fetchRun(id: string): Promise<StoredRun | null> {
+  const { ok, status, data } = await apiJson<StoredRun & { error?: string }>(
+    `/api-node/runs/${encodeURIComponent(id)}`,
+  );
+  if (status === 404) return null;
+  if (!ok) throw new Error(data?.error ?? 'Failed to fetch the run');
+  return data;
+}
+
+export async function deleteRun(id: string): Promise<void> {
+  const res = await apiFetch(`/api-node/runs/${encodeURIComponent(id)}`, { method: 'DELETE' });
+  if (!res.ok) throw new Error(`Failed to delete the run (${res.status})`);
+}
+
+export type ExportFormat = 'csv' | 'images-csv' | 'json' | 'zip' | 'html' | 'provenance';
+
+export function exportUrl(id: string, format: ExportFormat, threshold?: number): string {
+  const p = new URLSearchParams();
+  if (format === 'images-csv') {
+    p.set('format', 'csv');
+    p.set('table', 'images');
+  } else p.set('format', format);
+  if (format === 'html' && threshold !== undefined) p.set('threshold', String(threshold));
+  return `/api-node/runs/${encodeURIComponent(id)}/export?${p}`;
+}
+
+/** Downloads an export under the name the server gives it (Content-Disposition). */
+export async function downloadExport(id: string, format: ExportFormat, threshold?: number): Promise<void> {
+  const res = await apiFetch(exportUrl(id, format, threshold));
+  if (!res.ok) throw new Error(`Export failed (${res.status})`);
+  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? `run-${id}`;
+  downloadBlob(await res.blob(), name);
+}
+
+/** The bruise figures of a run's items (an analysis has none). */
+export function bruiseItems(run: StoredRun): { item: RunItem; figures: BruiseFigures }[] {
+  return run.items.flatMap((item) => (isBruiseFigures(item.result) ? [{ item, figures: item.result }] : []));
+}

@@ -1,0 +1,322 @@
+/**
+ * /results/:id: one stored run. Summary statistics with a threshold the user sets, a histogram of
+ * bruise % over the photos (recharts), the per-photo table expandable per fruit, the photos beside
+ * their overlays, exports (tables, results JSON, zip, the HTML report) and delete.
+ */
+import { Fragment, useEffect, useMemo, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { histogramBins, summaryStats } from '@mango/core/results';
+import { DEFAULT_REPORT_THRESHOLD } from '@mango/core/report';
+import Layout from '#web/components/Layout.tsx';
+import ConfirmDialog from '#web/components/ConfirmDialog.tsx';
+import TableHead from '#web/components/TableHead.tsx';
+import EmptyState from '#web/components/EmptyState.tsx';
+import { formatPercent } from '#web/lib/bruiseResults.ts';
+import { formatTime } from '#web/pages/home/Dashboard/history.ts';
+import {
+  bruiseItems,
+  deleteRun,
+  downloadExport,
+  fetchRun,
+  OPERATION_LABELS,
+  type ExportFormat,
+  type StoredRun,
+} from '#web/lib/runs.ts';
+import '../../tool-pages.css';
+import '../results.css';
+
+const PHOTO_COLUMNS = [
+  { label: 'Details', hidden: true },
+  { label: 'Photo' },
+  { label: 'Fruit', numeric: true },
+  { label: 'Fruit pixels', numeric: true },
+  { label: 'Bruise %', numeric: true },
+  { label: 'Non-Bruise %', numeric: true },
+  { label: 'Lesions', numeric: true },
+  { label: 'Colour difference', numeric: true },
+];
+
+const EXPORTS: { format: ExportFormat; label: string; bruiseOnly?: boolean }[] = [
+  { format: 'csv', label: 'Per-fruit CSV' },
+  { format: 'images-csv', label: 'Per-image CSV', bruiseOnly: true },
+  { format: 'zip', label: 'ZIP (tables, overlays, provenance)' },
+  { format: 'json', label: 'Results JSON' },
+  { format: 'html', label: 'Report (HTML)', bruiseOnly: true },
+  { format: 'provenance', label: 'Provenance' },
+];
+
+const num = (v: number | null | undefined, digits = 2) =>
+  typeof v === 'number' && Number.isFinite(v) ? v.toFixed(digits) : '–';
+
+export default function Run() {
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const [run, setRun] = useState<StoredRun | null | undefined>(undefined);
+  const [error, setError] = useState('');
+  const [threshold, setThreshold] = useState(DEFAULT_REPORT_THRESHOLD);
+  const [expanded, setExpanded] = useState<Set<number>>(new Set());
+  const [confirming, setConfirming] = useState(false);
+
+  useEffect(() => {
+    let cancelled = false;
+    fetchRun(id)
+      .then((r) => !cancelled && setRun(r))
+      .catch((e: unknown) => !cancelled && setError((e as Error).message));
+    return () => {
+      cancelled = true;
+    };
+  }, [id]);
+
+  const photos = useMemo(() => (run ? bruiseItems(run) : []), [run]);
+  const percents = useMemo(() => photos.map((p) => p.figures.bruise_percent), [photos]);
+  const stats = useMemo(() => summaryStats(percents, threshold), [percents, threshold]);
+  const bins = useMemo(() => histogramBins(percents), [percents]);
+
+  if (error) {
+    return (
+      <Layout>
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      </Layout>
+    );
+  }
+  if (run === undefined) {
+    return (
+      <Layout>
+        <p className="page-loading">Loading run...</p>
+      </Layout>
+    );
+  }
+  if (run === null) {
+    return (
+      <Layout>
+        <section className="tool-page">
+          <EmptyState message="Run not found" to="/results" action="Back to results" />
+        </section>
+      </Layout>
+    );
+  }
+
+  const bruise = run.operation === 'bruise';
+  const toggle = (i: number) =>
+    setExpanded((s) => {
+      const next = new Set(s);
+      if (next.has(i)) next.delete(i);
+      else next.add(i);
+      return next;
+    });
+  const exportAs = (format: ExportFormat) =>
+    downloadExport(run.id, format, threshold).catch((e: unknown) => alert((e as Error).message));
+  const remove = async () => {
+    setConfirming(false);
+    try {
+      await deleteRun(run.id);
+      navigate('/results', { replace: true });
+    } catch (e) {
+      alert((e as Error).message);
+    }
+  };
+
+  return (
+    <Layout>
+      <section className="tool-page results-page">
+        <p>
+          <Link to="/results">← All results</Link>
+        </p>
+        <h1>{OPERATION_LABELS[run.operation] ?? run.operation}</h1>
+        <dl className="facts run-facts">
+          <dt>Date/Time</dt>
+          <dd>
+            <time dateTime={run.created_at}>{formatTime(run.created_at)}</time>
+          </dd>
+          <dt>Photos</dt>
+          <dd>{run.item_count}</dd>
+          {bruise && (
+            <>
+              <dt>Method</dt>
+              <dd>
+                {run.method ?? '–'} (ran: {run.method_used ?? '–'})
+              </dd>
+              <dt>Model</dt>
+              <dd>{run.model_id ?? 'none (classical)'}</dd>
+            </>
+          )}
+          <dt>Software</dt>
+          <dd>
+            Mango Bruise Tracker {run.app_version}
+            {run.plugin_version ? `, plugin ${run.plugin_version}` : ''}
+          </dd>
+          <dt>By</dt>
+          <dd>
+            {run.username} ({run.organization})
+          </dd>
+        </dl>
+
+        <div className="tool-actions run-exports" role="group" aria-label="Export">
+          {EXPORTS.filter((e) => bruise || !e.bruiseOnly).map((e) => (
+            <button key={e.format} type="button" className="btn btn-secondary" onClick={() => void exportAs(e.format)}>
+              {e.label}
+            </button>
+          ))}
+          <button type="button" className="btn btn-danger" onClick={() => setConfirming(true)}>
+            Delete run
+          </button>
+        </div>
+
+        {bruise && (
+          <>
+            <h2>Summary</h2>
+            <div className="card run-summary">
+              <label className="threshold">
+                Threshold (bruise %)
+                <input
+                  type="number"
+                  min={0}
+                  max={100}
+                  step={0.5}
+                  value={threshold}
+                  onChange={(e) => setThreshold(Math.min(100, Math.max(0, Number(e.target.value) || 0)))}
+                />
+              </label>
+              <dl className="stat-cards" data-testid="run-stats">
+                <div>
+                  <dt>n</dt>
+                  <dd>{stats.n}</dd>
+                </div>
+                <div>
+                  <dt>Mean bruise %</dt>
+                  <dd>{num(stats.mean)}</dd>
+                </div>
+                <div>
+                  <dt>Median bruise %</dt>
+                  <dd>{num(stats.median)}</dd>
+                </div>
+                <div>
+                  <dt>90th percentile</dt>
+                  <dd>{num(stats.p90)}</dd>
+                </div>
+                <div>
+                  <dt>Share over {threshold} %</dt>
+                  <dd>{stats.share_over === null ? '–' : `${(100 * stats.share_over).toFixed(1)} %`}</dd>
+                </div>
+              </dl>
+            </div>
+
+            <h2>Histogram of bruise %</h2>
+            <div className="card run-histogram" data-testid="run-histogram">
+              <ResponsiveContainer width="100%" height={260}>
+                <BarChart data={bins} margin={{ top: 10, right: 20, bottom: 20, left: 0 }}>
+                  <CartesianGrid strokeDasharray="3 3" vertical={false} />
+                  <XAxis
+                    dataKey="label"
+                    label={{ value: 'bruise % of the photo', position: 'insideBottom', offset: -10 }}
+                  />
+                  <YAxis allowDecimals={false} label={{ value: 'photos', angle: -90, position: 'insideLeft' }} />
+                  <Tooltip formatter={(v) => [String(v), 'photos']} labelFormatter={(l) => `${String(l)} %`} />
+                  <Bar dataKey="count" fill="#e0892b" isAnimationActive={false} />
+                </BarChart>
+              </ResponsiveContainer>
+            </div>
+          </>
+        )}
+
+        <h2>Photos</h2>
+        <div className="card">
+          <div className="table-wrap">
+            {bruise ? (
+              <table className="results-table run-table" aria-label="Photos of the run">
+                <TableHead columns={PHOTO_COLUMNS} />
+                <tbody>
+                  {photos.map(({ item, figures }, i) => (
+                    <Fragment key={item.id}>
+                      <tr data-testid="run-photo">
+                        <td>
+                          <button
+                            type="button"
+                            className="btn-link"
+                            aria-expanded={expanded.has(i)}
+                            aria-label={`Fruit of ${item.filename}`}
+                            onClick={() => toggle(i)}
+                          >
+                            {expanded.has(i) ? '▾' : '▸'}
+                          </button>
+                        </td>
+                        <td>{item.filename}</td>
+                        <td className="num">{figures.fruits.length}</td>
+                        <td className="num">{figures.total_mango_pixels}</td>
+                        <td className="num">{formatPercent(figures.bruise_percent)}</td>
+                        <td className="num">{formatPercent(figures.non_bruise_percent)}</td>
+                        <td className="num">{figures.fruits.reduce((a, f) => a + f.lesion_count, 0)}</td>
+                        <td className="num">{num(figures.colour_difference ?? figures.severity, 1)}</td>
+                      </tr>
+                      {expanded.has(i) &&
+                        figures.fruits.map((f, k) => (
+                          <tr key={k} className="fruit-row" data-testid="run-fruit">
+                            <td />
+                            <td>
+                              fruit {k + 1} at ({f.bbox.x}, {f.bbox.y}) {f.bbox.width}×{f.bbox.height}
+                            </td>
+                            <td />
+                            <td className="num">{f.pixels}</td>
+                            <td className="num">{formatPercent(f.bruise_percent)}</td>
+                            <td className="num">{formatPercent(100 - f.bruise_percent)}</td>
+                            <td className="num">{f.lesion_count}</td>
+                            <td className="num">{num(f.colour_difference, 1)}</td>
+                          </tr>
+                        ))}
+                    </Fragment>
+                  ))}
+                </tbody>
+              </table>
+            ) : (
+              <table className="results-table" aria-label="Images of the analysis">
+                <TableHead columns={[{ label: 'Image' }, { label: 'Features' }]} />
+                <tbody>
+                  {run.items.map((item) => (
+                    <tr key={item.id} data-testid="run-photo">
+                      <td>{item.filename}</td>
+                      <td>
+                        {'features' in item.result && item.result.features
+                          ? Object.keys(item.result.features).join(', ')
+                          : ('error' in item.result && item.result.error) || '–'}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </div>
+        </div>
+
+        {bruise && (
+          <>
+            <h2>Overlays</h2>
+            <div className="run-gallery" data-testid="run-gallery">
+              {photos.map(({ item, figures }) => (
+                <figure key={item.id} className="card">
+                  <div className="pair">
+                    {item.photo_thumbnail && <img src={item.photo_thumbnail} alt={`Photo ${item.filename}`} />}
+                    {item.overlay_thumbnail && <img src={item.overlay_thumbnail} alt={`Overlay of ${item.filename}`} />}
+                  </div>
+                  <figcaption>
+                    {item.filename} – {formatPercent(figures.bruise_percent)} %
+                  </figcaption>
+                </figure>
+              ))}
+            </div>
+          </>
+        )}
+      </section>
+      <ConfirmDialog
+        open={confirming}
+        title="Delete run"
+        message="Delete this run and its stored results? This cannot be undone."
+        confirmLabel="Delete"
+        onConfirm={() => void remove()}
+        onCancel={() => setConfirming(false)}
+      />
+    </Layout>
+  );
+}

@@ -1,0 +1,155 @@
+/** /results: the signed-in user's stored runs, newest first, filterable, one page at a time ("Load more"). */
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
+import Layout from '#web/components/Layout.tsx';
+import TableHead from '#web/components/TableHead.tsx';
+import EmptyState from '#web/components/EmptyState.tsx';
+import { formatPercent } from '#web/lib/bruiseResults.ts';
+import { formatTime } from '#web/pages/home/Dashboard/history.ts';
+import { fetchRuns, NO_FILTERS, OPERATION_LABELS, type RunFilters, type RunSummary } from '#web/lib/runs.ts';
+import '../../tool-pages.css';
+import '../results.css';
+
+const COLUMNS = [
+  { label: 'Date/Time' },
+  { label: 'Operation' },
+  { label: 'Photos', numeric: true },
+  { label: 'Mean bruise %', numeric: true },
+  { label: 'Method' },
+  { label: 'Open', hidden: true },
+];
+
+export default function Runs() {
+  const [filters, setFilters] = useState<RunFilters>(NO_FILTERS);
+  const [runs, setRuns] = useState<RunSummary[] | null>(null);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [error, setError] = useState('');
+  const [loadingMore, setLoadingMore] = useState(false);
+
+  // A new filter starts from the first page (the search waits for a pause in typing).
+  useEffect(() => {
+    let cancelled = false;
+    const t = setTimeout(() => {
+      fetchRuns(filters, null)
+        .then((page) => {
+          if (cancelled) return;
+          setRuns(page.runs);
+          setCursor(page.next_cursor);
+          setError('');
+        })
+        .catch((e: unknown) => !cancelled && setError((e as Error).message));
+    }, 250);
+    return () => {
+      cancelled = true;
+      clearTimeout(t);
+    };
+  }, [filters]);
+
+  const loadMore = async () => {
+    if (!cursor) return;
+    setLoadingMore(true);
+    try {
+      const page = await fetchRuns(filters, cursor);
+      setRuns((r) => [...(r ?? []), ...page.runs]);
+      setCursor(page.next_cursor);
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setLoadingMore(false);
+    }
+  };
+
+  const set = (patch: Partial<RunFilters>) => setFilters((f) => ({ ...f, ...patch }));
+
+  return (
+    <Layout>
+      <section className="tool-page results-page">
+        <h1>Results</h1>
+        <p className="tool-intro">
+          Every bruise calculation and feature analysis you run is kept here, with the settings and software that
+          produced it.
+        </p>
+        <form className="card run-filters" onSubmit={(e) => e.preventDefault()} aria-label="Filter runs">
+          <label>
+            Operation
+            <select
+              value={filters.operation}
+              onChange={(e) => set({ operation: e.target.value as RunFilters['operation'] })}
+            >
+              <option value="">All</option>
+              <option value="bruise">{OPERATION_LABELS.bruise}</option>
+              <option value="analyze">{OPERATION_LABELS.analyze}</option>
+            </select>
+          </label>
+          <label>
+            From
+            <input type="date" value={filters.from} onChange={(e) => set({ from: e.target.value })} />
+          </label>
+          <label>
+            To
+            <input type="date" value={filters.to} onChange={(e) => set({ to: e.target.value })} />
+          </label>
+          <label className="grow">
+            File name
+            <input
+              type="search"
+              placeholder="Search file names..."
+              value={filters.q}
+              onChange={(e) => set({ q: e.target.value })}
+            />
+          </label>
+        </form>
+        {error && (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        )}
+        {runs === null ? (
+          <p className="page-loading">Loading runs...</p>
+        ) : runs.length === 0 ? (
+          <EmptyState message="No runs found" to="/bruise" action="Calculate bruised area" />
+        ) : (
+          <div className="card">
+            <div className="table-wrap">
+              <table className="results-table" aria-label="Stored runs">
+                <TableHead columns={COLUMNS} />
+                <tbody>
+                  {runs.map((run) => (
+                    <tr key={run.id} data-testid="run-row">
+                      <td>
+                        <time dateTime={run.created_at}>{formatTime(run.created_at)}</time>
+                      </td>
+                      <td>{OPERATION_LABELS[run.operation] ?? run.operation}</td>
+                      <td className="num">{run.item_count}</td>
+                      <td className="num">
+                        {run.operation === 'bruise' ? formatPercent(run.summary.mean_bruise_percent) : '–'}
+                      </td>
+                      <td>{run.method_used ?? run.method ?? '–'}</td>
+                      <td>
+                        <Link className="btn btn-secondary btn-small" to={`/results/${run.id}`}>
+                          Open
+                        </Link>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            {cursor && (
+              <div className="tool-actions">
+                <button
+                  type="button"
+                  className="btn btn-secondary"
+                  onClick={() => void loadMore()}
+                  disabled={loadingMore}
+                >
+                  {loadingMore ? 'Loading...' : 'Load more'}
+                </button>
+              </div>
+            )}
+          </div>
+        )}
+      </section>
+    </Layout>
+  );
+}
