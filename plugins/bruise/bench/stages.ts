@@ -7,6 +7,7 @@ import { fitSize, downscaleArea, labelBoxes, segmentFruit } from '@mango/core';
 import { decodeImage } from '@mango/core/node';
 import { benchPhotos, median, sharedDir, SHARED_MISSING } from '@mango/core/testing/node';
 import { SEGMENT_COARSE_SIZE } from '../src/analyse.ts';
+import { fruitBlockFactor } from '../src/classical.ts';
 import { cropFruit } from '../src/classical/crop.ts';
 import { darkSpots } from '../src/classical/dark-spots.ts';
 import { bruiseEvidence, DEFAULT_CLASSICAL, lesionsFromEvidence } from '../src/classical/evidence.ts';
@@ -40,7 +41,7 @@ for (const photo of await benchPhotos(shared, '/tmp/mango-bruise-bench/large')) 
       const bx = boxes[f];
       if (!bx || bx.area < 16) continue;
       fruitPixels += bx.area;
-      const crop = cropFruit(work, seg.labels, f, bx);
+      const crop = cropFruit(work, seg.labels, f, bx, fruitBlockFactor(bx.area));
       s = lap('crop', s);
       const bg = peelBackground(crop);
       s = lap('background', s);
