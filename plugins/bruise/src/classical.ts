@@ -56,10 +56,15 @@ export function classicalBruiseMask(
     const spots = darkSpots(crop, bg.dist, params.darkening);
     for (let i = 0; i < w * h; i++) lesions[i] |= spots[i];
     // Back to the working copy: each crop pixel marks the fruit's pixels of its block.
+    const f = crop.factor;
     for (let Y = bx.y0; Y <= bx.y1; Y++) {
-      const row = Math.floor((Y - bx.y0) / crop.factor) * w;
-      for (let X = bx.x0, i = Y * W + X; X <= bx.x1; X++, i++)
-        if (lesions[row + Math.floor((X - bx.x0) / crop.factor)] && fruitLabels[i] === k) out[i] = 1;
+      const row = Math.floor((Y - bx.y0) / f) * w;
+      for (let x = 0; x < w; x++) {
+        if (!lesions[row + x]) continue;
+        const X0 = bx.x0 + x * f;
+        for (let X = X0, i = Y * W + X0, X1 = Math.min(bx.x1, X0 + f - 1); X <= X1; X++, i++)
+          if (fruitLabels[i] === k) out[i] = 1;
+      }
     }
   }
   return out;
