@@ -1,6 +1,6 @@
 /** A pool of worker threads running image jobs (piscina). threads = 0 runs jobs inline on this thread. */
 import { availableParallelism } from 'node:os';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import { runImageJob, type ImageJob, type JobResult } from './jobs.ts';
 
 export interface JobPool {
@@ -22,22 +22,30 @@ export function createJobPool(options: { threads?: number; idleTimeout?: number 
   // onnxruntime threads per worker: the cores the workers leave free (a model run then uses both
   // cores of a 2-core machine when one photo at a time is scored). Workers inherit the environment.
   process.env.MANGO_ORT_THREADS ??= String(Math.max(1, Math.floor(availableParallelism() / threads)));
-  const piscina = new Piscina({
-    filename: new URL('./worker.cjs', import.meta.url).href,
-    // Run from the TypeScript sources (tests, dev): the worker loads them too, and resolves the
-    // other packages to their sources (the `source` export condition), never to a stale dist/.
-    ...(import.meta.url.endsWith('.ts') ? { execArgv: [...process.execArgv, '--conditions=source'] } : {}),
-    minThreads: 1,
-    maxThreads: threads,
-    idleTimeout: options.idleTimeout ?? 30_000,
-  });
+  // piscina loads with the first job (start-up of a command that runs one photo inline never pays it).
+  let piscina: Promise<Piscina> | undefined;
+  const pool = () =>
+    (piscina ??= import('piscina').then(
+      ({ Piscina }) =>
+        new Piscina({
+          filename: new URL('./worker.cjs', import.meta.url).href,
+          // Run from the TypeScript sources (tests, dev): the worker loads them too, and resolves the
+          // other packages to their sources (the `source` export condition), never to a stale dist/.
+          ...(import.meta.url.endsWith('.ts') ? { execArgv: [...process.execArgv, '--conditions=source'] } : {}),
+          minThreads: 1,
+          maxThreads: threads,
+          idleTimeout: options.idleTimeout ?? 30_000,
+        }),
+    ));
   return {
     threads,
-    run: (job) => {
+    run: async (job) => {
       // Transfer the bytes instead of copying them into the worker.
       const transfer = job.bytes ? [job.bytes.buffer as ArrayBuffer] : [];
-      return piscina.run(job, { transferList: transfer as never }) as Promise<JobResult>;
+      return (await pool()).run(job, { transferList: transfer as never }) as Promise<JobResult>;
     },
-    destroy: () => piscina.destroy(),
+    destroy: async () => {
+      if (piscina) await (await piscina).destroy();
+    },
   };
 }

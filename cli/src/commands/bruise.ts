@@ -4,7 +4,6 @@ import type { Command } from 'commander';
 import type { BruiseResultItem } from '@mango/core';
 import { csvTable, type CsvColumn } from '@mango/core/csv';
 import { BruiseOptions } from '@mango/plugin-bruise';
-import { evaluateBruise, formatBruiseEvaluation } from '@mango/plugin-bruise/eval';
 import { collectInputs, INPUTS_HELP } from '../inputs.ts';
 import { runBatch, summarise } from '../batch.ts';
 import { addSchemaOptions, readSchemaOptions, type FlagHelp } from '../schemaOptions.ts';
@@ -135,6 +134,8 @@ export function evalCommand(program: Command) {
           : undefined;
         // The installed models (onnxruntime-node loads only when a model runs).
         const models = method === 'classical' ? undefined : (await import('@mango/models')).createModelLoader();
+        // The evaluation (and its CSV parser) loads only for this command.
+        const { evaluateBruise, formatBruiseEvaluation } = await import('@mango/plugin-bruise/eval');
         const ev = await evaluateBruise({ ...o, method, models, onImage });
         if (onImage) process.stderr.write('\n');
         console.log(formatBruiseEvaluation(ev));
