@@ -75,26 +75,46 @@ function rowPass(
   for (let r = 0; r < height; r++) {
     const row = r * width;
     for (let i = 0; i < padded.length; i++) padded[i] = src[row + reflectIndex(i - half, width)];
+    // Two partial sums per output (odd and even taps): the additions wait on each other half as long.
     if (withImaginary && dstIm) {
       for (let c = 0; c < width; c++) {
         const p = c + half;
         let re = k0 * padded[p];
+        let re2 = 0;
         let im = 0;
-        for (let t = 1; t <= half; t++) {
+        let im2 = 0;
+        let t = 1;
+        for (; t < half; t += 2) {
+          const a = padded[p - t];
+          const b = padded[p + t];
+          const a2 = padded[p - t - 1];
+          const b2 = padded[p + t + 1];
+          re += kr[t] * (a + b);
+          im += ki[t] * (a - b);
+          re2 += kr[t + 1] * (a2 + b2);
+          im2 += ki[t + 1] * (a2 - b2);
+        }
+        if (t === half) {
           const a = padded[p - t];
           const b = padded[p + t];
           re += kr[t] * (a + b);
           im += ki[t] * (a - b);
         }
-        dstRe[row + c] = re;
-        dstIm[row + c] = im;
+        dstRe[row + c] = re + re2;
+        dstIm[row + c] = im + im2;
       }
     } else {
       for (let c = 0; c < width; c++) {
         const p = c + half;
         let re = k0 * padded[p];
-        for (let t = 1; t <= half; t++) re += kr[t] * (padded[p - t] + padded[p + t]);
-        dstRe[row + c] = re;
+        let re2 = 0;
+        let t = 1;
+        for (; t < half; t += 2) {
+          re += kr[t] * (padded[p - t] + padded[p + t]);
+          re2 += kr[t + 1] * (padded[p - t - 1] + padded[p + t + 1]);
+        }
+        if (t === half) re += kr[t] * (padded[p - t] + padded[p + t]);
+        dstRe[row + c] = re + re2;
       }
     }
   }
