@@ -2,7 +2,6 @@
  * Runs one job per input file on the worker pool: a progress bar on a terminal, results in input
  * order, failures collected (a failed file never stops the others) and summarised at the end.
  */
-import { SingleBar, Presets } from 'cli-progress';
 import { createJobPool, defaultThreads, type ImageJob, type JobResult } from '@mango/runner';
 import type { InputFile } from './inputs.ts';
 
@@ -28,17 +27,18 @@ export async function runBatch(
   // One photo runs on this thread: a worker thread would only add its start-up (loading the
   // plugins a second time) to the one job.
   const pool = createJobPool({ threads: files.length === 1 ? 0 : threads, idleTimeout: 1000 });
-  const bar =
-    process.stderr.isTTY && !options.quiet && files.length > 1
-      ? new SingleBar(
-          {
-            format: ' {bar} {value}/{total} images | {eta_formatted} left | {file}',
-            hideCursor: true,
-            stream: process.stderr,
-          },
-          Presets.shades_classic,
-        )
-      : null;
+  // cli-progress loads only when a bar is shown.
+  const progress = process.stderr.isTTY && !options.quiet && files.length > 1 ? await import('cli-progress') : null;
+  const bar = progress
+    ? new progress.SingleBar(
+        {
+          format: ' {bar} {value}/{total} images | {eta_formatted} left | {file}',
+          hideCursor: true,
+          stream: process.stderr,
+        },
+        progress.Presets.shades_classic,
+      )
+    : null;
   bar?.start(files.length, 0, { file: '' });
   const started = performance.now();
   const results: BatchOutcome['results'] = new Array(files.length);

@@ -6,7 +6,6 @@
  * The CLI's batches leave both unset: they queue every file and wait for each.
  */
 import { availableParallelism } from 'node:os';
-import { Piscina } from 'piscina';
 import { MangoError } from '@mango/core';
 import { runImageJob, type ImageJob, type JobResult } from './jobs.ts';
 
@@ -72,15 +71,21 @@ export function createJobPool(options: JobPoolOptions = {}): JobPool {
   // onnxruntime threads per worker: the cores the workers leave free (a model run then uses both
   // cores of a 2-core machine when one photo at a time is scored). Workers inherit the environment.
   process.env.MANGO_ORT_THREADS ??= String(Math.max(1, Math.floor(availableParallelism() / threads)));
-  const piscina = new Piscina({
-    filename: new URL('./worker.cjs', import.meta.url).href,
-    // Run from the TypeScript sources (tests, dev): the worker loads them too, and resolves the
-    // other packages to their sources (the `source` export condition), never to a stale dist/.
-    ...(import.meta.url.endsWith('.ts') ? { execArgv: [...process.execArgv, '--conditions=source'] } : {}),
-    minThreads: 1,
-    maxThreads: threads,
-    idleTimeout: options.idleTimeout ?? 30_000,
-  });
+  // piscina is imported only here, so a command that runs its one photo inline (threads 0) never
+  // loads it; a real pool starts loading it (and its first worker) at once.
+  const piscina = import('piscina').then(
+    ({ Piscina }) =>
+      new Piscina({
+        filename: new URL('./worker.cjs', import.meta.url).href,
+        // Run from the TypeScript sources (tests, dev): the worker loads them too, and resolves the
+        // other packages to their sources (the `source` export condition), never to a stale dist/.
+        ...(import.meta.url.endsWith('.ts') ? { execArgv: [...process.execArgv, '--conditions=source'] } : {}),
+        minThreads: 1,
+        maxThreads: threads,
+        idleTimeout: options.idleTimeout ?? 30_000,
+      }),
+  );
+  piscina.catch(() => {}); // a failure surfaces in run() and destroy()
   const admission = new Admission(threads, options.maxQueue ?? Infinity);
   const { timeoutMs } = options;
   const runOnThread = async (job: ImageJob): Promise<JobResult> => {
@@ -88,7 +93,7 @@ export function createJobPool(options: JobPoolOptions = {}): JobPool {
     const transfer = job.bytes ? [job.bytes.buffer as ArrayBuffer] : [];
     const signal = timeoutMs ? AbortSignal.timeout(timeoutMs) : undefined;
     try {
-      return (await piscina.run(job, { transferList: transfer as never, signal })) as JobResult;
+      return (await (await piscina).run(job, { transferList: transfer as never, signal })) as JobResult;
     } catch (e) {
       if (!signal?.aborted) throw e;
       const name = job.name ?? job.path ?? 'image';
@@ -109,6 +114,6 @@ export function createJobPool(options: JobPoolOptions = {}): JobPool {
         admission.release();
       }
     },
-    destroy: () => piscina.destroy(),
+    destroy: async () => (await piscina).destroy(),
   };
 }

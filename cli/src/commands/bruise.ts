@@ -16,7 +16,6 @@ import {
 } from '@mango/core/results';
 import type { JobResult } from '@mango/runner';
 import { BruiseOptions } from '@mango/plugin-bruise';
-import { evaluateBruise, formatBruiseEvaluation } from '@mango/plugin-bruise/eval';
 import { collectInputs, INPUTS_HELP, type InputFile } from '../inputs.ts';
 import { VERSION } from '../version.ts';
 import { runBatch, summarise } from '../batch.ts';
@@ -191,6 +190,8 @@ export function evalCommand(program: Command) {
           : undefined;
         // The installed models (onnxruntime-node loads only when a model runs).
         const models = method === 'classical' ? undefined : (await import('@mango/models')).createModelLoader();
+        // The evaluation (and its CSV parser) loads only for this command.
+        const { evaluateBruise, formatBruiseEvaluation } = await import('@mango/plugin-bruise/eval');
         const ev = await evaluateBruise({ ...o, method, models, onImage });
         if (onImage) process.stderr.write('\n');
         console.log(formatBruiseEvaluation(ev));

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fruitScene as syntheticScene } from '@mango/core/testing';
-import { classicalBruiseMask } from './classical.ts';
+import { classicalBruiseMask, fruitBlockFactor } from './classical.ts';
 
 const W = 240;
 const H = 180;
@@ -40,17 +40,18 @@ const BRUISE: Rgb = [0.58, 0.5, 0.8];
 /** Dark-brown rot spot (anthracnose-like). */
 const SPOT: Rgb = [0.45, 0.36, 0.55];
 
-function fruitScene(patches: Patch[], seed = 1) {
+/** The scene; `scale` enlarges it (fruit, patches and picture; the noise stays per pixel). */
+function fruitScene(patches: Patch[], seed = 1, scale = 1) {
   const { image, labels, areas } = syntheticScene({
-    width: W,
-    height: H,
+    width: W * scale,
+    height: H * scale,
     background: [128, 128, 128],
-    fruits: [{ cx: CX, cy: CY, rx: AX, ry: AY, peel: [230, 180, 55], shade }],
+    fruits: [{ cx: CX * scale, cy: CY * scale, rx: AX * scale, ry: AY * scale, peel: [230, 180, 55], shade }],
     seed,
     noisePer: 'channel',
     paint: (rgb, x, y) => {
       for (const p of patches) {
-        const rr = Math.hypot(x - p.cx, y - p.cy);
+        const rr = Math.hypot(x / scale - p.cx, y / scale - p.cy);
         const f = p.feather ?? 0;
         const t = rr <= p.r ? 1 : rr >= p.r + f ? 0 : Math.cos((((rr - p.r) / f) * Math.PI) / 2) ** 2;
         if (t > 0) rgb = rgb.map((c, j) => c * (1 - t + t * p.mul[j]));
@@ -63,15 +64,15 @@ function fruitScene(patches: Patch[], seed = 1) {
 
 const count = (m: Uint8Array) => m.reduce((a, b) => a + b, 0);
 
-/** Pixels of the mask within distance `within` of the patch centre, and the pixels there. */
-function inDisc(mask: Uint8Array, cx: number, cy: number, within: number) {
+/** Pixels of the mask within distance `within` of the patch centre, and the pixels there (scene coordinates). */
+function inDisc(mask: Uint8Array, cx: number, cy: number, within: number, scale = 1) {
   let marked = 0;
   let total = 0;
-  for (let y = 0; y < H; y++)
-    for (let x = 0; x < W; x++)
-      if (Math.hypot(x - cx, y - cy) <= within) {
+  for (let y = 0; y < H * scale; y++)
+    for (let x = 0; x < W * scale; x++)
+      if (Math.hypot(x / scale - cx, y / scale - cy) <= within) {
         total++;
-        marked += mask[y * W + x];
+        marked += mask[y * W * scale + x];
       }
   return { marked, total };
 }
@@ -88,6 +89,20 @@ describe('classicalBruiseMask, synthetic peel', () => {
     // Nothing outside the feathered disc, nothing off the fruit.
     expect(inDisc(mask, bruise.cx, bruise.cy, bruise.r + bruise.feather!).marked).toBe(count(mask));
     for (let i = 0; i < mask.length; i++) if (mask[i]) expect(labels[i]).toBe(1);
+  });
+
+  it('processes a fruit above MAX_WORKING_FRUIT_PIXELS on blocks, with the same outline', () => {
+    // The first test's scene at 2.5x: the fruit (~147 000 px) runs on 2 x 2 blocks (~37 000).
+    const scale = 2.5;
+    const bruise: Patch = { cx: 85, cy: 95, r: 16, feather: 6, mul: BRUISE };
+    const { mask, labels, fruitArea } = fruitScene([bruise], 2, scale);
+    expect(fruitBlockFactor(fruitArea)).toBe(2);
+    const half = inDisc(mask, bruise.cx, bruise.cy, bruise.r + bruise.feather! / 2, scale);
+    expect(Math.abs(count(mask) - half.total) / half.total).toBeLessThan(0.05);
+    expect(half.marked / half.total).toBeGreaterThan(0.95);
+    expect(inDisc(mask, bruise.cx, bruise.cy, bruise.r + bruise.feather!, scale).marked).toBe(count(mask));
+    for (let i = 0; i < mask.length; i++) if (mask[i]) expect(labels[i]).toBe(1);
+    expect(count(fruitScene([], 1, scale).mask)).toBe(0);
   });
 
   it('finds a brown bruise that fades out gently (the edge rule spares tissue that lost yellow)', () => {

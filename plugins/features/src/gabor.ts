@@ -75,26 +75,46 @@ function rowPass(
   for (let r = 0; r < height; r++) {
     const row = r * width;
     for (let i = 0; i < padded.length; i++) padded[i] = src[row + reflectIndex(i - half, width)];
+    // Two partial sums per output (odd and even taps): the additions wait on each other half as long.
     if (withImaginary && dstIm) {
       for (let c = 0; c < width; c++) {
         const p = c + half;
         let re = k0 * padded[p];
+        let re2 = 0;
         let im = 0;
-        for (let t = 1; t <= half; t++) {
+        let im2 = 0;
+        let t = 1;
+        for (; t < half; t += 2) {
+          const a = padded[p - t];
+          const b = padded[p + t];
+          const a2 = padded[p - t - 1];
+          const b2 = padded[p + t + 1];
+          re += kr[t] * (a + b);
+          im += ki[t] * (a - b);
+          re2 += kr[t + 1] * (a2 + b2);
+          im2 += ki[t + 1] * (a2 - b2);
+        }
+        if (t === half) {
           const a = padded[p - t];
           const b = padded[p + t];
           re += kr[t] * (a + b);
           im += ki[t] * (a - b);
         }
-        dstRe[row + c] = re;
-        dstIm[row + c] = im;
+        dstRe[row + c] = re + re2;
+        dstIm[row + c] = im + im2;
       }
     } else {
       for (let c = 0; c < width; c++) {
         const p = c + half;
         let re = k0 * padded[p];
-        for (let t = 1; t <= half; t++) re += kr[t] * (padded[p - t] + padded[p + t]);
-        dstRe[row + c] = re;
+        let re2 = 0;
+        let t = 1;
+        for (; t < half; t += 2) {
+          re += kr[t] * (padded[p - t] + padded[p + t]);
+          re2 += kr[t + 1] * (padded[p - t - 1] + padded[p + t + 1]);
+        }
+        if (t === half) re += kr[t] * (padded[p - t] + padded[p + t]);
+        dstRe[row + c] = re + re2;
       }
     }
   }
@@ -127,7 +147,31 @@ function columnPass(
       const k0 = kr[0];
       for (let c = 0; c < width; c++) accE[c] = k0 * src[mid + c];
       accO.fill(0);
-      for (let t = 1; t <= half; t++) {
+      // Two taps per sweep of the row (half the accumulator traffic), then the odd one out.
+      let t = 1;
+      for (; t + 1 <= half && dE; t += 2) {
+        const a1 = reflectIndex(r - t, height) * width;
+        const b1 = reflectIndex(r + t, height) * width;
+        const a2 = reflectIndex(r - t - 1, height) * width;
+        const b2 = reflectIndex(r + t + 1, height) * width;
+        const ke1 = kr[t];
+        const ke2 = kr[t + 1];
+        if (dO) {
+          const ko1 = ki[t];
+          const ko2 = ki[t + 1];
+          for (let c = 0; c < width; c++) {
+            const u1 = src[a1 + c];
+            const v1 = src[b1 + c];
+            const u2 = src[a2 + c];
+            const v2 = src[b2 + c];
+            accE[c] += ke1 * (u1 + v1) + ke2 * (u2 + v2);
+            accO[c] += ko1 * (u1 - v1) + ko2 * (u2 - v2);
+          }
+        } else
+          for (let c = 0; c < width; c++)
+            accE[c] += ke1 * (src[a1 + c] + src[b1 + c]) + ke2 * (src[a2 + c] + src[b2 + c]);
+      }
+      for (; t <= half; t++) {
         const a = reflectIndex(r - t, height) * width;
         const b = reflectIndex(r + t, height) * width;
         const ke = kr[t];

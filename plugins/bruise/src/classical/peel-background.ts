@@ -241,11 +241,17 @@ export function peelBackground(crop: FruitCrop): PeelBackground {
         rows[j * w + x] = a0 + tx.fr[x] * (plane[j * gw + tx.t1[x]] - a0);
       }
   };
-  /** Bilinear value at pixel (x, y) of the plane whose rows `across` filled. */
-  const up = (rows: Float64Array, x: number, y: number) => {
-    const fy = ty.fr[y];
-    return rows[ty.t0[y] * w + x] * (1 - fy) + rows[ty.t1[y] * w + x] * fy;
-  };
+  // Each row's fruit pixels lie within [spanX0[y], spanX1[y]): the loops below skip the rest.
+  const spanX0 = new Int32Array(h);
+  const spanX1 = new Int32Array(h);
+  for (let y = 0; y < h; y++) {
+    let x0 = 0;
+    let x1 = w;
+    while (x0 < w && !fruit[y * w + x0]) x0++;
+    while (x1 > x0 && !fruit[y * w + x1 - 1]) x1--;
+    spanX0[y] = x0;
+    spanX1[y] = x1;
+  }
   for (let iter = 0; iter < ITERATIONS; iter++) {
     // (sums holds the cell sums of the healthy pixels: count, L*, a*, b*.)
     let tw = 0;
@@ -307,35 +313,52 @@ export function peelBackground(crop: FruitCrop): PeelBackground {
     // Back to the pixels; edge-shading profile = mean residual of the healthy peel per ring.
     prof.fill(0);
     profN.fill(0);
-    for (let y = 0; y < h; y++)
-      for (let x = 0, i = y * w; x < w; x++, i++) {
+    // (The bilinear value of a plane at (x, y) is rows[r0 + x] * (1 - fy) + rows[r1 + x] * fy, with
+    // the rows `across` filled; written out in the loops, which run over every fruit pixel.)
+    for (let y = 0; y < h; y++) {
+      const fy = ty.fr[y];
+      const gy = 1 - fy;
+      const r0 = ty.t0[y] * w;
+      const r1 = ty.t1[y] * w;
+      for (let x = spanX0[y], i = y * w + x, end = spanX1[y]; x < end; x++, i++) {
         if (!fruit[i]) continue;
-        bgL[i] = up(rowsL, x, y);
+        bgL[i] = rowsL[r0 + x] * gy + rowsL[r1 + x] * fy;
         if (weight[i]) {
           prof[bin[i]] += L[i] - bgL[i];
           profN[bin[i]]++;
         }
       }
+    }
     for (let k = 0; k < PROFILE_RINGS; k++) prof[k] = profN[k] > 0 ? prof[k] / profN[k] : 0;
     const last = iter === ITERATIONS - 1;
     if (!last) sums.fill(0);
     for (let y = 0; y < h; y++) {
       const cr = Math.floor(y / g) * gw;
-      for (let x = 0, i = y * w; x < w; x++, i++) {
+      const fy = ty.fr[y];
+      const gy = 1 - fy;
+      const r0 = ty.t0[y] * w;
+      const r1 = ty.t1[y] * w;
+      for (let x = spanX0[y], i = y * w + x, end = spanX1[y]; x < end; x++, i++) {
         if (!fruit[i]) continue;
         bgL[i] += prof[bin[i]];
         const e = bgL[i] - L[i];
         // a*, b* of the background are needed for the blush test of darker pixels, and at the end.
         if (last || e >= EXCLUDE_DARKER) {
-          bgA[i] = up(rowsA, x, y);
-          bgB[i] = up(rowsB, x, y);
+          bgA[i] = rowsA[r0 + x] * gy + rowsA[r1 + x] * fy;
+          bgB[i] = rowsB[r0 + x] * gy + rowsB[r1 + x] * fy;
         }
         if (last) continue;
         // Leave out what looks like lesion (darker than the current estimate) or highlight; blush
         // stays in the background even when darker: the background must follow it.
         const keep = (e < EXCLUDE_DARKER || isBlush(A[i], B[i], bgA[i], bgB[i])) && e > -EXCLUDE_BRIGHTER;
         weight[i] = keep ? 1 : 0;
-        if (keep) addToCells(i, cr + cellX[x]);
+        if (keep) {
+          const c = (cr + cellX[x]) * 4;
+          sums[c]++;
+          sums[c + 1] += L[i];
+          sums[c + 2] += A[i];
+          sums[c + 3] += B[i];
+        }
       }
     }
   }
