@@ -67,6 +67,7 @@ interface BruiseFlags {
   masks?: string;
   method?: string;
   pxPerCm?: string;
+  referenceMm?: string;
   concurrency?: number;
 }
 
@@ -74,6 +75,10 @@ interface BruiseFlags {
 const BRUISE_FLAG_HELP: Record<string, FlagHelp> = {
   method: { value: 'method', description: 'auto | classical | model' },
   pxPerCm: { description: 'pixels per centimetre: also report areas in cm²' },
+  referenceMm: {
+    value: 'mm',
+    description: 'diameter of a round reference object (coin, sticker) in the photos: the scale comes from it',
+  },
 };
 
 export function bruiseCommand(program: Command) {
@@ -88,11 +93,17 @@ export function bruiseCommand(program: Command) {
     .option('--fruits <file>', 'also write the per-fruit table (one row per fruit) as CSV')
     .option('--overlays <dir>', 'write each overlay (fruit outline, bruises tinted) as <name>.overlay.jpg')
     .option('--masks <dir>', 'write <name>.fruit.png and <name>.bruise.png (8-bit, 0 or 255, input size)');
-  addSchemaOptions(cmd, BruiseOptions, { only: ['method', 'pxPerCm'], help: BRUISE_FLAG_HELP });
+  addSchemaOptions(cmd, BruiseOptions, { only: ['method', 'pxPerCm', 'referenceMm'], help: BRUISE_FLAG_HELP });
   cmd
     .option('--concurrency <n>', 'worker threads (default: one per core)', Number)
     .action(async (inputs: string[], o: BruiseFlags) => {
       const options = parseOrExit(BruiseOptions, readSchemaOptions(BruiseOptions, o));
+      // The options the plugin runs with (and provenance records): method, and the scale when given.
+      const pluginOptions = {
+        method: options.method,
+        ...(options.pxPerCm ? { pxPerCm: options.pxPerCm } : {}),
+        ...(options.referenceMm ? { referenceMm: options.referenceMm } : {}),
+      };
       const { files, missing } = await collectInputs(inputs);
       const json = Boolean(o.out?.toLowerCase().endsWith('.json'));
       const digests = new Map<string, string>();
@@ -103,7 +114,7 @@ export function bruiseCommand(program: Command) {
         (f) => ({
           path: f.path,
           name: f.relative,
-          steps: [{ plugin: 'bruise', options: { method: options.method, pxPerCm: options.pxPerCm } }],
+          steps: [{ plugin: 'bruise', options: pluginOptions }],
           // The plugin's extra images these flags write (none: it renders no overlay).
           // results.json holds a small copy of each overlay.
           images: [...(o.overlays || json ? ['overlay'] : []), ...(o.masks ? ['fruit-mask', 'bruise-mask'] : [])],
@@ -148,7 +159,7 @@ export function bruiseCommand(program: Command) {
           run_id: null,
           operation: 'bruise',
           method: options.method,
-          options: { method: options.method, ...(options.pxPerCm ? { pxPerCm: options.pxPerCm } : {}) },
+          options: pluginOptions,
           created_at: startedAt,
           inputs: done.map(({ file, sha256 }) => ({ filename: file.relative, sha256 })),
         },

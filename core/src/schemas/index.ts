@@ -70,6 +70,15 @@ export const BruiseFruit = z.object({
 });
 export type BruiseFruit = z.infer<typeof BruiseFruit>;
 
+/** A round reference object found in the photo (full-resolution pixels). */
+export const ReferenceObject = z.object({
+  x: z.number(),
+  y: z.number(),
+  diameter_px: z.number(),
+  /** 0..1: how closely its outline is a circle */
+  confidence: z.number(),
+});
+
 /** Bruise result item. The first five fields are the original contract; the rest are additions. */
 export const BruiseResultItem = z.object({
   filename: z.string(),
@@ -93,6 +102,10 @@ export const BruiseResultItem = z.object({
   height: z.number().int(),
   elapsed_ms: z.number(),
   px_per_cm: z.number().optional(),
+  /** where px_per_cm came from: a reference object found in the photo, typed by the user, or none (null) */
+  scale_source: z.enum(['reference', 'given']).nullable().optional(),
+  /** the reference object (option referenceMm / field reference_mm): null when none was found */
+  reference: ReferenceObject.nullable().optional(),
   fruit_area_cm2: z.number().optional(),
   bruise_area_cm2: z.number().optional(),
   /** the stored run of the call (GET /api-node/runs/{id}); null when it is not stored (browser partner keys) */

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createImage } from '@mango/core';
+import { sceneWithDisc } from '@mango/core/testing';
 import { decodeImage, encodeImage } from '@mango/core/node';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -150,6 +151,40 @@ describe('/api-py input handling', () => {
     const [classical] = (await cl.json()) as Record<string, unknown>[];
     expect(classical.method).toBe('classical');
     expect(classical).not.toHaveProperty('model_id');
+  });
+
+  it('reference_mm: the scale from a 25 mm disc in the photo (scale_source, reference), the disc not counted as fruit', async () => {
+    const { image, areas } = sceneWithDisc(24, 11);
+    const jpeg = await encodeImage(image, 'jpeg', { quality: 92 });
+    const res = await post(
+      '/api-py/python/bruise_detection/Classical',
+      await form([['disc.jpg', jpeg]], { reference_mm: '25' }),
+    );
+    expect(res.status).toBe(200);
+    const [item] = (await res.json()) as {
+      scale_source: string;
+      px_per_cm: number;
+      reference: { x: number; y: number; diameter_px: number; confidence: number };
+      fruits: { area_cm2: number }[];
+    }[];
+    expect(item.scale_source).toBe('reference');
+    expect(item.fruits).toHaveLength(2);
+    expect(Math.abs(item.px_per_cm / 24 - 1)).toBeLessThan(0.01);
+    expect(item.reference.diameter_px).toBeCloseTo(60, 0);
+    expect(Math.abs(item.fruits[0].area_cm2 / (areas[1] / 24 ** 2) - 1)).toBeLessThan(0.02);
+    // a typed scale wins; a bad diameter is a 400 naming the field
+    const given = await post(
+      '/api-py/python/bruise_detection/Classical',
+      await form([['disc.jpg', jpeg]], { reference_mm: '25', px_per_cm: '30' }),
+    );
+    const [g] = (await given.json()) as { scale_source: string; px_per_cm: number }[];
+    expect([g.scale_source, g.px_per_cm]).toEqual(['given', 30]);
+    const bad = await post(
+      '/api-py/python/bruise_detection/Classical',
+      await form([['disc.jpg', jpeg]], { reference_mm: '0' }),
+    );
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).detail).toBe('`reference_mm` must be a number from 5 to 200');
   });
 
   it('remove_background wants exactly one image', async () => {

@@ -72,9 +72,10 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
   const bruise = (method: 'auto' | 'classical') => async (c: Parameters<MiddlewareHandler>[0]) => {
     const fields = await readMultipart(c);
     const uploads = await uploadedFiles(fields, maxUploadBytes);
-    const { px_per_cm: pxPerCm } = readFields(BRUISE_FIELDS, fields);
+    const { px_per_cm: pxPerCm, reference_mm: referenceMm } = readFields(BRUISE_FIELDS, fields);
     const opts: Record<string, unknown> = { method };
     if (pxPerCm !== undefined) opts.pxPerCm = pxPerCm;
+    if (referenceMm !== undefined) opts.referenceMm = referenceMm;
     const recordRun = options.startRun?.(c, 'bruise', uploads);
     const results = await Promise.all(uploads.map((u) => run(u, [{ plugin: 'bruise', options: opts }])));
     // One bad file fails the request with its reason; nothing else is stored, so nothing is lost.

@@ -11,11 +11,18 @@ import '../../tool-pages.css';
 
 const BRUISE_ENDPOINT = '/api-py/python/bruise_detection/DeepLearning';
 
+/** The optional scale fields of the form: the API's `reference_mm` and `px_per_cm` (typed text, trimmed). */
+export interface ScaleFields {
+  referenceMm: string;
+  pxPerCm: string;
+}
+
 export default function Bruise() {
   const navigate = useNavigate();
   const [files, setFiles] = useState<File[]>([]);
   const [confirming, setConfirming] = useState(false);
   const [processing, setProcessing] = useState(false);
+  const [scale, setScale] = useState<ScaleFields>({ referenceMm: '', pxPerCm: '' });
 
   const onProcess = () => {
     if (files.length === 0) {
@@ -30,6 +37,8 @@ export default function Bruise() {
     setProcessing(true);
     const form = new FormData();
     for (const f of files) form.append('images', f, f.name);
+    if (scale.referenceMm.trim()) form.append('reference_mm', scale.referenceMm.trim());
+    if (scale.pxPerCm.trim()) form.append('px_per_cm', scale.pxPerCm.trim());
     try {
       const res = await apiFetch(BRUISE_ENDPOINT, { method: 'POST', body: form });
       if (!res.ok) {
@@ -63,6 +72,37 @@ export default function Bruise() {
         </p>
         <div className="card">
           <Dropzone files={files} onChange={setFiles} />
+          <fieldset className="scale-options">
+            <legend>Scale (optional: areas in cm²)</legend>
+            <label>
+              Reference object diameter (mm)
+              <input
+                type="number"
+                min={5}
+                max={200}
+                step="any"
+                name="reference_mm"
+                placeholder="e.g. 25 for a coin"
+                value={scale.referenceMm}
+                onChange={(e) => setScale({ ...scale, referenceMm: e.target.value })}
+              />
+            </label>
+            <label>
+              or pixels per cm
+              <input
+                type="number"
+                min={0.01}
+                step="any"
+                name="px_per_cm"
+                value={scale.pxPerCm}
+                onChange={(e) => setScale({ ...scale, pxPerCm: e.target.value })}
+              />
+            </label>
+            <p className="field-hint">
+              Put a coin or a round sticker beside the fruit and give its diameter: the scale is measured in each photo.
+              A typed pixels-per-cm wins.
+            </p>
+          </fieldset>
           <div className="tool-actions">
             <button type="button" className="btn btn-secondary" onClick={() => setFiles([])} disabled={processing}>
               Clear
