@@ -14,7 +14,11 @@ export type MangoErrorCode =
   | 'PLUGIN_NOT_FOUND'
   | 'DUPLICATE_PLUGIN'
   | 'MODEL_NOT_FOUND'
-  | 'NOT_AVAILABLE';
+  | 'NOT_AVAILABLE'
+  /** the server's work queue is full: try again later (answered with Retry-After) */
+  | 'BUSY'
+  /** one photo took longer than the per-photo time limit */
+  | 'TIMED_OUT';
 
 const STATUS: Record<MangoErrorCode, number> = {
   INVALID_INPUT: 400,
@@ -29,6 +33,8 @@ const STATUS: Record<MangoErrorCode, number> = {
   DUPLICATE_PLUGIN: 500,
   MODEL_NOT_FOUND: 404,
   NOT_AVAILABLE: 501,
+  BUSY: 503,
+  TIMED_OUT: 422,
 };
 
 export class MangoError extends Error {

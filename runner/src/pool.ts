@@ -1,23 +1,73 @@
-/** A pool of worker threads running image jobs (piscina). threads = 0 runs jobs inline on this thread. */
+/**
+ * A pool of worker threads running image jobs (piscina). threads = 0 runs jobs inline on this thread.
+ * A server bounds it: `maxQueue` jobs may wait for a thread (one more is refused at once with
+ * MangoError BUSY, which the server answers 503 with Retry-After) and `timeoutMs` stops a job that
+ * runs longer (its worker thread is terminated, so the CPU is freed; the job fails with TIMED_OUT).
+ * The CLI's batches leave both unset: they queue every file and wait for each.
+ */
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
+import { MangoError } from '@mango/core';
 import { runImageJob, type ImageJob, type JobResult } from './jobs.ts';
 
 export interface JobPool {
   threads: number;
   run(job: ImageJob): Promise<JobResult>;
+  /** jobs running and waiting */
+  readonly pending: number;
   destroy(): Promise<void>;
+}
+
+export interface JobPoolOptions {
+  threads?: number;
+  idleTimeout?: number;
+  /** jobs that may wait for a free thread; more are refused with BUSY (default: unbounded) */
+  maxQueue?: number;
+  /** per-job time limit from the moment it gets a thread, ms (default: none) */
+  timeoutMs?: number;
 }
 
 export function defaultThreads(): number {
   return Math.max(1, availableParallelism());
 }
 
-export function createJobPool(options: { threads?: number; idleTimeout?: number } = {}): JobPool {
+/** Waiting room in front of the threads: at most `threads` jobs run, at most `maxQueue` wait. */
+class Admission {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+  constructor(
+    private readonly slots: number,
+    private readonly maxQueue: number,
+  ) {}
+
+  get pending(): number {
+    return this.running + this.waiting.length;
+  }
+
+  async acquire(): Promise<void> {
+    if (this.running < this.slots) {
+      this.running++;
+      return;
+    }
+    if (this.waiting.length >= this.maxQueue) {
+      throw new MangoError('BUSY', 'The server is busy processing other images. Please try again shortly.');
+    }
+    // release() hands its slot straight to the first waiter (running stays the same).
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.running--;
+  }
+}
+
+export function createJobPool(options: JobPoolOptions = {}): JobPool {
   const threads = options.threads ?? defaultThreads();
   if (threads <= 0) {
     process.env.MANGO_ORT_THREADS ??= String(availableParallelism());
-    return { threads: 0, run: runImageJob, destroy: async () => {} };
+    return { threads: 0, run: runImageJob, pending: 0, destroy: async () => {} };
   }
   // onnxruntime threads per worker: the cores the workers leave free (a model run then uses both
   // cores of a 2-core machine when one photo at a time is scored). Workers inherit the environment.
@@ -31,12 +81,33 @@ export function createJobPool(options: { threads?: number; idleTimeout?: number 
     maxThreads: threads,
     idleTimeout: options.idleTimeout ?? 30_000,
   });
+  const admission = new Admission(threads, options.maxQueue ?? Infinity);
+  const { timeoutMs } = options;
+  const runOnThread = async (job: ImageJob): Promise<JobResult> => {
+    // Transfer the bytes instead of copying them into the worker.
+    const transfer = job.bytes ? [job.bytes.buffer as ArrayBuffer] : [];
+    const signal = timeoutMs ? AbortSignal.timeout(timeoutMs) : undefined;
+    try {
+      return (await piscina.run(job, { transferList: transfer as never, signal })) as JobResult;
+    } catch (e) {
+      if (!signal?.aborted) throw e;
+      const name = job.name ?? job.path ?? 'image';
+      const message = `${name}: processing took longer than the limit of ${timeoutMs! / 1000} s per photo`;
+      return { ok: false, name, error: { code: 'TIMED_OUT', status: 422, message } };
+    }
+  };
   return {
     threads,
-    run: (job) => {
-      // Transfer the bytes instead of copying them into the worker.
-      const transfer = job.bytes ? [job.bytes.buffer as ArrayBuffer] : [];
-      return piscina.run(job, { transferList: transfer as never }) as Promise<JobResult>;
+    get pending() {
+      return admission.pending;
+    },
+    run: async (job) => {
+      await admission.acquire();
+      try {
+        return await runOnThread(job);
+      } finally {
+        admission.release();
+      }
     },
     destroy: () => piscina.destroy(),
   };

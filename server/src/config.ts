@@ -19,6 +19,18 @@ export interface ServerConfig {
   maxPixels: number;
   /** Largest request body, bytes (MAX_REQUEST_MB, default 200). */
   maxRequestBytes: number;
+  /** Most image files in one /api-py request (MAX_FILES_PER_REQUEST, default 50). */
+  maxFilesPerRequest: number;
+  /** /api-py uploads of one caller (user or API key) in progress at once (MAX_CONCURRENT_UPLOADS, default 2). */
+  maxConcurrentUploads: number;
+  /** /api-py requests per minute of one signed-in user (API_PY_LIMIT_PER_MINUTE, default 120; keys have their own). */
+  apiPyLimitPerMinute: number;
+  /** Images that may wait for a worker thread; more get 503 with Retry-After (WORKER_QUEUE, default 32). */
+  workerQueue: number;
+  /** Time limit per photo on a worker thread, ms (PHOTO_TIME_LIMIT_S, default 60). */
+  photoTimeLimitMs: number;
+  /** Where uploads are spooled while a request is processed (UPLOAD_DIR, default DATA_DIR/uploads). */
+  uploadDir: string;
   /** Folder holding the built web app (web/dist). */
   webDist: string;
   /** Folder holding the built widget bundle (widget/dist). */
@@ -38,10 +50,11 @@ const num = (v: string | undefined, d: number) =>
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<ServerConfig> = {}): ServerConfig {
   const repo = resolve(import.meta.dirname, '../..');
+  const dataDir = overrides.dataDir ?? resolve(env.DATA_DIR ?? './data');
   return {
     port: num(env.PORT, 8080),
     host: env.HOST ?? '0.0.0.0',
-    dataDir: resolve(env.DATA_DIR ?? './data'),
+    dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
     jwtSecret: env.JWT_SECRET || undefined,
     corsOrigins: (env.CORS_ORIGINS ?? '')
@@ -53,6 +66,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     maxUploadBytes: num(env.MAX_UPLOAD_MB, SERVER_MAX_UPLOAD_MB) * 1024 * 1024,
     maxPixels: num(env.MAX_MEGAPIXELS, 50) * 1_000_000,
     maxRequestBytes: num(env.MAX_REQUEST_MB, 200) * 1024 * 1024,
+    maxFilesPerRequest: num(env.MAX_FILES_PER_REQUEST, 50),
+    maxConcurrentUploads: num(env.MAX_CONCURRENT_UPLOADS, 2),
+    apiPyLimitPerMinute: num(env.API_PY_LIMIT_PER_MINUTE, 120),
+    workerQueue: num(env.WORKER_QUEUE, 32),
+    photoTimeLimitMs: num(env.PHOTO_TIME_LIMIT_S, 60) * 1000,
+    uploadDir: resolve(env.UPLOAD_DIR ?? resolve(dataDir, 'uploads')),
     webDist: resolve(env.WEB_DIST ?? resolve(repo, 'web/dist')),
     widgetDist: resolve(env.WIDGET_DIST ?? resolve(repo, 'widget/dist')),
     modelsDir: resolve(env.MODELS_DIR ?? resolve(repo, 'models')),

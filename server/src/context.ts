@@ -57,7 +57,11 @@ export async function createServerContext(
       // No model package available: the classical methods still work.
     }
   }
-  const pool = createJobPool({ threads: config.workerThreads });
+  const pool = createJobPool({
+    threads: config.workerThreads,
+    maxQueue: config.workerQueue,
+    timeoutMs: config.photoTimeLimitMs,
+  });
   return {
     config,
     db: opened.db,

@@ -1,33 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { deflateSync, crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { decodeImage, encodeImage } from './index.ts';
 import { createImage } from '../image.ts';
-
-/** A PNG whose header claims width x height (the pixel data is a token: the size check comes first). */
-function pngHeader(width: number, height: number): Uint8Array {
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body) >>> 0);
-    return Buffer.concat([len, body, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 2; // RGB
-  return new Uint8Array(
-    Buffer.concat([
-      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-      chunk('IHDR', ihdr),
-      chunk('IDAT', deflateSync(Buffer.alloc(16))),
-      chunk('IEND', Buffer.alloc(0)),
-    ]),
-  );
-}
+import { pngHeader } from '../testing/png-header.ts';
 
 describe('node image backend', () => {
   it('applies the EXIF orientation', async () => {
@@ -64,6 +39,25 @@ describe('node image backend', () => {
       code: 'IMAGE_TOO_LARGE',
       message: expect.stringContaining('900.0 megapixels'),
     });
+  });
+
+  it('refuses a thin 1x49,000,000 PNG (under the pixel limit) and extreme sides or aspect ratios', async () => {
+    await expect(decodeImage(pngHeader(1, 49_000_000), 'thin.png')).rejects.toMatchObject({
+      code: 'IMAGE_TOO_LARGE',
+      message: 'thin.png: image is 1x49000000; the longest side accepted is 30000 pixels',
+    });
+    await expect(decodeImage(pngHeader(30_001, 1000), 'wide.png')).rejects.toMatchObject({ code: 'IMAGE_TOO_LARGE' });
+    await expect(decodeImage(pngHeader(21_000, 1000), 'strip.png')).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      status: 400,
+      message: 'strip.png: image is 21000x1000; its long side may be at most 20 times its short side',
+    });
+    await expect(decodeImage(pngHeader(3, 80), 'tall.png')).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    // 20:1 exactly is accepted
+    const edge = await sharp({ create: { width: 400, height: 20, channels: 3, background: '#808080' } })
+      .png()
+      .toBuffer();
+    expect((await decodeImage(new Uint8Array(edge), 'edge.png')).width).toBe(400);
   });
 
   it('names empty, non-image and truncated files clearly', async () => {

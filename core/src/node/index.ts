@@ -5,6 +5,13 @@ import { hasTransparency, type RasterImage } from '../image.ts';
 import { MangoError, corruptImage, emptyFile, unsupportedImage } from '../errors.ts';
 
 export const DEFAULT_MAX_PIXELS = 50_000_000;
+/**
+ * Side-length and aspect-ratio bounds: a thin image (1x49,000,000 px) stays under the pixel limit
+ * yet costs minutes of CPU in the decoder and the plugins. 30,000 px is larger than any camera's long
+ * side; 20:1 is wider than a panorama of a conveyor belt.
+ */
+export const DEFAULT_MAX_SIDE = 30_000;
+export const DEFAULT_MAX_ASPECT = 20;
 const FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'tiff', 'avif', 'heif']);
 
 export interface NodeBackendOptions {
@@ -43,6 +50,19 @@ export async function probeImage(bytes: Uint8Array, name?: string, maxPixels = D
     throw new MangoError(
       'IMAGE_TOO_LARGE',
       `${label(name)}image is ${width}x${height} (${((width * height) / 1e6).toFixed(1)} megapixels); the limit is ${(maxPixels / 1e6).toFixed(0)} megapixels`,
+    );
+  }
+  const long = Math.max(width, height);
+  if (long > DEFAULT_MAX_SIDE) {
+    throw new MangoError(
+      'IMAGE_TOO_LARGE',
+      `${label(name)}image is ${width}x${height}; the longest side accepted is ${DEFAULT_MAX_SIDE} pixels`,
+    );
+  }
+  if (long > DEFAULT_MAX_ASPECT * Math.max(1, Math.min(width, height))) {
+    throw new MangoError(
+      'INVALID_INPUT',
+      `${label(name)}image is ${width}x${height}; its long side may be at most ${DEFAULT_MAX_ASPECT} times its short side`,
     );
   }
   // EXIF orientations 5-8 turn the picture by a quarter: decoded, width and height swap.

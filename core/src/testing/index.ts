@@ -173,8 +173,8 @@ export function pasteCoin(image: RasterImage, cx: number, cy: number, d: number,
  * (1450, 760) of the 40 px/cm layout, drawn at `pxPerCm` on a grey table; no bruise.
  */
 export function sceneWithDisc(pxPerCm: number, seed: number) {
-  const s = pxPerCm / 40;
-  const shade = (u: number, v: number) => 1 - 0.15 * (u * u + v * v); // the layout was drawn at 40 px/cm (1600 x 900)
+  const s = pxPerCm / 40; // the layout was drawn at 40 px/cm (1600 x 900)
+  const shade = (u: number, v: number) => 1 - 0.15 * (u * u + v * v);
   const scene = fruitScene({
     width: Math.round(1600 * s),
     height: Math.round(900 * s),
@@ -188,3 +188,5 @@ export function sceneWithDisc(pxPerCm: number, seed: number) {
   pasteCoin(scene.image, 1450 * s, 760 * s, 2.5 * pxPerCm, seed);
   return scene;
 }
+
+export { pngHeader } from './png-header.ts';

@@ -7,6 +7,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import type { Context } from 'hono';
 import { sql } from 'kysely';
 import { sanitizeFileName } from '@mango/core';
@@ -51,81 +52,83 @@ export function isBrowserPartnerCall(c: Context, caller: Caller): boolean {
 
 const sha256Hex = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
-/** The header bytes the size is read from (the job pool takes the upload's buffer away). */
-const HEADER_BYTES = 256 * 1024;
-
-async function imageSize(header: Uint8Array): Promise<{ width: number | null; height: number | null }> {
+async function imageSize(bytes: Uint8Array): Promise<{ width: number | null; height: number | null }> {
   try {
-    return (await probeImage(header)).oriented;
+    return (await probeImage(bytes)).oriented;
   } catch {
     return { width: null, height: null };
   }
 }
 
+/** An uploaded file of the call, spooled to disk until the request ends (routes/api-py/uploads.ts). */
+export interface RunUpload {
+  name: string;
+  path: string;
+}
+
 /**
- * Starts recording a call, before its jobs run (they take the uploads' bytes away): the sha256 and,
- * for analyses, the header of every upload. The answer saves the run once the results are in and
- * answers its id, or null when the call is not stored (a browser partner call).
+ * Starts recording a call. The answer saves the run once the results are in (while the request's
+ * uploads are still on disk) and answers its id, or null when the call is not stored (a browser
+ * partner call).
  */
 export function startRun(
   ctx: ServerContext,
   c: Context,
   caller: Caller,
   operation: RunOperation,
-  uploads: readonly { name: string; bytes: Uint8Array }[],
+  uploads: readonly RunUpload[],
 ): RecordRun {
   if (isBrowserPartnerCall(c, caller)) return async () => null;
-  const inputs = uploads.map((u) => ({
-    filename: sanitizeFileName(u.name),
-    sha256: sha256Hex(u.bytes),
-    header: operation === 'analyze' ? u.bytes.slice(0, HEADER_BYTES) : null,
-    // Shown beside the overlay on the run page; from a copy, as the job takes the bytes.
-    photo: operation === 'bruise' ? thumbnailDataUrl(u.bytes.slice(), THUMBNAIL_MAX_SIDE).catch(() => null) : null,
-  }));
-  return (results, options) => saveRun(ctx, caller, { operation, options, inputs, results });
+  return (results, options) => saveRun(ctx, caller, { operation, options, uploads, results });
 }
 
 interface RunInput {
   operation: RunOperation;
   options: Record<string, unknown>;
-  inputs: { filename: string; sha256: string; header: Uint8Array | null; photo: Promise<string | null> | null }[];
+  uploads: readonly RunUpload[];
   results: readonly JobResult[];
+}
+
+/** One stored item: the upload read back for its sha256 (and size, thumbnail), with its result. */
+async function runItem(runId: string, position: number, upload: RunUpload, r: JobResult, operation: RunOperation) {
+  const bytes = new Uint8Array(await readFile(upload.path));
+  const filename = sanitizeFileName(upload.name);
+  let result: Record<string, unknown>;
+  let size: { width: number | null; height: number | null };
+  let overlay: string | null = null;
+  let photo: string | null = null;
+  if (operation === 'bruise' && r.ok) {
+    result = { ...r.result, filename };
+    size = { width: r.result.width as number, height: r.result.height as number };
+    const o = r.images.overlay;
+    if (o) overlay = await thumbnailDataUrl(o.bytes, THUMBNAIL_MAX_SIDE);
+    // Shown beside the overlay on the run page and in the report.
+    photo = await thumbnailDataUrl(bytes, THUMBNAIL_MAX_SIDE).catch(() => null);
+  } else {
+    result = r.ok
+      ? { image_name: filename, ...r.result }
+      : { image_name: filename, error: r.error.status >= 500 ? 'the image could not be analysed' : r.error.message };
+    size = await imageSize(bytes);
+  }
+  return {
+    run_id: runId,
+    position,
+    filename,
+    sha256: sha256Hex(bytes),
+    ...size,
+    result: JSON.stringify(result),
+    overlay,
+    photo,
+  };
 }
 
 async function saveRun(ctx: ServerContext, caller: Caller, input: RunInput): Promise<string> {
   const id = randomUUID();
-  const items = await Promise.all(
-    input.inputs.map(async ({ filename, sha256, header, photo }, position) => {
-      const r = input.results[position];
-      let result: Record<string, unknown>;
-      let overlay: string | null = null;
-      let size: { width: number | null; height: number | null };
-      if (input.operation === 'bruise' && r.ok) {
-        result = { ...r.result, filename };
-        size = { width: r.result.width as number, height: r.result.height as number };
-        const o = r.images.overlay;
-        if (o) overlay = await thumbnailDataUrl(o.bytes, THUMBNAIL_MAX_SIDE);
-      } else {
-        result = r.ok
-          ? { image_name: filename, ...r.result }
-          : {
-              image_name: filename,
-              error: r.error.status >= 500 ? 'the image could not be analysed' : r.error.message,
-            };
-        size = header ? await imageSize(header) : { width: null, height: null };
-      }
-      return {
-        run_id: id,
-        position,
-        filename,
-        sha256,
-        ...size,
-        result: JSON.stringify(result),
-        overlay,
-        photo: r.ok ? await photo : null,
-      };
-    }),
-  );
+  // One photo after another: each is read back whole (up to MAX_UPLOAD_MB).
+  const items: Awaited<ReturnType<typeof runItem>>[] = [];
+  for (const [position, upload] of input.uploads.entries()) {
+    items.push(await runItem(id, position, upload, input.results[position], input.operation));
+  }
   const first = input.results.find((r) => r.ok);
   const figures = first?.ok ? (first.result as Record<string, unknown>) : {};
   const str = (v: unknown) => (typeof v === 'string' ? v : null);

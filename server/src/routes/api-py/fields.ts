@@ -100,7 +100,7 @@ type Fields = Record<string, FormField<unknown>>;
 type FieldValues<F extends Fields> = { [K in keyof F]: F[K] extends FormField<infer T> ? T : never };
 
 /** Each field's value from a multipart form, in order (a field's files are ignored: it is text). */
-export function readFields<F extends Fields>(form: F, multipart: Record<string, (string | File)[]>): FieldValues<F> {
+export function readFields<F extends Fields>(form: F, multipart: Record<string, (string | object)[]>): FieldValues<F> {
   const out: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(form)) {
     out[name] = field.read(multipart[name]?.filter((v): v is string => typeof v === 'string') ?? []);

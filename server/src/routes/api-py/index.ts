@@ -8,7 +8,8 @@ import type { EncodedImage, JobResult, JobSuccess } from '@mango/runner';
 import type { ServerContext } from '../../context.ts';
 import type { RecordRun } from '../../runs/index.ts';
 import { ANALYZE_FIELDS, BRUISE_FIELDS, readFields } from './fields.ts';
-import { readMultipart, safeName, uploadedFiles, type Upload } from './uploads.ts';
+import { callerLimits } from './guards.ts';
+import { mapLimit, readMultipart, safeName, uploadedFiles, withUploadSpool, type Upload } from './uploads.ts';
 
 export interface ApiPyOptions {
   /** authentication for these endpoints (user token or partner API key) */
@@ -41,20 +42,26 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
   const app = new Hono();
   const { maxUploadBytes, maxPixels } = ctx.config;
   if (options.auth) app.use('/python/*', options.auth);
+  app.use('/python/*', callerLimits(ctx), withUploadSpool(ctx.config.uploadDir));
+  const limits = { maxFileBytes: maxUploadBytes, maxFiles: ctx.config.maxFilesPerRequest };
 
+  // The worker reads the spooled file: the photo's bytes never sit on this thread.
   const run = (u: Upload, steps: PipelineStep[], output?: { format: 'png' | 'jpeg' }) =>
-    ctx.pool.run({ name: u.name, bytes: u.bytes, steps, maxPixels, maxBytes: maxUploadBytes, output });
+    ctx.pool.run({ name: u.name, path: u.path, steps, maxPixels, maxBytes: maxUploadBytes, output });
+  // A request runs as many photos at once as there are threads, so one request cannot fill the queue.
+  const runEach = (uploads: Upload[], steps: PipelineStep[]) =>
+    mapLimit(uploads, Math.max(1, ctx.pool.threads), (u) => run(u, steps));
 
   app.post('/python/analyze', async (c) => {
-    const fields = await readMultipart(c);
+    const fields = await readMultipart(c, limits);
     const { features, isolate } = readFields(ANALYZE_FIELDS, fields);
-    const uploads = await uploadedFiles(fields, maxUploadBytes);
+    const uploads = uploadedFiles(fields);
     const steps: PipelineStep[] = [
       ...(isolate ? [{ plugin: 'remove-background' }] : []),
       { plugin: 'features', options: { features } },
     ];
     const recordRun = options.startRun?.(c, 'analyze', uploads);
-    const results = await Promise.all(uploads.map((u) => run(u, steps)));
+    const results = await runEach(uploads, steps);
     const runId = (await recordRun?.(results, { features, isolate })) ?? null;
     return c.json(
       results.map((r) =>
@@ -70,14 +77,14 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
   });
 
   const bruise = (method: 'auto' | 'classical') => async (c: Parameters<MiddlewareHandler>[0]) => {
-    const fields = await readMultipart(c);
-    const uploads = await uploadedFiles(fields, maxUploadBytes);
+    const fields = await readMultipart(c, limits);
+    const uploads = uploadedFiles(fields);
     const { px_per_cm: pxPerCm, reference_mm: referenceMm } = readFields(BRUISE_FIELDS, fields);
     const opts: Record<string, unknown> = { method };
     if (pxPerCm !== undefined) opts.pxPerCm = pxPerCm;
     if (referenceMm !== undefined) opts.referenceMm = referenceMm;
     const recordRun = options.startRun?.(c, 'bruise', uploads);
-    const results = await Promise.all(uploads.map((u) => run(u, [{ plugin: 'bruise', options: opts }])));
+    const results = await runEach(uploads, [{ plugin: 'bruise', options: opts }]);
     // One bad file fails the request with its reason; nothing else is stored, so nothing is lost.
     for (const r of results) {
       if (!r.ok) throw jobError(r) ?? new Error(r.error.message);
@@ -90,8 +97,8 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
   app.post('/python/bruise_detection/Classical', bruise('classical'));
 
   app.post('/python/remove_background', async (c) => {
-    const fields = await readMultipart(c);
-    const uploads = await uploadedFiles(fields, maxUploadBytes, ['images', 'image', 'file']);
+    const fields = await readMultipart(c, limits);
+    const uploads = uploadedFiles(fields, ['images', 'image', 'file']);
     if (uploads.length !== 1) throw new MangoError('INVALID_INPUT', 'send exactly one image per request');
     const r = await run(uploads[0], [{ plugin: 'remove-background' }], { format: 'png' });
     if (!r.ok) throw jobError(r) ?? new Error(r.error.message);

@@ -1,5 +1,6 @@
 /** Helpers of the hardening suite (issue 16): test photos and multipart bodies built byte by byte. */
 import { randomBytes } from 'node:crypto';
+import { request } from 'node:http';
 import sharp from 'sharp';
 
 /** A photo-like PNG: a yellow fruit with one dark lesion on a grey background. */
@@ -11,7 +12,10 @@ export async function mangoPng(width = 320, height = 240): Promise<Uint8Array> {
   return new Uint8Array(await sharp(Buffer.from(svg)).png().toBuffer());
 }
 
-export type Part = { name: string; value: string } | { name: string; filename: string; bytes: Uint8Array };
+export type Part =
+  | { name: string; value: string }
+  /** `encoded`: sent as RFC 5987 `filename*=UTF-8''...`, which can carry any character */
+  | { name: string; filename: string; bytes: Uint8Array; encoded?: boolean };
 
 /**
  * A multipart/form-data body written by hand, so file names reach the server exactly as given
@@ -23,7 +27,7 @@ export function multipart(parts: Part[]): { body: Uint8Array; contentType: strin
   for (const p of parts) {
     const disposition =
       'filename' in p
-        ? `form-data; name="${p.name}"; filename="${p.filename}"\r\nContent-Type: application/octet-stream`
+        ? `form-data; name="${p.name}"; ${p.encoded ? `filename*=UTF-8''${encodeURIComponent(p.filename)}` : `filename="${p.filename}"`}\r\nContent-Type: application/octet-stream`
         : `form-data; name="${p.name}"`;
     chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n\r\n`, 'utf8'));
     chunks.push('filename' in p ? Buffer.from(p.bytes) : Buffer.from(p.value, 'utf8'));
@@ -49,4 +53,91 @@ export async function postMultipart(url: string, parts: Part[], headers: Record<
     // not JSON
   }
   return { status: res.status, body: json, headers: res.headers };
+}
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+export interface StreamedUpload {
+  status: number;
+  body: string;
+  /** bytes the client had written when the answer arrived */
+  sentBeforeAnswer: number;
+  /** ms from the start to the answer */
+  answeredAfterMs: number;
+}
+
+/**
+ * Streams one multipart file of `fileBytes` bytes (a PNG signature, then filler), written as the
+ * server reads it, and resolves with the answer; writing stops when the answer arrives or the
+ * server closes the connection. `hold` keeps the body open (unfinished) until it resolves.
+ */
+export function streamUpload(
+  url: string,
+  fileBytes: number,
+  headers: Record<string, string>,
+  options: { filename?: string; hold?: Promise<void> } = {},
+): Promise<StreamedUpload> {
+  const boundary = `----mango${randomBytes(8).toString('hex')}`;
+  const head = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="images"; filename="${options.filename ?? 'huge.png'}"\r\n` +
+        'Content-Type: image/png\r\n\r\n',
+    ),
+    PNG_SIGNATURE,
+  ]);
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const chunk = Buffer.alloc(256 * 1024, 0x41);
+  const t0 = performance.now();
+  return new Promise((resolve, reject) => {
+    let sent = 0;
+    let answered = false;
+    let sentBeforeAnswer = 0;
+    const req = request(url, {
+      method: 'POST',
+      headers: {
+        ...headers,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': String(head.length + fileBytes - PNG_SIGNATURE.length + tail.length),
+      },
+    });
+    req.on('response', (res) => {
+      answered = true;
+      sentBeforeAnswer = sent;
+      const answeredAfterMs = performance.now() - t0;
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d.toString()));
+      res.on('end', () => {
+        resolve({ status: res.statusCode ?? 0, body, sentBeforeAnswer, answeredAfterMs });
+        req.destroy();
+      });
+    });
+    // The server may close the connection while we are still writing: that is expected.
+    req.on('error', (e) => {
+      if (!answered) reject(e);
+    });
+    const write = async () => {
+      req.write(head);
+      sent += head.length;
+      let left = fileBytes - PNG_SIGNATURE.length;
+      while (left > 0 && !answered && !req.destroyed) {
+        if (options.hold && left < chunk.length * 2) await options.hold;
+        const n = Math.min(left, chunk.length);
+        const ok = req.write(n === chunk.length ? chunk : chunk.subarray(0, n));
+        sent += n;
+        left -= n;
+        if (!ok) await new Promise((r) => req.once('drain', r).once('close', r));
+      }
+      if (!answered && !req.destroyed) req.end(tail);
+    };
+    write().catch(reject);
+  });
+}
+
+/** Milliseconds /healthz takes to answer. */
+export async function healthzLatency(baseUrl: string): Promise<number> {
+  const t0 = performance.now();
+  const res = await fetch(`${baseUrl}/healthz`);
+  await res.text();
+  if (res.status !== 200) throw new Error(`/healthz answered ${res.status}`);
+  return performance.now() - t0;
 }

@@ -69,46 +69,63 @@ describe('issue 16 item 10: requests and files', () => {
   });
 
   describe('file names', () => {
-    const classical = (filename: string, extra: { name: string; value: string }[] = []) =>
+    const classical = (filename: string, encoded = false) =>
       postMultipart(
         `${server.url}/api-py/python/bruise_detection/Classical`,
-        [{ name: 'images', filename, bytes: png }, ...extra],
+        [{ name: 'images', filename, bytes: png, encoded }],
         { authorization: `Bearer ${user.accessToken}` },
       );
+    const echoed = (res: { body: unknown }) => (res.body as { filename: string }[])[0].filename;
 
     it('keeps a safe name exactly as sent, Thai letters included', async () => {
-      const res = await classical('มะม่วง ล็อต 7.png');
-      expect(res.status).toBe(200);
-      expect((res.body as { filename: string }[])[0].filename).toBe('มะม่วง ล็อต 7.png');
-    });
-
-    it('echoes hostile names without directories, NUL, ANSI escapes or bidi characters', async () => {
-      const cases: [string, string][] = [
-        ['../../etc/passwd.jpg', 'passwd.jpg'],
-        ['..\\..\\windows\\win.ini.png', 'win.ini.png'],
-        ['nul\u0000byte.png', 'nulbyte.png'],
-        ['\u001b[31mred\u001b[0m.png', 'red.png'],
-        ['invoice\u202egnp.exe.png', 'invoicegnp.exe.png'],
-      ];
-      for (const [sent, echoed] of cases) {
-        const res = await classical(sent);
-        expect(res.status, JSON.stringify(sent)).toBe(200);
-        expect((res.body as { filename: string }[])[0].filename).toBe(echoed);
+      for (const encoded of [false, true]) {
+        const res = await classical('มะม่วง ล็อต 7.png', encoded);
+        expect(res.status).toBe(200);
+        expect(echoed(res)).toBe('มะม่วง ล็อต 7.png');
       }
     });
 
-    it('cuts a 200 KB name to 255 bytes keeping its extension, in /python/analyze too', async () => {
+    it('echoes hostile names without directories, NUL, ANSI escapes or bidi characters', async () => {
+      // Raw control characters cannot stand in a part header; RFC 5987 encoding carries them.
+      const cases: [string, boolean, string][] = [
+        ['../../etc/passwd.jpg', false, 'passwd.jpg'],
+        ['..\\..\\windows\\win.ini.png', false, 'win.ini.png'],
+        ['invoice\u202egnp.exe.png', false, 'invoicegnp.exe.png'],
+        ['../../etc/passwd.jpg', true, 'passwd.jpg'],
+        ['nul\u0000byte.png', true, 'nulbyte.png'],
+        ['\u001b[31mred\u001b[0m.png', true, 'red.png'],
+        ['line\r\nbreak.png', true, 'linebreak.png'],
+      ];
+      for (const [sent, encoded, expected] of cases) {
+        const res = await classical(sent, encoded);
+        expect(res.status, JSON.stringify(sent)).toBe(200);
+        expect(echoed(res)).toBe(expected);
+      }
+    });
+
+    it('refuses raw control characters and a part header over 16 KB with a clear 400', async () => {
+      for (const name of ['nul\u0000byte.png', 'a'.repeat(200_000) + '.png']) {
+        const res = await classical(name);
+        expect(res).toMatchObject({
+          status: 400,
+          body: {
+            detail: 'the multipart body could not be read: a part header holds control characters or is over 16 KB',
+          },
+        });
+      }
+    });
+
+    it('cuts a 10 KB name to 255 bytes keeping its extension, in /python/analyze too', async () => {
       const res = await postMultipart(
         `${server.url}/api-py/python/analyze`,
         [
-          { name: 'images', filename: 'a'.repeat(200_000) + '.png', bytes: png },
+          { name: 'images', filename: 'a'.repeat(10_000) + '.png', bytes: png },
           { name: 'features', value: '["rgb"]' },
         ],
         { authorization: `Bearer ${user.accessToken}` },
       );
       expect(res.status).toBe(200);
-      const name = (res.body as { image_name: string }[])[0].image_name;
-      expect(name).toBe('a'.repeat(251) + '.png');
+      expect((res.body as { image_name: string }[])[0].image_name).toBe('a'.repeat(251) + '.png');
     });
   });
 

@@ -1,0 +1,43 @@
+/**
+ * Per-caller limits of the /api-py plugin endpoints, after authentication: requests per minute of a
+ * signed-in user (an API key has its own limit, checked by requireCaller), and uploads in progress at
+ * once per caller. Refusals are 429 {detail} with Retry-After; the body is not read, so the
+ * connection is closed after the answer.
+ */
+import type { MiddlewareHandler } from 'hono';
+import type { ServerContext } from '../../context.ts';
+import { errorResponse } from '../../auth/caller.ts';
+import { securityState } from '../../security/state.ts';
+
+export function callerLimits(ctx: ServerContext): MiddlewareHandler {
+  const active = new Map<string, number>();
+  const { apiPyLimitPerMinute, maxConcurrentUploads } = ctx.config;
+  return async (c, next) => {
+    const caller = c.get('caller');
+    if (!caller) return next();
+    const refuse = (retryAfter: number, message: string) => {
+      c.header('Retry-After', String(retryAfter));
+      c.header('Connection', 'close');
+      return errorResponse(c, 429, message);
+    };
+    if (caller.apiKeyId === undefined) {
+      const decision = securityState(ctx).limiter.hit(`api-py:user:${caller.userId}`, apiPyLimitPerMinute);
+      if (!decision.ok) {
+        return refuse(decision.retryAfter, `Rate limit of ${apiPyLimitPerMinute} requests per minute exceeded`);
+      }
+    }
+    const key = caller.apiKeyId === undefined ? `user:${caller.userId}` : `key:${caller.apiKeyId}`;
+    const running = active.get(key) ?? 0;
+    if (running >= maxConcurrentUploads) {
+      return refuse(1, `Too many uploads at once: at most ${maxConcurrentUploads}; wait for one to finish`);
+    }
+    active.set(key, running + 1);
+    try {
+      await next();
+    } finally {
+      const left = (active.get(key) ?? 1) - 1;
+      if (left > 0) active.set(key, left);
+      else active.delete(key);
+    }
+  };
+}
