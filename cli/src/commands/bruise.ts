@@ -19,9 +19,11 @@ import { BruiseOptions } from '@mango/plugin-bruise';
 import { evaluateBruise, formatBruiseEvaluation } from '@mango/plugin-bruise/eval';
 import { collectInputs, INPUTS_HELP, type InputFile } from '../inputs.ts';
 import { VERSION } from '../version.ts';
+import { formatLotSummary, gradeResult, lotSummary } from '@mango/core/grades';
+import { checkScaleFor, loadGradeRules, loadWeights } from '../grades.ts';
 import { runBatch, summarise } from '../batch.ts';
 import { addSchemaOptions, readSchemaOptions, type FlagHelp } from '../schemaOptions.ts';
-import { parseOrExit } from '../util.ts';
+import { parseOrExit, UsageError } from '../util.ts';
 
 /** Per input path: the photo's and its overlay's thumbnails (data URLs, long side <= 256). */
 type Thumbnails = Map<string, { photo: string; overlay: string | null }>;
@@ -68,6 +70,9 @@ interface BruiseFlags {
   method?: string;
   pxPerCm?: string;
   referenceMm?: string;
+  grades?: string;
+  weights?: string;
+  lot?: string;
   concurrency?: number;
 }
 
@@ -95,6 +100,15 @@ export function bruiseCommand(program: Command) {
     .option('--masks <dir>', 'write <name>.fruit.png and <name>.bruise.png (8-bit, 0 or 255, input size)');
   addSchemaOptions(cmd, BruiseOptions, { only: ['method', 'pxPerCm', 'referenceMm'], help: BRUISE_FLAG_HELP });
   cmd
+    .option(
+      '--grades <rules>',
+      'grade each fruit: codex-mango (needs a scale), percent, or a rules file (JSON); adds grade columns to --fruits',
+    )
+    .option(
+      '--weights <file>',
+      "CSV image,fruit,weight_g: the fruit weights the size groups come from (else estimated from each fruit's area)",
+    )
+    .option('--lot <file>', 'write the lot summary (fruit per grade, share accepted) as JSON')
     .option('--concurrency <n>', 'worker threads (default: one per core)', Number)
     .action(async (inputs: string[], o: BruiseFlags) => {
       const options = parseOrExit(BruiseOptions, readSchemaOptions(BruiseOptions, o));
@@ -104,6 +118,12 @@ export function bruiseCommand(program: Command) {
         ...(options.pxPerCm ? { pxPerCm: options.pxPerCm } : {}),
         ...(options.referenceMm ? { referenceMm: options.referenceMm } : {}),
       };
+      // Grades: the rules and the weights are checked before any photo is read (usage errors, exit 2).
+      const rules = o.grades ? loadGradeRules(o.grades) : undefined;
+      if (rules) checkScaleFor(rules, options);
+      if (o.weights && !rules) throw new UsageError('--weights needs --grades');
+      if (o.lot && !rules) throw new UsageError('--lot needs --grades');
+      const weights = o.weights ? loadWeights(o.weights) : undefined;
       const { files, missing } = await collectInputs(inputs);
       const json = Boolean(o.out?.toLowerCase().endsWith('.json'));
       const digests = new Map<string, string>();
@@ -150,6 +170,11 @@ export function bruiseCommand(program: Command) {
           },
         },
       );
+      if (rules) {
+        for (const r of outcome.results) {
+          if (r.result.ok) r.result.result = gradeResult(r.result.result as unknown as BruiseFigures, rules, weights);
+        }
+      }
       const done = outcome.results.map(({ file, result }) => ({ file, result, sha256: digests.get(file.path) ?? '' }));
       const items = done.flatMap(({ result }) => (result.ok ? [result.result as unknown as BruiseFigures] : []));
       const provenance = makeProvenance(
@@ -159,7 +184,7 @@ export function bruiseCommand(program: Command) {
           run_id: null,
           operation: 'bruise',
           method: options.method,
-          options: pluginOptions,
+          options: { ...pluginOptions, ...(rules ? { grades: rules.id } : {}) },
           created_at: startedAt,
           inputs: done.map(({ file, sha256 }) => ({ filename: file.relative, sha256 })),
         },
@@ -169,6 +194,13 @@ export function bruiseCommand(program: Command) {
       if (!o.out) process.stdout.write(resultsCsv(items));
       else if (json) await writeFile(o.out, JSON.stringify(resultsFile(provenance, done, thumbnails), null, 2) + '\n');
       else await writeWithProvenance(o.out, resultsCsv(items), provenance);
+      if (rules) {
+        const lot = lotSummary(items, rules);
+        // The summary goes beside the table: to stderr when the CSV itself is on stdout.
+        (o.out ? process.stdout : process.stderr).write(formatLotSummary(lot));
+        if (o.lot)
+          await writeFile(o.lot, JSON.stringify({ rules: rules.id, name: rules.name, ...lot }, null, 2) + '\n');
+      }
       process.exitCode = summarise(outcome, `bruise${o.out ? ` results written to ${o.out}` : ''}`, missing);
     });
 }

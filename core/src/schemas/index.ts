@@ -67,6 +67,13 @@ export const BruiseFruit = z.object({
   colour_difference: z.number().nullable().optional(),
   area_cm2: z.number().optional(),
   bruise_area_cm2: z.number().optional(),
+  /** the grade under the rules named by the item's `grades` (null: not gradable, e.g. no scale) */
+  grade: z.string().nullable().optional(),
+  grade_accepted: z.boolean().nullable().optional(),
+  /** the size group of rules with size groups, from a weight or estimated from the area (size_source) */
+  size_group: z.string().nullable().optional(),
+  size_source: z.enum(['weight', 'area-estimate']).nullable().optional(),
+  weight_g: z.number().nullable().optional(),
 });
 export type BruiseFruit = z.infer<typeof BruiseFruit>;
 
@@ -108,6 +115,8 @@ export const BruiseResultItem = z.object({
   reference: ReferenceObject.nullable().optional(),
   fruit_area_cm2: z.number().optional(),
   bruise_area_cm2: z.number().optional(),
+  /** the id of the grade rules applied to the fruits (field `grades`) */
+  grades: z.string().optional(),
   /** the stored run of the call (GET /api-node/runs/{id}); null when it is not stored (browser partner keys) */
   run_id: z.string().nullable().optional(),
 });

@@ -85,6 +85,10 @@ describe('/api-py form fields', () => {
         type: 'string',
         description: expect.stringMatching(/^Optional diameter in mm \(5 to 200\) of a round reference object/),
       },
+      grades: {
+        type: 'string',
+        description: expect.stringMatching(/^Optional grade rules applied to each fruit: codex-mango or percent/),
+      },
     });
   });
 });

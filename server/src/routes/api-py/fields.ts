@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { FEATURE_IDS, FeatureId, MangoError } from '@mango/core';
+import { GRADE_PRESETS, gradeRulesFromText, type GradeRules } from '@mango/core/grades';
 import { bruise, features } from '@mango/plugins';
 
 export interface FormField<T> {
@@ -92,9 +93,17 @@ export const REFERENCE_MM_INVALID = referenceMm.invalid;
 /** `reference_mm`: the diameter of the reference object, checked by BruiseOptions.referenceMm. */
 export const referenceMmField = referenceMm.field;
 
+/** `grades`: a preset id or the JSON text of a rules file (core/README.md, "Grades"). */
+export const gradesField: FormField<GradeRules | undefined> = {
+  wire: z.string().meta({
+    description: `Optional grade rules applied to each fruit: ${Object.keys(GRADE_PRESETS).join(' or ')}, or the JSON text of a rules file; codex-mango needs a scale (reference_mm or px_per_cm)`,
+  }),
+  read: (values) => (values.length === 0 || !values[0].trim() ? undefined : gradeRulesFromText(values[0])),
+};
+
 /** The text fields of each form, by wire name (in the order OpenAPI lists them, after `images`). */
 export const ANALYZE_FIELDS = { features: featuresField, isolate: isolateField };
-export const BRUISE_FIELDS = { px_per_cm: pxPerCmField, reference_mm: referenceMmField };
+export const BRUISE_FIELDS = { px_per_cm: pxPerCmField, reference_mm: referenceMmField, grades: gradesField };
 
 type Fields = Record<string, FormField<unknown>>;
 type FieldValues<F extends Fields> = { [K in keyof F]: F[K] extends FormField<infer T> ? T : never };

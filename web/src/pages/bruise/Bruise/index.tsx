@@ -15,6 +15,8 @@ const BRUISE_ENDPOINT = '/api-py/python/bruise_detection/DeepLearning';
 export interface ScaleFields {
   referenceMm: string;
   pxPerCm: string;
+  /** a grade preset id, or '' for none */
+  grades: string;
 }
 
 export default function Bruise() {
@@ -22,7 +24,7 @@ export default function Bruise() {
   const [files, setFiles] = useState<File[]>([]);
   const [confirming, setConfirming] = useState(false);
   const [processing, setProcessing] = useState(false);
-  const [scale, setScale] = useState<ScaleFields>({ referenceMm: '', pxPerCm: '' });
+  const [scale, setScale] = useState<ScaleFields>({ referenceMm: '', pxPerCm: '', grades: '' });
 
   const onProcess = () => {
     if (files.length === 0) {
@@ -39,6 +41,7 @@ export default function Bruise() {
     for (const f of files) form.append('images', f, f.name);
     if (scale.referenceMm.trim()) form.append('reference_mm', scale.referenceMm.trim());
     if (scale.pxPerCm.trim()) form.append('px_per_cm', scale.pxPerCm.trim());
+    if (scale.grades) form.append('grades', scale.grades);
     try {
       const res = await apiFetch(BRUISE_ENDPOINT, { method: 'POST', body: form });
       if (!res.ok) {
@@ -97,6 +100,18 @@ export default function Bruise() {
                 value={scale.pxPerCm}
                 onChange={(e) => setScale({ ...scale, pxPerCm: e.target.value })}
               />
+            </label>
+            <label>
+              Grades
+              <select
+                name="grades"
+                value={scale.grades}
+                onChange={(e) => setScale({ ...scale, grades: e.target.value })}
+              >
+                <option value="">None</option>
+                <option value="codex-mango">Codex mango (cm², needs a scale)</option>
+                <option value="percent">Bruise % thresholds</option>
+              </select>
             </label>
             <p className="field-hint">
               Put a coin or a round sticker beside the fruit and give its diameter: the scale is measured in each photo.

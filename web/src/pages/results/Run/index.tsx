@@ -8,6 +8,7 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { histogramBins, summaryStats } from '@mango/core/results';
 import { DEFAULT_REPORT_THRESHOLD } from '@mango/core/report';
+import { GRADE_PRESETS, lotSummary } from '@mango/core/grades';
 import Layout from '#web/components/Layout.tsx';
 import ConfirmDialog from '#web/components/ConfirmDialog.tsx';
 import TableHead from '#web/components/TableHead.tsx';
@@ -35,7 +36,16 @@ const PHOTO_COLUMNS = [
   { label: 'Non-Bruise %', numeric: true },
   { label: 'Lesions', numeric: true },
   { label: 'Colour difference', numeric: true },
+  { label: 'Bruise cm²', numeric: true },
+  { label: 'Grade' },
 ];
+
+/** A photo's grades: each grade with its fruit count, e.g. "Class I ×2, Extra". */
+function gradeCounts(grades: (string | null | undefined)[]): string {
+  const counts = new Map<string, number>();
+  for (const g of grades) if (g) counts.set(g, (counts.get(g) ?? 0) + 1);
+  return [...counts].map(([g, n]) => (n > 1 ? `${g} ×${n}` : g)).join(', ') || '–';
+}
 
 const EXPORTS: { format: ExportFormat; label: string; bruiseOnly?: boolean }[] = [
   { format: 'csv', label: 'Per-fruit CSV' },
@@ -72,6 +82,12 @@ export default function Run() {
   const percents = useMemo(() => photos.map((p) => p.figures.bruise_percent), [photos]);
   const stats = useMemo(() => summaryStats(percents, threshold), [percents, threshold]);
   const bins = useMemo(() => histogramBins(percents), [percents]);
+  // The lot summary of a graded run (the rules' own order when they are a preset).
+  const lot = useMemo(() => {
+    const items = photos.map((p) => p.figures);
+    const id = items.find((f) => f.grades)?.grades;
+    return id ? lotSummary(items, GRADE_PRESETS[id]) : null;
+  }, [photos]);
 
   if (error) {
     return (
@@ -204,6 +220,41 @@ export default function Run() {
               </dl>
             </div>
 
+            {lot && (
+              <>
+                <h2>Lot summary</h2>
+                <div className="card run-lot" data-testid="run-lot">
+                  <p>
+                    Grades: <strong>{lot.grades}</strong> – {lot.graded} of {lot.fruit_count} fruit graded
+                    {lot.accepted_share !== null && (
+                      <>
+                        , accepted: <strong>{lot.accepted}</strong> ({(100 * lot.accepted_share).toFixed(1)} %)
+                      </>
+                    )}
+                  </p>
+                  <table className="results-table lot-table" aria-label="Fruit per grade">
+                    <TableHead
+                      columns={[{ label: 'Grade' }, { label: 'Fruit', numeric: true }, { label: 'Accepted' }]}
+                    />
+                    <tbody>
+                      {lot.counts.map((c) => (
+                        <tr key={c.grade}>
+                          <td>{c.grade}</td>
+                          <td className="num">{c.count}</td>
+                          <td>{c.accepted ? 'yes' : 'no'}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                  {lot.size_estimated > 0 && (
+                    <p className="field-hint">
+                      Size group estimated from the fruit&apos;s area for {lot.size_estimated} fruit (no weights given).
+                    </p>
+                  )}
+                </div>
+              </>
+            )}
+
             <h2>Histogram of bruise %</h2>
             <div className="card run-histogram" data-testid="run-histogram">
               <ResponsiveContainer width="100%" height={260}>
@@ -250,6 +301,8 @@ export default function Run() {
                         <td className="num">{formatPercent(figures.non_bruise_percent)}</td>
                         <td className="num">{figures.fruits.reduce((a, f) => a + f.lesion_count, 0)}</td>
                         <td className="num">{num(figures.colour_difference ?? figures.severity, 1)}</td>
+                        <td className="num">{num(figures.bruise_area_cm2)}</td>
+                        <td>{gradeCounts(figures.fruits.map((f) => f.grade))}</td>
                       </tr>
                       {expanded.has(i) &&
                         figures.fruits.map((f, k) => (
@@ -264,6 +317,13 @@ export default function Run() {
                             <td className="num">{formatPercent(100 - f.bruise_percent)}</td>
                             <td className="num">{f.lesion_count}</td>
                             <td className="num">{num(f.colour_difference, 1)}</td>
+                            <td className="num">{num(f.bruise_area_cm2)}</td>
+                            <td data-testid="fruit-grade">
+                              {f.grade ?? '–'}
+                              {f.size_group
+                                ? ` (size ${f.size_group}${f.size_source === 'area-estimate' ? ', estimated' : ''})`
+                                : ''}
+                            </td>
                           </tr>
                         ))}
                     </Fragment>
