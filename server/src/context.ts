@@ -11,6 +11,7 @@ import type { ServerConfig } from './config.ts';
 import { migrateToLatest, openDatabase, type DB } from './db/index.ts';
 import type { Dialect } from './db/migrations.ts';
 import { ensurePrivateDir } from './db/private-files.ts';
+import { backgroundSettled } from './background.ts';
 
 export interface ServerContext {
   config: ServerConfig;
@@ -62,7 +63,7 @@ export async function createServerContext(
     maxQueue: config.workerQueue,
     timeoutMs: config.photoTimeLimitMs,
   });
-  return {
+  const ctx: ServerContext = {
     config,
     db: opened.db,
     dialect: opened.dialect,
@@ -73,8 +74,10 @@ export async function createServerContext(
     logger: extra.logger ?? consoleLogger,
     pool,
     close: async () => {
+      await backgroundSettled(ctx);
       await pool.destroy();
       await opened.close();
     },
   };
+  return ctx;
 }

@@ -123,7 +123,16 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('email_changes_user').on('email_changes').column('user_id').execute();
       },
     },
-    '0006_runs': {
+    '0007_api_key_kind': {
+      async up(db: Kysely<unknown>) {
+        // 'browser' keys need an allowed Origin, 'server' keys refuse one; existing keys become 'browser'.
+        await db.schema
+          .alterTable('api_keys')
+          .addColumn('kind', 'text', (c) => c.notNull().defaultTo('browser'))
+          .execute();
+      },
+    },
+    '0008_runs': {
       async up(db: Kysely<unknown>) {
         // Stored runs (issue 12): a bruise or feature analysis done through the API, with its
         // provenance, and one row per photo. The id is a random UUID: it appears in URLs.
