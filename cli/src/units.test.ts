@@ -132,4 +132,55 @@ describe('mango bruise: reference scale and grades', () => {
     expect(records(readFileSync(fruits, 'utf8')).map((f) => f.grade)).toEqual(['Local', 'Export', 'Export']);
     expect(r.stderr).toContain('lot (lab-export): 3 of 3 fruit graded');
   });
+
+  it('--export-coco then mango eval bruise --truth on that file: IoU 1.0 (the round trip)', async () => {
+    const coco = join(dir, 'predicted.coco.json');
+    const r = await mango(['bruise', photos, '--method', 'classical', '--reference-mm', '25', '--export-coco', coco]);
+    expect(r.code, r.stderr).toBe(0);
+    const file = JSON.parse(readFileSync(coco, 'utf8'));
+    expect(file.categories.map((c: { name: string }) => c.name)).toEqual(['fruit', 'bruise']);
+    expect(file.images).toEqual([{ id: 1, file_name: 'two-mangoes.jpg', width: 1280, height: 720 }]);
+    // two fruit and the bruise of the left one, as RLE strings; the coin is not a fruit
+    expect(file.annotations.map((a: { category_id: number }) => a.category_id)).toEqual([1, 2, 1]);
+    expect(typeof file.annotations[0].segmentation.counts).toBe('string');
+    const out = join(dir, 'eval.json');
+    const ev = await mango([
+      'eval',
+      'bruise',
+      '--images',
+      photos,
+      '--truth',
+      coco,
+      '--method',
+      'classical',
+      '--reference-mm',
+      '25',
+      '--out',
+      out,
+    ]);
+    expect(ev.code, ev.stderr).toBe(0);
+    expect(ev.stdout).toContain('pixel truth (coco): 1 images');
+    const [image] = JSON.parse(readFileSync(out, 'utf8')).pixel.per_image;
+    expect(image).toMatchObject({ fruit_iou: 1, bruise_iou: 1 });
+    expect(image.truth_percent).toBe(image.predicted_percent);
+  });
+
+  it('mango eval bruise: a missing truth path or one matching no photo is an error, not a table of Infinity', async () => {
+    const missing = await mango(['eval', 'bruise', '--images', photos, '--truth', join(dir, 'missing.json')]);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain(`truth not found: ${join(dir, 'missing.json')}`);
+    expect(missing.stdout).not.toContain('Infinity');
+    const other = join(dir, 'other.coco.json');
+    writeFileSync(
+      other,
+      JSON.stringify({
+        images: [{ id: 1, file_name: 'elsewhere.jpg', width: 10, height: 10 }],
+        annotations: [],
+        categories: [{ id: 1, name: 'fruit' }],
+      }),
+    );
+    const none = await mango(['eval', 'bruise', '--images', photos, '--truth', other, '--method', 'classical']);
+    expect(none.code).not.toBe(0);
+    expect(none.stderr).toMatch(/no photo in .* has truth in .*other\.coco\.json \(coco\)/);
+  });
 });

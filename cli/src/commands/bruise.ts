@@ -16,7 +16,15 @@ import {
 } from '@mango/core/results';
 import type { JobResult } from '@mango/runner';
 import { BruiseOptions } from '@mango/plugin-bruise';
-import { evaluateBruise, formatBruiseEvaluation } from '@mango/plugin-bruise/eval';
+import {
+  cocoFile,
+  cocoPhoto,
+  evaluateBruise,
+  formatBruiseEvaluation,
+  maskFromImage,
+  regionsOfMasks,
+  type CocoPhoto,
+} from '@mango/plugin-bruise/eval';
 import { collectInputs, INPUTS_HELP, type InputFile } from '../inputs.ts';
 import { VERSION } from '../version.ts';
 import { formatLotSummary, gradeResult, lotSummary } from '@mango/core/grades';
@@ -73,6 +81,7 @@ interface BruiseFlags {
   grades?: string;
   weights?: string;
   lot?: string;
+  exportCoco?: string;
   concurrency?: number;
 }
 
@@ -109,6 +118,10 @@ export function bruiseCommand(program: Command) {
       "CSV image,fruit,weight_g: the fruit weights the size groups come from (else estimated from each fruit's area)",
     )
     .option('--lot <file>', 'write the lot summary (fruit per grade, share accepted) as JSON')
+    .option(
+      '--export-coco <file>',
+      'write the predicted fruit and bruise regions as a COCO file (RLE masks, categories fruit and bruise) to correct in CVAT or Label Studio',
+    )
     .option('--concurrency <n>', 'worker threads (default: one per core)', Number)
     .action(async (inputs: string[], o: BruiseFlags) => {
       const options = parseOrExit(BruiseOptions, readSchemaOptions(BruiseOptions, o));
@@ -128,6 +141,7 @@ export function bruiseCommand(program: Command) {
       const json = Boolean(o.out?.toLowerCase().endsWith('.json'));
       const digests = new Map<string, string>();
       const thumbnails: Thumbnails = new Map();
+      const coco = new Map<string, CocoPhoto>();
       const startedAt = new Date().toISOString();
       const outcome = await runBatch(
         files,
@@ -137,7 +151,10 @@ export function bruiseCommand(program: Command) {
           steps: [{ plugin: 'bruise', options: pluginOptions }],
           // The plugin's extra images these flags write (none: it renders no overlay).
           // results.json holds a small copy of each overlay.
-          images: [...(o.overlays || json ? ['overlay'] : []), ...(o.masks ? ['fruit-mask', 'bruise-mask'] : [])],
+          images: [
+            ...(o.overlays || json ? ['overlay'] : []),
+            ...(o.masks || o.exportCoco ? ['fruit-mask', 'bruise-mask'] : []),
+          ],
         }),
         {
           concurrency: o.concurrency,
@@ -167,6 +184,12 @@ export function bruiseCommand(program: Command) {
               await write(o.masks, '.fruit.png', fruit.bytes);
               await write(o.masks, '.bruise.png', bruise.bytes);
             }
+            // COCO: each photo's regions as RLE now (the full-size masks are not kept).
+            if (o.exportCoco && fruit && bruise) {
+              const fm = await maskFromImage(fruit.bytes);
+              const bm = await maskFromImage(bruise.bytes);
+              coco.set(f.path, cocoPhoto(regionsOfMasks(f.relative, fm.width, fm.height, fm.mask, bm.mask)));
+            }
           },
         },
       );
@@ -191,6 +214,11 @@ export function bruiseCommand(program: Command) {
         items[0],
       );
       if (o.fruits) await writeWithProvenance(o.fruits, fruitTableCsv(items), provenance);
+      if (o.exportCoco) {
+        const photos = outcome.results.flatMap(({ file }) => coco.get(file.path) ?? []);
+        const info = { description: 'Mango Bruise Tracker predictions', version: VERSION, date_created: startedAt };
+        await writeFile(o.exportCoco, JSON.stringify(cocoFile(photos, info)) + '\n');
+      }
       if (!o.out) process.stdout.write(resultsCsv(items));
       else if (json) await writeFile(o.out, JSON.stringify(resultsFile(provenance, done, thumbnails), null, 2) + '\n');
       else await writeWithProvenance(o.out, resultsCsv(items), provenance);
@@ -211,10 +239,13 @@ export function evalCommand(program: Command) {
     .command('bruise')
     .description('fruit and bruise IoU, bruise % error, Lin concordance; ROC AUC on labels; defect boxes found')
     .option('--images <dir>', 'images with pixel truth')
-    .option('--truth <dir>', 'folder with fruit_masks/ and bruise_masks/ (<stem>.png)')
+    .option(
+      '--truth <path>',
+      'pixel truth: a folder with fruit_masks/ and bruise_masks/ (<stem>.png), a COCO file (polygons, RLE), a CVAT "Segmentation mask 1.1" folder or a Label Studio JSON export (recognised from the content)',
+    )
     .option('--labels <csv>', 'labels.csv (filename,class,lesioned), images in images/ beside it')
     .option('--boxes <csv>', 'boxes.csv (filename,class,x,y,w,h), images in images/ beside it');
-  addSchemaOptions(evalBruise, BruiseOptions, { only: ['method'], help: BRUISE_FLAG_HELP });
+  addSchemaOptions(evalBruise, BruiseOptions, { only: ['method', 'referenceMm'], help: BRUISE_FLAG_HELP });
   evalBruise
     .option('--truth-fruit', 'use the truth fruit masks (measures bruise detection alone)')
     .option('--out <file>', 'write the full evaluation as JSON')
@@ -225,16 +256,21 @@ export function evalCommand(program: Command) {
         labels?: string;
         boxes?: string;
         method?: string;
+        referenceMm?: string;
         truthFruit?: boolean;
         out?: string;
       }) => {
-        const { method } = parseOrExit(BruiseOptions.pick({ method: true }), { method: o.method });
+        // A reference object in the photos is left out of the fruit, as in mango bruise --reference-mm.
+        const { method, referenceMm } = parseOrExit(
+          BruiseOptions.pick({ method: true, referenceMm: true }),
+          readSchemaOptions(BruiseOptions.pick({ method: true, referenceMm: true }), o),
+        );
         const onImage = process.stderr.isTTY
           ? (done: number, total: number, name: string) => process.stderr.write(`\r${done}/${total} ${name}`.padEnd(60))
           : undefined;
         // The installed models (onnxruntime-node loads only when a model runs).
         const models = method === 'classical' ? undefined : (await import('@mango/models')).createModelLoader();
-        const ev = await evaluateBruise({ ...o, method, models, onImage });
+        const ev = await evaluateBruise({ ...o, method, options: referenceMm ? { referenceMm } : {}, models, onImage });
         if (onImage) process.stderr.write('\n');
         console.log(formatBruiseEvaluation(ev));
         if (o.out) await writeFile(o.out, JSON.stringify(ev, null, 2) + '\n');

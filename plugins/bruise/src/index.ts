@@ -19,6 +19,17 @@ export {
 export type { AnalyseInput, BruiseAnalysis } from './analyse.ts';
 export { findReference, pickReference, roundness, discAreaSubpixel, pxPerCmOf } from './reference.ts';
 export type { ReferenceObject } from './reference.ts';
+export {
+  decodeCocoRle,
+  encodeCocoRle,
+  decodeLabelStudioRle,
+  encodeLabelStudioRle,
+  fillPolygon,
+  maskToCounts,
+  countsToString,
+  stringToCounts,
+} from './rle.ts';
+export type { CocoRle } from './rle.ts';
 export { classicalBruiseMask, DEFAULT_CLASSICAL } from './classical.ts';
 export type { ClassicalParams } from './classical.ts';
 export {
