@@ -178,6 +178,11 @@ describe.each(TEST_DATABASES)('stored runs on %s', (database) => {
       '',
       '',
       String(f0.colour_difference),
+      // grade, size_group, weight_g, size_source: empty without grades
+      '',
+      '',
+      '',
+      '',
     ]);
     const imagesCsv = text((await download(`/api-node/runs/${runId}/export?format=csv&table=images`)).bytes);
     const imageLines = imagesCsv.trim().split('\n');
