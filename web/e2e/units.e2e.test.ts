@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeImage } from '@mango/core/node';
 import { sceneWithDisc } from '@mango/core/testing';
 import { signInViaApi, startE2E, type E2E } from './harness.ts';
+import { untranslated } from './i18n-helpers.ts';
 
 /** Two mangoes and a 25 mm coin at 32 px/cm, a 3.5 cm² bruise on the left fruit (as cli/src/units.test.ts). */
 async function coinPhoto(dir: string) {
@@ -22,9 +23,10 @@ async function coinPhoto(dir: string) {
 describe('reference scale and grades in the web app', () => {
   let e2e: E2E;
   let photo: string;
+  let user: { username: string };
   beforeAll(async () => {
     e2e = await startE2E();
-    await signInViaApi(e2e);
+    ({ user } = await signInViaApi(e2e));
     photo = await coinPhoto(mkdtempSync(join(tmpdir(), 'mango-units-e2e-')));
   });
   afterAll(async () => {
@@ -63,6 +65,27 @@ describe('reference scale and grades in the web app', () => {
       'Class I (size C, estimated)',
       'Extra (size C, estimated)',
     ]);
+
+    // the same run in Thai: the lot summary, grades and numbers in Thai
+    await page.getByRole('group', { name: 'Language / ภาษา' }).getByRole('button', { name: 'ไทย' }).click();
+    await page.getByRole('heading', { name: 'สรุปล็อต' }).waitFor();
+    expect(await lot.innerText()).toMatch(/จัดเกรดแล้ว 2 จาก 2 ผล, ผ่าน: 2 \(100\.0 %\)/);
+    expect(await page.getByTestId('fruit-grade').allInnerTexts()).toEqual([
+      'ชั้น 1 (Class I) (ขนาด C (ประมาณ))',
+      'พิเศษ (Extra) (ขนาด C (ประมาณ))',
+    ]);
+    await page.screenshot({ path: '/tmp/units-run-graded.png', fullPage: true });
+    // nothing left in English but names: the method, model, rules, file and user
+    const names = ['auto', 'classical', 'model', 'bruise-unet', 'codex-mango', 'two-mangoes.jpg', user.username];
+    expect(await untranslated(e2e, names)).toEqual([]);
+    // the results table of the bruise page, and one photo's view, in Thai
+    await page.goto(e2e.url('/showarea/accuracy'));
+    await page.getByRole('heading', { name: 'ผลพื้นที่รอยช้ำ' }).waitFor();
+    await page.getByRole('button', { name: 'ดู two-mangoes.jpg' }).click();
+    await page.getByRole('dialog').waitFor();
+    await page.screenshot({ path: '/tmp/units-showarea-view.png', fullPage: true });
+    expect(await untranslated(e2e, names)).toEqual([]);
+    await page.getByRole('group', { name: 'Language / ภาษา' }).getByRole('button', { name: 'English' }).click();
   });
 
   it('Codex grades without a scale: the API refusal is shown', async () => {

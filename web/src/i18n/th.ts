@@ -536,4 +536,7 @@ export const th: Record<string, string> = {
   'Authentication: {{schemes}}': 'การยืนยันตัวตน: {{schemes}}',
   'No authentication': 'ไม่ต้องยืนยันตัวตน',
   'Enter the verification code from your email.': 'กรอกรหัสยืนยันจากอีเมลของคุณ',
+  'bruise % of the photo': '% รอยช้ำของรูป',
+  photos: 'รูป',
+  ', plugin {{version}}': ', ปลั๊กอิน {{version}}',
 };

@@ -156,16 +156,16 @@ export default function Run() {
             <>
               <dt>{t('Method')}</dt>
               <dd>
-                {run.method ?? '–'} (ran: {run.method_used ?? '–'})
+                {run.method ?? '–'} ({t('ran:')} {run.method_used ?? '–'})
               </dd>
               <dt>{t('Model')}</dt>
-              <dd>{run.model_id ?? 'none (classical)'}</dd>
+              <dd>{run.model_id ?? t('none (classical)')}</dd>
             </>
           )}
           <dt>{t('Software')}</dt>
           <dd>
             Mango Bruise Tracker {run.app_version}
-            {run.plugin_version ? `, plugin ${run.plugin_version}` : ''}
+            {run.plugin_version ? t(', plugin {{version}}', { version: run.plugin_version }) : ''}
           </dd>
           <dt>{t('By')}</dt>
           <dd>
@@ -268,10 +268,10 @@ export default function Run() {
                   <CartesianGrid strokeDasharray="3 3" vertical={false} />
                   <XAxis
                     dataKey="label"
-                    label={{ value: 'bruise % of the photo', position: 'insideBottom', offset: -10 }}
+                    label={{ value: t('bruise % of the photo'), position: 'insideBottom', offset: -10 }}
                   />
-                  <YAxis allowDecimals={false} label={{ value: 'photos', angle: -90, position: 'insideLeft' }} />
-                  <Tooltip formatter={(v) => [String(v), 'photos']} labelFormatter={(l) => `${String(l)} %`} />
+                  <YAxis allowDecimals={false} label={{ value: t('photos'), angle: -90, position: 'insideLeft' }} />
+                  <Tooltip formatter={(v) => [String(v), t('photos')]} labelFormatter={(l) => `${String(l)} %`} />
                   <Bar dataKey="count" fill="#e0892b" isAnimationActive={false} />
                 </BarChart>
               </ResponsiveContainer>
