@@ -74,7 +74,14 @@ export default definePlugin({
     // The masks of this same analysis: their pixel counts are the result's.
     const images: PluginImages = {};
     if (wantsImage(ctx, 'overlay', true)) {
-      const overlay = renderOverlay(analysis.work, analysis.fruit, analysis.bruise, options.overlayMaxSide);
+      const ref = analysis.reference;
+      const overlay = renderOverlay(
+        analysis.work,
+        analysis.fruit,
+        analysis.bruise,
+        options.overlayMaxSide,
+        ref ? { x: ref.x, y: ref.y, diameter: ref.diameter_px, photoWidth: analysis.width } : undefined,
+      );
       images.overlay = { kind: 'picture', image: overlay, format: 'jpeg', quality: 85 };
     }
     if (wantsImage(ctx, 'fruit-mask') || wantsImage(ctx, 'bruise-mask')) {

@@ -35,6 +35,19 @@ describe('reference scale from a disc in the photo', () => {
     console.log(`generated: fruit cm² errors (%) ${measured.map((e) => (100 * e).toFixed(2)).join(', ')}`);
   });
 
+  it('rings the reference object in yellow on the overlay', async () => {
+    const { image } = sceneWithDisc(40, 8);
+    const r = await runPlugin(bruise, image, { method: 'classical', referenceMm: 25, overlayMaxSide: 800 }, ctx());
+    const overlay = r.images.overlay;
+    if (overlay?.kind !== 'picture') throw new Error('no overlay');
+    const o = overlay.image;
+    const k = o.width / 1600;
+    const at = (x: number, y: number) => Array.from(o.data.slice((y * o.width + x) * 4, (y * o.width + x) * 4 + 3));
+    // on the ring (the disc's edge, 50 px from its centre at 40 px/cm), and not at its centre
+    expect(at(Math.round(1450 * k), Math.round((760 - 50) * k))).toEqual([255, 220, 0]);
+    expect(at(Math.round(1450 * k), Math.round(760 * k))).not.toEqual([255, 220, 0]);
+  });
+
   it('a typed scale wins over the reference ("given"), and the reference is still reported and not fruit', async () => {
     const { image } = sceneWithDisc(40, 4);
     const r = await runPlugin(bruise, image, { method: 'classical', referenceMm: 25, pxPerCm: 50 }, ctx());
