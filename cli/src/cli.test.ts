@@ -1,24 +1,10 @@
 import { describe, expect, it, beforeAll } from 'vitest';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { createImage } from '@mango/core';
 import { decodeImage, encodeImage } from '@mango/core/node';
-
-const run = promisify(execFile);
-const BIN = resolve(import.meta.dirname, '../bin/mango.js');
-
-async function mango(args: string[]) {
-  try {
-    const r = await run(process.execPath, [BIN, ...args], { maxBuffer: 64 * 1024 * 1024 });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
+import { mango } from './testing.ts';
 
 describe('mango CLI', () => {
   let dir: string;
@@ -196,7 +182,7 @@ describe('mango CLI', () => {
     expect(r.code, r.stderr).toBe(0);
     const lines = fs.readFileSync(fruits, 'utf8').trim().split('\n');
     expect(lines[0]).toBe(
-      'image,fruit,bbox_x,bbox_y,bbox_w,bbox_h,fruit_pixels,bruise_pixels,bruise_percent,lesion_count,fruit_area_cm2,bruise_area_cm2,colour_difference',
+      'image,fruit,bbox_x,bbox_y,bbox_w,bbox_h,fruit_pixels,bruise_pixels,bruise_percent,lesion_count,fruit_area_cm2,bruise_area_cm2,colour_difference,grade,size_group,weight_g,size_source',
     );
     // One row per fruit: two photos of two mangoes.
     expect(lines.slice(1).map((l) => l.split(',').slice(0, 2).join(','))).toEqual([

@@ -44,10 +44,10 @@ describe('tidy tables', () => {
 
   it('writes one row per fruit, quoting names and leaving absent values empty', () => {
     expect(fruitTableCsv(items).split('\n')).toEqual([
-      'image,fruit,bbox_x,bbox_y,bbox_w,bbox_h,fruit_pixels,bruise_pixels,bruise_percent,lesion_count,fruit_area_cm2,bruise_area_cm2,colour_difference',
-      '"a, ""b"".jpg",1,1,5,40,30,1000,100,10,1,,,21.5',
-      '"a, ""b"".jpg",2,50,5,40,30,1000,0,0,0,,,',
-      'c.png,1,3,5,40,30,1000,40,4,1,,,12',
+      'image,fruit,bbox_x,bbox_y,bbox_w,bbox_h,fruit_pixels,bruise_pixels,bruise_percent,lesion_count,fruit_area_cm2,bruise_area_cm2,colour_difference,grade,size_group,weight_g,size_source',
+      '"a, ""b"".jpg",1,1,5,40,30,1000,100,10,1,,,21.5,,,,',
+      '"a, ""b"".jpg",2,50,5,40,30,1000,0,0,0,,,,,,,',
+      'c.png,1,3,5,40,30,1000,40,4,1,,,12,,,,',
       '',
     ]);
   });

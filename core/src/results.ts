@@ -127,6 +127,10 @@ export const FRUIT_COLUMNS: CsvColumn<FruitRow>[] = [
   ['fruit_area_cm2', (r) => blank(r.fruit.area_cm2)],
   ['bruise_area_cm2', (r) => blank(r.fruit.bruise_area_cm2)],
   ['colour_difference', (r) => blank(r.fruit.colour_difference)],
+  ['grade', (r) => blank(r.fruit.grade)],
+  ['size_group', (r) => blank(r.fruit.size_group)],
+  ['weight_g', (r) => blank(r.fruit.weight_g)],
+  ['size_source', (r) => blank(r.fruit.size_source)],
 ];
 
 const lesionTotal = (r: BruiseFigures) => r.fruits.reduce((a, f) => a + f.lesion_count, 0);

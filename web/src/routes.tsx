@@ -2,6 +2,7 @@
 import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import ProtectedRoute from './components/ProtectedRoute.tsx';
+import { useTranslation } from 'react-i18next';
 
 const AboutUsMain = lazy(() => import('./pages/public/AboutUsMain/index.tsx'));
 const ContactUsMain = lazy(() => import('./pages/public/ContactUsMain/index.tsx'));
@@ -37,8 +38,9 @@ const Run = lazy(() => import('./pages/results/Run/index.tsx'));
 const ApiKeys = lazy(() => import('./pages/developer/ApiKeys/index.tsx'));
 
 export default function AppRoutes() {
+  const { t } = useTranslation();
   return (
-    <Suspense fallback={<div className="page-loading">Loading...</div>}>
+    <Suspense fallback={<div className="page-loading">{t('Loading...')}</div>}>
       <Routes>
         <Route path="/" element={<Navigate to="/home" replace />} />
         <Route path="/aboutusmain" element={<AboutUsMain />} />

@@ -16,11 +16,14 @@ import {
 } from '@mango/core/results';
 import type { JobResult } from '@mango/runner';
 import { BruiseOptions } from '@mango/plugin-bruise';
+import type { CocoPhoto } from '@mango/plugin-bruise/eval';
 import { collectInputs, INPUTS_HELP, type InputFile } from '../inputs.ts';
 import { VERSION } from '../version.ts';
+import { formatLotSummary, gradeResult, lotSummary } from '@mango/core/grades';
+import { checkScaleFor, loadGradeRules, loadWeights } from '../grades.ts';
 import { runBatch, summarise } from '../batch.ts';
 import { addSchemaOptions, readSchemaOptions, type FlagHelp } from '../schemaOptions.ts';
-import { parseOrExit } from '../util.ts';
+import { parseOrExit, UsageError } from '../util.ts';
 
 /** Per input path: the photo's and its overlay's thumbnails (data URLs, long side <= 256). */
 type Thumbnails = Map<string, { photo: string; overlay: string | null }>;
@@ -66,6 +69,11 @@ interface BruiseFlags {
   masks?: string;
   method?: string;
   pxPerCm?: string;
+  referenceMm?: string;
+  grades?: string;
+  weights?: string;
+  lot?: string;
+  exportCoco?: string;
   concurrency?: number;
 }
 
@@ -73,6 +81,10 @@ interface BruiseFlags {
 const BRUISE_FLAG_HELP: Record<string, FlagHelp> = {
   method: { value: 'method', description: 'auto | classical | model' },
   pxPerCm: { description: 'pixels per centimetre: also report areas in cm²' },
+  referenceMm: {
+    value: 'mm',
+    description: 'diameter of a round reference object (coin, sticker) in the photos: the scale comes from it',
+  },
 };
 
 export function bruiseCommand(program: Command) {
@@ -87,25 +99,56 @@ export function bruiseCommand(program: Command) {
     .option('--fruits <file>', 'also write the per-fruit table (one row per fruit) as CSV')
     .option('--overlays <dir>', 'write each overlay (fruit outline, bruises tinted) as <name>.overlay.jpg')
     .option('--masks <dir>', 'write <name>.fruit.png and <name>.bruise.png (8-bit, 0 or 255, input size)');
-  addSchemaOptions(cmd, BruiseOptions, { only: ['method', 'pxPerCm'], help: BRUISE_FLAG_HELP });
+  addSchemaOptions(cmd, BruiseOptions, { only: ['method', 'pxPerCm', 'referenceMm'], help: BRUISE_FLAG_HELP });
   cmd
+    .option(
+      '--grades <rules>',
+      'grade each fruit: codex-mango (needs a scale), percent, or a rules file (JSON); adds grade columns to --fruits',
+    )
+    .option(
+      '--weights <file>',
+      "CSV image,fruit,weight_g: the fruit weights the size groups come from (else estimated from each fruit's area)",
+    )
+    .option('--lot <file>', 'write the lot summary (fruit per grade, share accepted) as JSON')
+    .option(
+      '--export-coco <file>',
+      'write the predicted fruit and bruise regions as a COCO file (RLE masks, categories fruit and bruise) to correct in CVAT or Label Studio',
+    )
     .option('--concurrency <n>', 'worker threads (default: one per core)', Number)
     .action(async (inputs: string[], o: BruiseFlags) => {
       const options = parseOrExit(BruiseOptions, readSchemaOptions(BruiseOptions, o));
+      // The options the plugin runs with (and provenance records): method, and the scale when given.
+      const pluginOptions = {
+        method: options.method,
+        ...(options.pxPerCm ? { pxPerCm: options.pxPerCm } : {}),
+        ...(options.referenceMm ? { referenceMm: options.referenceMm } : {}),
+      };
+      // Grades: the rules and the weights are checked before any photo is read (usage errors, exit 2).
+      const rules = o.grades ? loadGradeRules(o.grades) : undefined;
+      if (rules) checkScaleFor(rules, options);
+      if (o.weights && !rules) throw new UsageError('--weights needs --grades');
+      if (o.lot && !rules) throw new UsageError('--lot needs --grades');
+      const weights = o.weights ? loadWeights(o.weights) : undefined;
       const { files, missing } = await collectInputs(inputs);
       const json = Boolean(o.out?.toLowerCase().endsWith('.json'));
       const digests = new Map<string, string>();
       const thumbnails: Thumbnails = new Map();
+      const coco = new Map<string, CocoPhoto>();
+      // The COCO writer lives with the evaluation: loaded only for --export-coco (start-up).
+      const cocoLib = o.exportCoco ? await import('@mango/plugin-bruise/eval') : undefined;
       const startedAt = new Date().toISOString();
       const outcome = await runBatch(
         files,
         (f) => ({
           path: f.path,
           name: f.relative,
-          steps: [{ plugin: 'bruise', options: { method: options.method, pxPerCm: options.pxPerCm } }],
+          steps: [{ plugin: 'bruise', options: pluginOptions }],
           // The plugin's extra images these flags write (none: it renders no overlay).
           // results.json holds a small copy of each overlay.
-          images: [...(o.overlays || json ? ['overlay'] : []), ...(o.masks ? ['fruit-mask', 'bruise-mask'] : [])],
+          images: [
+            ...(o.overlays || json ? ['overlay'] : []),
+            ...(o.masks || o.exportCoco ? ['fruit-mask', 'bruise-mask'] : []),
+          ],
         }),
         {
           concurrency: o.concurrency,
@@ -135,9 +178,23 @@ export function bruiseCommand(program: Command) {
               await write(o.masks, '.fruit.png', fruit.bytes);
               await write(o.masks, '.bruise.png', bruise.bytes);
             }
+            // COCO: each photo's regions as RLE now (the full-size masks are not kept).
+            if (cocoLib && fruit && bruise) {
+              const fm = await cocoLib.maskFromImage(fruit.bytes);
+              const bm = await cocoLib.maskFromImage(bruise.bytes);
+              coco.set(
+                f.path,
+                cocoLib.cocoPhoto(cocoLib.regionsOfMasks(f.relative, fm.width, fm.height, fm.mask, bm.mask)),
+              );
+            }
           },
         },
       );
+      if (rules) {
+        for (const r of outcome.results) {
+          if (r.result.ok) r.result.result = gradeResult(r.result.result as unknown as BruiseFigures, rules, weights);
+        }
+      }
       const done = outcome.results.map(({ file, result }) => ({ file, result, sha256: digests.get(file.path) ?? '' }));
       const items = done.flatMap(({ result }) => (result.ok ? [result.result as unknown as BruiseFigures] : []));
       const provenance = makeProvenance(
@@ -147,16 +204,28 @@ export function bruiseCommand(program: Command) {
           run_id: null,
           operation: 'bruise',
           method: options.method,
-          options: { method: options.method, ...(options.pxPerCm ? { pxPerCm: options.pxPerCm } : {}) },
+          options: { ...pluginOptions, ...(rules ? { grades: rules.id } : {}) },
           created_at: startedAt,
           inputs: done.map(({ file, sha256 }) => ({ filename: file.relative, sha256 })),
         },
         items[0],
       );
       if (o.fruits) await writeWithProvenance(o.fruits, fruitTableCsv(items), provenance);
+      if (o.exportCoco) {
+        const photos = outcome.results.flatMap(({ file }) => coco.get(file.path) ?? []);
+        const info = { description: 'Mango Bruise Tracker predictions', version: VERSION, date_created: startedAt };
+        await writeFile(o.exportCoco, JSON.stringify(cocoLib!.cocoFile(photos, info)) + '\n');
+      }
       if (!o.out) process.stdout.write(resultsCsv(items));
       else if (json) await writeFile(o.out, JSON.stringify(resultsFile(provenance, done, thumbnails), null, 2) + '\n');
       else await writeWithProvenance(o.out, resultsCsv(items), provenance);
+      if (rules) {
+        const lot = lotSummary(items, rules);
+        // The summary goes beside the table: to stderr when the CSV itself is on stdout.
+        (o.out ? process.stdout : process.stderr).write(formatLotSummary(lot));
+        if (o.lot)
+          await writeFile(o.lot, JSON.stringify({ rules: rules.id, name: rules.name, ...lot }, null, 2) + '\n');
+      }
       process.exitCode = summarise(outcome, `bruise${o.out ? ` results written to ${o.out}` : ''}`, missing);
     });
 }
@@ -167,10 +236,13 @@ export function evalCommand(program: Command) {
     .command('bruise')
     .description('fruit and bruise IoU, bruise % error, Lin concordance; ROC AUC on labels; defect boxes found')
     .option('--images <dir>', 'images with pixel truth')
-    .option('--truth <dir>', 'folder with fruit_masks/ and bruise_masks/ (<stem>.png)')
+    .option(
+      '--truth <path>',
+      'pixel truth: a folder with fruit_masks/ and bruise_masks/ (<stem>.png), a COCO file (polygons, RLE), a CVAT "Segmentation mask 1.1" folder or a Label Studio JSON export (recognised from the content)',
+    )
     .option('--labels <csv>', 'labels.csv (filename,class,lesioned), images in images/ beside it')
     .option('--boxes <csv>', 'boxes.csv (filename,class,x,y,w,h), images in images/ beside it');
-  addSchemaOptions(evalBruise, BruiseOptions, { only: ['method'], help: BRUISE_FLAG_HELP });
+  addSchemaOptions(evalBruise, BruiseOptions, { only: ['method', 'referenceMm'], help: BRUISE_FLAG_HELP });
   evalBruise
     .option('--truth-fruit', 'use the truth fruit masks (measures bruise detection alone)')
     .option('--out <file>', 'write the full evaluation as JSON')
@@ -181,10 +253,15 @@ export function evalCommand(program: Command) {
         labels?: string;
         boxes?: string;
         method?: string;
+        referenceMm?: string;
         truthFruit?: boolean;
         out?: string;
       }) => {
-        const { method } = parseOrExit(BruiseOptions.pick({ method: true }), { method: o.method });
+        // A reference object in the photos is left out of the fruit, as in mango bruise --reference-mm.
+        const { method, referenceMm } = parseOrExit(
+          BruiseOptions.pick({ method: true, referenceMm: true }),
+          readSchemaOptions(BruiseOptions.pick({ method: true, referenceMm: true }), o),
+        );
         const onImage = process.stderr.isTTY
           ? (done: number, total: number, name: string) => process.stderr.write(`\r${done}/${total} ${name}`.padEnd(60))
           : undefined;
@@ -192,7 +269,7 @@ export function evalCommand(program: Command) {
         const models = method === 'classical' ? undefined : (await import('@mango/models')).createModelLoader();
         // The evaluation (and its CSV parser) loads only for this command.
         const { evaluateBruise, formatBruiseEvaluation } = await import('@mango/plugin-bruise/eval');
-        const ev = await evaluateBruise({ ...o, method, models, onImage });
+        const ev = await evaluateBruise({ ...o, method, options: referenceMm ? { referenceMm } : {}, models, onImage });
         if (onImage) process.stderr.write('\n');
         console.log(formatBruiseEvaluation(ev));
         if (o.out) await writeFile(o.out, JSON.stringify(ev, null, 2) + '\n');

@@ -67,8 +67,24 @@ export const BruiseFruit = z.object({
   colour_difference: z.number().nullable().optional(),
   area_cm2: z.number().optional(),
   bruise_area_cm2: z.number().optional(),
+  /** the grade under the rules named by the item's `grades` (null: not gradable, e.g. no scale) */
+  grade: z.string().nullable().optional(),
+  grade_accepted: z.boolean().nullable().optional(),
+  /** the size group of rules with size groups, from a weight or estimated from the area (size_source) */
+  size_group: z.string().nullable().optional(),
+  size_source: z.enum(['weight', 'area-estimate']).nullable().optional(),
+  weight_g: z.number().nullable().optional(),
 });
 export type BruiseFruit = z.infer<typeof BruiseFruit>;
+
+/** A round reference object found in the photo (full-resolution pixels). */
+export const ReferenceObject = z.object({
+  x: z.number(),
+  y: z.number(),
+  diameter_px: z.number(),
+  /** 0..1: how closely its outline is a circle */
+  confidence: z.number(),
+});
 
 /** Bruise result item. The first five fields are the original contract; the rest are additions. */
 export const BruiseResultItem = z.object({
@@ -93,8 +109,14 @@ export const BruiseResultItem = z.object({
   height: z.number().int(),
   elapsed_ms: z.number(),
   px_per_cm: z.number().optional(),
+  /** where px_per_cm came from: a reference object found in the photo, typed by the user, or none (null) */
+  scale_source: z.enum(['reference', 'given']).nullable().optional(),
+  /** the reference object (option referenceMm / field reference_mm): null when none was found */
+  reference: ReferenceObject.nullable().optional(),
   fruit_area_cm2: z.number().optional(),
   bruise_area_cm2: z.number().optional(),
+  /** the id of the grade rules applied to the fruits (field `grades`) */
+  grades: z.string().optional(),
   /** the stored run of the call (GET /api-node/runs/{id}); null when it is not stored (browser partner keys) */
   run_id: z.string().nullable().optional(),
 });

@@ -141,4 +141,52 @@ export function bruisedPairScene(seed = 3) {
   });
 }
 
+/**
+ * Paints a coin-like disc of diameter `d` px centred at (cx, cy): a brass face with a darker raised
+ * rim, an embossed ring and noise, its edge anti-aliased by 4x4 supersampling (as a camera blurs
+ * it). Returns the disc's exact area in pixels (pi d^2 / 4).
+ */
+export function pasteCoin(image: RasterImage, cx: number, cy: number, d: number, seed = 5) {
+  const rnd = seededRandom(seed);
+  const r = d / 2;
+  const { width, data } = image;
+  for (let y = Math.floor(cy - r - 2); y <= Math.ceil(cy + r + 2); y++)
+    for (let x = Math.floor(cx - r - 2); x <= Math.ceil(cx + r + 2); x++) {
+      let cover = 0;
+      for (let sy = 0; sy < 4; sy++)
+        for (let sx = 0; sx < 4; sx++) {
+          if (Math.hypot(x + (sx + 0.5) / 4 - 0.5 - cx, y + (sy + 0.5) / 4 - 0.5 - cy) <= r) cover++;
+        }
+      if (!cover) continue;
+      const a = cover / 16;
+      const rho = Math.hypot(x - cx, y - cy) / r;
+      const k = rho > 0.9 ? 0.8 : rho > 0.55 && rho < 0.6 ? 0.7 : 1 - 0.1 * rho;
+      const coin = [190 * k, 160 * k, 90 * k].map((v) => v + (rnd() - 0.5) * 8);
+      const i = (y * width + x) * 4;
+      for (let c = 0; c < 3; c++) data[i + c] = a * coin[c] + (1 - a) * data[i + c];
+    }
+  return (Math.PI * d * d) / 4;
+}
+
+/**
+ * Two mangoes (ellipses of known pixel area: `areas[1]`, `areas[2]`) and a coin-like 25 mm disc at
+ * (1450, 760) of the 40 px/cm layout, drawn at `pxPerCm` on a grey table; no bruise.
+ */
+export function sceneWithDisc(pxPerCm: number, seed: number) {
+  const s = pxPerCm / 40; // the layout was drawn at 40 px/cm (1600 x 900)
+  const shade = (u: number, v: number) => 1 - 0.15 * (u * u + v * v);
+  const scene = fruitScene({
+    width: Math.round(1600 * s),
+    height: Math.round(900 * s),
+    background: [200, 200, 205],
+    seed,
+    fruits: [
+      { cx: 450 * s, cy: 450 * s, rx: 330 * s, ry: 230 * s, peel: [235, 170, 40], shade },
+      { cx: 1100 * s, cy: 430 * s, rx: 300 * s, ry: 210 * s, peel: [160, 180, 60], shade },
+    ],
+  });
+  pasteCoin(scene.image, 1450 * s, 760 * s, 2.5 * pxPerCm, seed);
+  return scene;
+}
+
 export { pngHeader } from './png-header.ts';

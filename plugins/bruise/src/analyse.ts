@@ -22,6 +22,7 @@ import {
 } from '@mango/core';
 import { classicalBruiseMask } from './classical.ts';
 import { BRUISE_TASK, modelBruiseMask } from './model.ts';
+import { findReference, dropLabel, pxPerCmOf, type ReferenceObject } from './reference.ts';
 import { BruiseOptions, type BruiseOptionsInput } from './schema.ts';
 
 export interface BruiseAnalysis {
@@ -38,6 +39,8 @@ export interface BruiseAnalysis {
   method: 'classical' | 'model';
   modelId?: string;
   modelSha256?: string;
+  /** the reference object when one was asked for (referenceMm): null when none was found */
+  reference?: ReferenceObject | null;
 }
 
 export interface AnalyseInput {
@@ -56,7 +59,7 @@ export interface AnalyseInput {
 export const SEGMENT_COARSE_SIZE = 240;
 
 type Params = Pick<BruiseOptions, 'method' | 'detectMaxSide' | 'darkening' | 'minLesionFraction'> &
-  Partial<Pick<BruiseOptions, 'modelMaxSide'>>;
+  Partial<Pick<BruiseOptions, 'modelMaxSide' | 'referenceMm'>>;
 
 /** Fruit labels at working resolution: alpha when the image is a cut-out, else segmentFruit. */
 function fruitOf(image: RasterImage, work: RasterImage, known?: Uint8Array): { labels: Int32Array; count: number } {
@@ -87,7 +90,14 @@ export async function analyseBruise(
   const models = input.models ?? noModels;
   const size = fitSize(image.width, image.height, params.detectMaxSide);
   const work = downscaleArea(image, size.width, size.height);
-  const { labels, count } = fruitOf(image, work, input.fruitMask);
+  let { labels, count } = fruitOf(image, work, input.fruitMask);
+  // The reference object is found among the segmented objects and is never counted as fruit.
+  let reference: ReferenceObject | null | undefined;
+  if (params.referenceMm) {
+    const found = findReference(image, work, labels, count);
+    reference = found?.reference ?? null;
+    if (found) ({ labels, count } = dropLabel(labels, count, found.label));
+  }
   const n = work.width * work.height;
   const fruit = new Uint8Array(n);
   for (let i = 0; i < n; i++) fruit[i] = labels[i] ? 1 : 0;
@@ -128,6 +138,24 @@ export async function analyseBruise(
     method,
     modelId: entry?.id,
     modelSha256: entry?.sha256,
+    ...(reference !== undefined ? { reference } : {}),
+  };
+}
+
+/**
+ * The scale of the result: a typed `pxPerCm` wins ('given'), else the reference object's
+ * ('reference'), else none (null). `reference` is reported whenever one was asked for.
+ */
+export function scaleOf(a: BruiseAnalysis, options: Pick<BruiseOptions, 'pxPerCm' | 'referenceMm'>) {
+  const fromReference =
+    a.reference && options.referenceMm ? pxPerCmOf(a.reference.diameter_px, options.referenceMm) : undefined;
+  const pxPerCm = options.pxPerCm ?? (fromReference ? Math.round(fromReference * 1e4) / 1e4 : undefined);
+  return {
+    pxPerCm,
+    fields: {
+      scale_source: options.pxPerCm ? ('given' as const) : fromReference ? ('reference' as const) : null,
+      ...(a.reference !== undefined ? { reference: a.reference } : {}),
+    },
   };
 }
 

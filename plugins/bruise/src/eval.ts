@@ -4,7 +4,7 @@
  * (labels.csv: filename,class,lesioned), (c) defect boxes (boxes.csv: filename,class,x,y,w,h).
  * The CLI's `mango eval bruise --images DIR --truth DIR` calls evaluateBruise.
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { basename, dirname, extname, join } from 'node:path';
 import type { ModelLoader, RasterImage } from '@mango/core';
@@ -13,11 +13,15 @@ import { decodeImage } from '@mango/core/node';
 import { analyseBruise, fullResolutionMasks, summariseBruise } from './analyse.ts';
 import bruise from './index.ts';
 import { BruiseOptions, type BruiseOptionsInput } from './schema.ts';
+import { openTruth, type TruthFormat } from './truth.ts';
 
 export interface EvaluateBruiseOptions {
   /** folder of images with pixel truth (needs `truth`) */
   images?: string;
-  /** folder holding fruit_masks/ and bruise_masks/ (<stem>.png, 255 = set) */
+  /**
+   * the pixel truth: a folder holding fruit_masks/ and bruise_masks/ (<stem>.png, 255 = set), a COCO
+   * file, a CVAT "Segmentation mask 1.1" folder or a Label Studio JSON export (src/truth.ts)
+   */
   truth?: string;
   /** labels.csv (filename,class,lesioned); images in `labelsImages` or images/ beside the csv */
   labels?: string;
@@ -49,6 +53,8 @@ export interface PixelImageResult {
 }
 
 export interface PixelSetResult {
+  /** the truth's format (set by evaluateBruise) */
+  format?: TruthFormat;
   images: number;
   fruit_iou_median: number;
   fruit_iou_min: number;
@@ -90,13 +96,6 @@ const IMAGE_EXT = new Set(['.jpg', '.jpeg', '.png']);
 /** Decoded as the product decodes it (with maxSide: straight to the bruise plugin's working size). */
 async function readImage(path: string, maxSide?: number): Promise<RasterImage> {
   return decodeImage(readFileSync(path), basename(path), undefined, { maxSide });
-}
-
-async function readMask(path: string): Promise<Uint8Array> {
-  const img = await readImage(path);
-  const m = new Uint8Array(img.width * img.height);
-  for (let i = 0; i < m.length; i++) m[i] = img.data[i * 4] >= 128 ? 1 : 0;
-  return m;
 }
 
 /** A CSV file with a header row, as one record per row keyed by the header (csv-parse; BOM removed). */
@@ -171,19 +170,26 @@ export async function evaluateBruise(opts: EvaluateBruiseOptions): Promise<Bruis
 
   if (opts.images) {
     if (!opts.truth) throw new MangoError('INVALID_INPUT', 'evaluating an image folder needs --truth');
+    if (!existsSync(opts.images) || !statSync(opts.images).isDirectory()) {
+      throw new MangoError('INVALID_INPUT', `images folder not found: ${opts.images}`);
+    }
+    const truth = openTruth(opts.truth);
     const files = readdirSync(opts.images)
       .filter((f) => IMAGE_EXT.has(extname(f).toLowerCase()) && (!opts.only || opts.only(f)))
       .sort();
     const per: PixelImageResult[] = [];
     for (const [k, f] of files.entries()) {
-      const stem = basename(f, extname(f));
-      const fp = join(opts.truth, 'fruit_masks', `${stem}.png`);
-      const bp = join(opts.truth, 'bruise_masks', `${stem}.png`);
-      if (!existsSync(fp) || !existsSync(bp)) continue;
-      const tf = await readMask(fp);
-      const tb = await readMask(bp);
+      const masks = await truth.masks(f);
+      if (!masks) continue;
+      const { fruit: tf, bruise: tb } = masks;
       const { analysis } = await score(join(opts.images, f), opts.truthFruit ? tf : undefined);
       const full = fullResolutionMasks(analysis);
+      if (full.width !== masks.width || full.height !== masks.height) {
+        throw new MangoError(
+          'INVALID_INPUT',
+          `${f}: the truth (${truth.format}) is ${masks.width}x${masks.height}, the photo ${full.width}x${full.height}`,
+        );
+      }
       let nf = 0;
       let nb = 0;
       let pf = 0;
@@ -205,7 +211,13 @@ export async function evaluateBruise(opts: EvaluateBruiseOptions): Promise<Bruis
       });
       opts.onImage?.(k + 1, files.length, f);
     }
-    out.pixel = summarisePixelSet(per);
+    if (per.length === 0) {
+      throw new MangoError(
+        'INVALID_INPUT',
+        `no photo in ${opts.images} has truth in ${opts.truth} (${truth.format}): truth is matched by file name`,
+      );
+    }
+    out.pixel = { format: truth.format, ...summarisePixelSet(per) };
   }
 
   if (opts.labels) {
@@ -267,7 +279,7 @@ export function formatBruiseEvaluation(ev: BruiseEvaluation): string {
     v === null || v === undefined || Number.isNaN(v) ? '-' : v.toFixed(d);
   if (ev.pixel) {
     const p = ev.pixel;
-    lines.push(`pixel truth: ${p.images} images`);
+    lines.push(`pixel truth${p.format ? ` (${p.format})` : ''}: ${p.images} images`);
     row('fruit IoU median (min)', `${f(p.fruit_iou_median)} (${f(p.fruit_iou_min)})`);
     row('bruise IoU median (images with bruise)', f(p.bruise_iou_median));
     row(
@@ -366,3 +378,6 @@ export function summariseBoxSet(per: BoxSetResult['per_box'], wanted: Set<string
     per_box: per,
   };
 }
+
+export { openTruth, cocoFile, cocoPhoto, maskFromImage, regionsOfMasks } from './truth.ts';
+export type { PixelTruth, TruthFormat, TruthMasks, PhotoRegions, CocoPhoto } from './truth.ts';

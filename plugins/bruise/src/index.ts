@@ -1,5 +1,5 @@
 import { definePlugin, throwIfAborted, wantsImage, type PluginImages } from '@mango/core';
-import { analyseBruise, fullResolutionMasks, summariseBruise } from './analyse.ts';
+import { analyseBruise, fullResolutionMasks, scaleOf, summariseBruise } from './analyse.ts';
 import { renderOverlay } from './overlay.ts';
 import { BRUISE_IMAGES, BruiseOptions, BruiseResult } from './schema.ts';
 
@@ -12,10 +12,24 @@ export {
   bruiseMasks,
   fullResolutionMasks,
   summariseBruise,
+  scaleOf,
   severity,
   colourDifferences,
 } from './analyse.ts';
 export type { AnalyseInput, BruiseAnalysis } from './analyse.ts';
+export { findReference, pickReference, roundness, discAreaSubpixel, pxPerCmOf } from './reference.ts';
+export type { ReferenceObject } from './reference.ts';
+export {
+  decodeCocoRle,
+  encodeCocoRle,
+  decodeLabelStudioRle,
+  encodeLabelStudioRle,
+  fillPolygon,
+  maskToCounts,
+  countsToString,
+  stringToCounts,
+} from './rle.ts';
+export type { CocoRle } from './rle.ts';
 export { classicalBruiseMask, DEFAULT_CLASSICAL } from './classical.ts';
 export type { ClassicalParams } from './classical.ts';
 export {
@@ -55,11 +69,19 @@ export default definePlugin({
     const analysis = await analyseBruise(image, options, { models: ctx.models });
     throwIfAborted(ctx.signal);
     ctx.progress(0.7, 'counting');
-    const summary = summariseBruise(analysis, options.pxPerCm);
+    const scale = scaleOf(analysis, options);
+    const summary = { ...summariseBruise(analysis, scale.pxPerCm), ...scale.fields };
     // The masks of this same analysis: their pixel counts are the result's.
     const images: PluginImages = {};
     if (wantsImage(ctx, 'overlay', true)) {
-      const overlay = renderOverlay(analysis.work, analysis.fruit, analysis.bruise, options.overlayMaxSide);
+      const ref = analysis.reference;
+      const overlay = renderOverlay(
+        analysis.work,
+        analysis.fruit,
+        analysis.bruise,
+        options.overlayMaxSide,
+        ref ? { x: ref.x, y: ref.y, diameter: ref.diameter_px, photoWidth: analysis.width } : undefined,
+      );
       images.overlay = { kind: 'picture', image: overlay, format: 'jpeg', quality: 85 };
     }
     if (wantsImage(ctx, 'fruit-mask') || wantsImage(ctx, 'bruise-mask')) {

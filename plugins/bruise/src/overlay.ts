@@ -6,6 +6,16 @@ import type { RasterImage } from '@mango/core';
 const FRUIT_OUTLINE: [number, number, number] = [0, 210, 255];
 const BRUISE_TINT: [number, number, number] = [255, 0, 90];
 const TINT_ALPHA = 0.55;
+const REFERENCE_RING: [number, number, number] = [255, 220, 0];
+
+/** A circle in the photo's full-resolution pixels (the reference object), drawn as a ring. */
+export interface OverlayCircle {
+  x: number;
+  y: number;
+  diameter: number;
+  /** the photo's full size the circle is measured in */
+  photoWidth: number;
+}
 
 function edge(mask: Uint8Array, w: number, h: number, i: number): boolean {
   const x = i % w;
@@ -21,7 +31,13 @@ function edge(mask: Uint8Array, w: number, h: number, i: number): boolean {
  * Draws the overlay on a copy of `image` (downscaled to maxSide when larger): `fruit` and `bruise`
  * are masks of `image`'s size. The outline is 1 px, 2 px when the overlay is larger than 800 px.
  */
-export function renderOverlay(image: RasterImage, fruit: Uint8Array, bruise: Uint8Array, maxSide: number): RasterImage {
+export function renderOverlay(
+  image: RasterImage,
+  fruit: Uint8Array,
+  bruise: Uint8Array,
+  maxSide: number,
+  reference?: OverlayCircle,
+): RasterImage {
   const size = fitSize(image.width, image.height, maxSide);
   const base = downscaleArea(image, size.width, size.height);
   const w = base.width;
@@ -52,6 +68,18 @@ export function renderOverlay(image: RasterImage, fruit: Uint8Array, bruise: Uin
       if (x > 0 && f[i - 1]) paint(i - 1, FRUIT_OUTLINE);
       if (x < w - 1 && f[i + 1]) paint(i + 1, FRUIT_OUTLINE);
     }
+  }
+  if (reference) {
+    // The reference object found for the scale: a yellow ring on its measured outline.
+    const k = w / reference.photoWidth;
+    const cx = reference.x * k - 0.5;
+    const cy = reference.y * k - 0.5;
+    const r = (reference.diameter * k) / 2;
+    const half = thick ? 1.5 : 1;
+    for (let y = Math.max(0, Math.floor(cy - r - 2)); y <= Math.min(h - 1, Math.ceil(cy + r + 2)); y++)
+      for (let x = Math.max(0, Math.floor(cx - r - 2)); x <= Math.min(w - 1, Math.ceil(cx + r + 2)); x++) {
+        if (Math.abs(Math.hypot(x - cx, y - cy) - r) <= half) paint(y * w + x, REFERENCE_RING);
+      }
   }
   return { width: w, height: h, data: out };
 }

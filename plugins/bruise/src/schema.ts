@@ -4,6 +4,9 @@ import { BruiseResultItem, PluginImages } from '@mango/core';
 /** The accepted scale range, pixels per centimetre: from a distant overview to a macro lens. */
 export const PX_PER_CM_MIN = 0.01;
 export const PX_PER_CM_MAX = 100_000;
+/** The accepted diameters of a reference object, mm: a small sticker to a saucer. */
+export const REFERENCE_MM_MIN = 5;
+export const REFERENCE_MM_MAX = 200;
 
 /**
  * Options of the bruise plugin. Every tuned parameter has its default here (see README.md for why
@@ -21,6 +24,14 @@ export const BruiseOptions = z.object({
     .max(PX_PER_CM_MAX)
     .optional()
     .describe(`pixels per centimetre (${PX_PER_CM_MIN} to ${PX_PER_CM_MAX}), to report areas in cm²`),
+  referenceMm: z
+    .number()
+    .min(REFERENCE_MM_MIN)
+    .max(REFERENCE_MM_MAX)
+    .optional()
+    .describe(
+      `diameter in mm (${REFERENCE_MM_MIN} to ${REFERENCE_MM_MAX}) of a round reference object (coin, sticker) in the photo: sets the scale`,
+    ),
   overlayMaxSide: z.number().int().min(64).max(1600).default(1600).describe('long side of the overlay image'),
   detectMaxSide: z
     .number()

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
 
 export interface ConfirmDialogProps {
   open: boolean;
@@ -14,6 +15,7 @@ export interface ConfirmDialogProps {
 
 /** A modal dialog with focus on the confirm button, Escape to cancel. */
 export default function ConfirmDialog(props: ConfirmDialogProps) {
+  const { t } = useTranslation();
   const confirmRef = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (!props.open) return;
@@ -26,16 +28,16 @@ export default function ConfirmDialog(props: ConfirmDialogProps) {
   return (
     <div className="modal-backdrop" role="presentation">
       <div className="modal" role="dialog" aria-modal="true" aria-labelledby="confirm-title">
-        <h2 id="confirm-title">{props.title}</h2>
-        <p>{props.message}</p>
+        <h2 id="confirm-title">{t(props.title)}</h2>
+        <p>{t(props.message)}</p>
         <div className="modal-actions">
           {props.children ?? (
             <>
               <button type="button" className="btn btn-secondary" onClick={props.onCancel}>
-                {props.cancelLabel ?? 'Cancel'}
+                {t(props.cancelLabel ?? 'Cancel')}
               </button>
               <button type="button" className="btn btn-primary" ref={confirmRef} onClick={props.onConfirm}>
-                {props.confirmLabel ?? 'Confirm'}
+                {t(props.confirmLabel ?? 'Confirm')}
               </button>
             </>
           )}

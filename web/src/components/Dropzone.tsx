@@ -1,5 +1,7 @@
 import { useRef, useState } from 'react';
 import { DROPZONE_UPLOAD, isAcceptedType, refusalMessage } from '@mango/core';
+import { useTranslation } from 'react-i18next';
+import i18n from '#web/i18n/index.ts';
 
 /** Size in KB with 2 decimals, as the file lists show it. */
 export function formatKB(bytes: number): string {
@@ -13,7 +15,7 @@ export function formatKB(bytes: number): string {
 export function acceptFiles(current: File[], incoming: File[]): File[] {
   const valid = incoming.filter((f) => isAcceptedType(DROPZONE_UPLOAD, f));
   if (valid.length === 0 && incoming.length > 0) {
-    alert(refusalMessage(DROPZONE_UPLOAD, 'type'));
+    alert(i18n.t(refusalMessage(DROPZONE_UPLOAD, 'type') ?? ''));
     return current;
   }
   return [...current, ...valid];
@@ -28,6 +30,7 @@ export interface DropzoneProps {
 
 /** Click or drag and drop; lists the selected files with their size and a remove button each. */
 export default function Dropzone({ files, onChange, multiple = true, label }: DropzoneProps) {
+  const { t } = useTranslation();
   const input = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
   const add = (list: FileList | null) => {
@@ -41,7 +44,7 @@ export default function Dropzone({ files, onChange, multiple = true, label }: Dr
         className={`dropzone${over ? ' dropzone-over' : ''}`}
         role="button"
         tabIndex={0}
-        aria-label={label ?? 'Select images: click or drag and drop'}
+        aria-label={t(label ?? 'Select images: click or drag and drop')}
         data-testid="dropzone"
         onClick={() => input.current?.click()}
         onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && input.current?.click()}
@@ -56,8 +59,8 @@ export default function Dropzone({ files, onChange, multiple = true, label }: Dr
           add(e.dataTransfer.files);
         }}
       >
-        <p>{label ?? 'Drag and drop images here, or click to select files'}</p>
-        <p className="dropzone-hint">JPG, JPEG or PNG</p>
+        <p>{t(label ?? 'Drag and drop images here, or click to select files')}</p>
+        <p className="dropzone-hint">{t('JPG, JPEG or PNG')}</p>
         <input
           ref={input}
           type="file"
@@ -72,7 +75,7 @@ export default function Dropzone({ files, onChange, multiple = true, label }: Dr
         />
       </div>
       {files.length > 0 && (
-        <ul className="file-list" aria-label="Selected files">
+        <ul className="file-list" aria-label={t('Selected files')}>
           {files.map((f, i) => (
             <li key={`${f.name}-${i}`}>
               <span className="file-name">{f.name}</span>
@@ -80,10 +83,10 @@ export default function Dropzone({ files, onChange, multiple = true, label }: Dr
               <button
                 type="button"
                 className="btn btn-secondary btn-small"
-                aria-label={`Remove ${f.name}`}
+                aria-label={t('Remove {{name}}', { name: f.name })}
                 onClick={() => onChange(files.filter((_, j) => j !== i))}
               >
-                Remove
+                {t('Remove')}
               </button>
             </li>
           ))}

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import './shell.css';
+import { useTranslation } from 'react-i18next';
 
 export const NAV_LINKS = [
   { to: '/home', label: 'Home' },
@@ -24,6 +25,7 @@ export const PROFILE_MENU = [
  * K-Means page nothing is highlighted and the menu is empty.
  */
 export default function NavBar() {
+  const { t } = useTranslation();
   const { pathname } = useLocation();
   const kmeans = pathname === '/k-means';
   const [open, setOpen] = useState(false);
@@ -52,9 +54,9 @@ export default function NavBar() {
   const items = kmeans ? [] : PROFILE_MENU;
   return (
     <header className="navbar">
-      <Link to="/home" className="logo" aria-label="Mango Bruise Tracker home">
+      <Link to="/home" className="logo" aria-label={t('Mango Bruise Tracker home')}>
         <span className="logo-mark" aria-hidden="true" />
-        Mango Bruise Tracker
+        {t('Mango Bruise Tracker')}
       </Link>
       <button
         type="button"
@@ -63,9 +65,9 @@ export default function NavBar() {
         aria-controls="main-nav"
         onClick={() => setMenuOpen((v) => !v)}
       >
-        Menu
+        {t('Menu')}
       </button>
-      <nav id="main-nav" aria-label="Main" className={menuOpen ? 'nav-open' : undefined}>
+      <nav id="main-nav" aria-label={t('Main')} className={menuOpen ? 'nav-open' : undefined}>
         {NAV_LINKS.map((l) => {
           const current = !kmeans && pathname === l.to;
           return (
@@ -75,7 +77,7 @@ export default function NavBar() {
               className={current ? 'active' : undefined}
               aria-current={current ? 'page' : undefined}
             >
-              {l.label}
+              {t(l.label)}
             </Link>
           );
         })}
@@ -84,7 +86,7 @@ export default function NavBar() {
         <button
           type="button"
           className="avatar"
-          aria-label="Profile menu"
+          aria-label={t('Profile menu')}
           aria-haspopup="menu"
           aria-expanded={open}
           onClick={() => setOpen((v) => !v)}
@@ -95,11 +97,11 @@ export default function NavBar() {
           </svg>
         </button>
         {open && (
-          <ul className="profile-menu" role="menu" aria-label="Profile">
+          <ul className="profile-menu" role="menu" aria-label={t('Profile')}>
             {items.map((item) => (
               <li key={item.to} role="none">
                 <Link role="menuitem" to={item.to} onClick={() => setOpen(false)}>
-                  {item.label}
+                  {t(item.label)}
                 </Link>
               </li>
             ))}

@@ -1,4 +1,5 @@
 import { useId, useState, type InputHTMLAttributes } from 'react';
+import { useTranslation } from 'react-i18next';
 
 interface PasswordFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'onChange'> {
   label: string;
@@ -8,12 +9,13 @@ interface PasswordFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>,
 
 /** A labelled password input with its own show/hide toggle. */
 export default function PasswordField({ label, value, onChange, id, ...rest }: PasswordFieldProps) {
+  const { t } = useTranslation();
   const autoId = useId();
   const inputId = id ?? autoId;
   const [visible, setVisible] = useState(false);
   return (
     <div className="field">
-      <label htmlFor={inputId}>{label}</label>
+      <label htmlFor={inputId}>{t(label)}</label>
       <div className="password-wrap">
         <input
           {...rest}
@@ -25,11 +27,11 @@ export default function PasswordField({ label, value, onChange, id, ...rest }: P
         <button
           type="button"
           className="password-toggle"
-          aria-label={`${visible ? 'Hide' : 'Show'} ${label.toLowerCase()}`}
+          aria-label={t(visible ? 'Hide {{label}}' : 'Show {{label}}', { label: t(label).toLowerCase() })}
           aria-pressed={visible}
           onClick={() => setVisible((v) => !v)}
         >
-          {visible ? 'Hide' : 'Show'}
+          {t(visible ? 'Hide' : 'Show')}
         </button>
       </div>
     </div>

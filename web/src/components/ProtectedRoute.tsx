@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { getAccessToken, getRefreshToken, tokenExpiry } from '../auth/tokens.ts';
 import { refreshTokens } from '../api/client.ts';
+import { useTranslation } from 'react-i18next';
 
 type State = 'checking' | 'ok' | 'denied';
 
@@ -14,6 +15,7 @@ function initialState(): State {
 
 /** No valid token: go to /signin, remembering where the user was going (state.from). */
 export default function ProtectedRoute() {
+  const { t } = useTranslation();
   const location = useLocation();
   const [state, setState] = useState<State>(initialState);
 
@@ -26,7 +28,7 @@ export default function ProtectedRoute() {
     };
   }, [state]);
 
-  if (state === 'checking') return <div className="page-loading">Loading...</div>;
+  if (state === 'checking') return <div className="page-loading">{t('Loading...')}</div>;
   if (state === 'denied') {
     return <Navigate to="/signin" replace state={{ from: location.pathname + location.search }} />;
   }

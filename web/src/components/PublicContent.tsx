@@ -6,6 +6,7 @@ import { Link } from 'react-router-dom';
 import measured from '../measured.json';
 import { measuredFigures, SITE } from '../site.ts';
 import '../account/account.css';
+import { useTranslation } from 'react-i18next';
 
 export const VALUE_PROPS = [
   {
@@ -37,14 +38,15 @@ export const TECHNOLOGY = [
 ];
 
 export function ValueProps() {
+  const { t } = useTranslation();
   return (
     <section className="public-section" aria-labelledby="values-title">
-      <h2 id="values-title">What it does</h2>
+      <h2 id="values-title">{t('What it does')}</h2>
       <ul className="card-grid">
         {VALUE_PROPS.map((v) => (
           <li key={v.title} className="card value-card">
-            <h3>{v.title}</h3>
-            <p>{v.text}</p>
+            <h3>{t(v.title)}</h3>
+            <p>{t(v.text)}</p>
           </li>
         ))}
       </ul>
@@ -54,17 +56,18 @@ export function ValueProps() {
 
 /** Figures from measured.json only; without any, the section is left out. */
 export function Stats() {
+  const { t } = useTranslation();
   const figures = measuredFigures(measured);
   if (figures.length === 0) return null;
   return (
     <section className="public-section" aria-labelledby="stats-title">
-      <h2 id="stats-title">Measured results</h2>
+      <h2 id="stats-title">{t('Measured results')}</h2>
       <ul className="stats-grid">
         {figures.map((f) => (
           <li key={f.label} className="card stat">
-            <strong className="stat-value">{f.value}</strong>
-            <span className="stat-label">{f.label}</span>
-            {f.note && <small className="stat-note">{f.note}</small>}
+            <strong className="stat-value">{t(f.value)}</strong>
+            <span className="stat-label">{t(f.label)}</span>
+            {f.note && <small className="stat-note">{t(f.note)}</small>}
           </li>
         ))}
       </ul>
@@ -73,14 +76,15 @@ export function Stats() {
 }
 
 export function Technology() {
+  const { t } = useTranslation();
   return (
     <section className="public-section" aria-labelledby="tech-title">
-      <h2 id="tech-title">Technology</h2>
+      <h2 id="tech-title">{t('Technology')}</h2>
       <ul className="tech-list">
-        {TECHNOLOGY.map((t) => (
-          <li key={t.name} className="card">
-            <h3>{t.name}</h3>
-            <p>{t.text}</p>
+        {TECHNOLOGY.map((tech) => (
+          <li key={tech.name} className="card">
+            <h3>{t(tech.name)}</h3>
+            <p>{t(tech.text)}</p>
           </li>
         ))}
       </ul>
@@ -89,38 +93,40 @@ export function Technology() {
 }
 
 export function GetStarted({ to }: { to: string }) {
+  const { t } = useTranslation();
   return (
     <section className="cta card">
-      <h2>Ready to check your fruit?</h2>
+      <h2>{t('Ready to check your fruit?')}</h2>
       <Link to={to} className="btn btn-primary">
-        Let&apos;s get started
+        {t("Let's get started")}
       </Link>
     </section>
   );
 }
 
 export function ContactCards({ main }: { main: boolean }) {
+  const { t } = useTranslation();
   return (
     <ul className="card-grid contact-cards">
       <li className="card contact-card">
-        <h3>{main ? 'Email Support' : 'Email'}</h3>
+        <h3>{t(main ? 'Email Support' : 'Email')}</h3>
         <p>
           <a href={`mailto:${SITE.email}`}>{SITE.email}</a>
         </p>
       </li>
       <li className="card contact-card">
-        <h3>{main ? 'Phone Support' : 'Phone'}</h3>
+        <h3>{t(main ? 'Phone Support' : 'Phone')}</h3>
         <p>
           <a href={`tel:${SITE.phone.replace(/\s/g, '')}`}>{SITE.phone}</a>
         </p>
-        <p className="muted">{SITE.supportHours}</p>
+        <p className="muted">{t(SITE.supportHours)}</p>
       </li>
       <li className="card contact-card">
-        <h3>Lab Address</h3>
+        <h3>{t('Lab Address')}</h3>
         <address>
           {SITE.addressLines.map((line) => (
             <span key={line}>
-              {line}
+              {t(line)}
               <br />
             </span>
           ))}
@@ -131,23 +137,24 @@ export function ContactCards({ main }: { main: boolean }) {
 }
 
 export function SocialCards() {
+  const { t } = useTranslation();
   return (
     <section className="public-section" aria-labelledby="social-title">
-      <h2 id="social-title">Follow us</h2>
+      <h2 id="social-title">{t('Follow us')}</h2>
       <ul className="card-grid social-cards">
         <li className="card social-card">
-          <h3>Facebook</h3>
+          <h3>{t('Facebook')}</h3>
           <a href={SITE.facebook} target="_blank" rel="noopener noreferrer" className="btn btn-secondary">
-            Visit our Facebook page
+            {t('Visit our Facebook page')}
           </a>
         </li>
         <li className="card social-card social-soon">
-          <h3>Instagram</h3>
-          <span className="badge">Coming soon</span>
+          <h3>{t('Instagram')}</h3>
+          <span className="badge">{t('Coming soon')}</span>
         </li>
         <li className="card social-card social-soon">
-          <h3>LinkedIn</h3>
-          <span className="badge">Coming soon</span>
+          <h3>{t('LinkedIn')}</h3>
+          <span className="badge">{t('Coming soon')}</span>
         </li>
       </ul>
     </section>

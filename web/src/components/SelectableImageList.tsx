@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import JSZip from 'jszip';
 import { downloadBlob } from '../lib/download.ts';
+import { useTranslation } from 'react-i18next';
 
 export interface ListedImage {
   name: string;
@@ -29,6 +30,7 @@ export interface SelectableImageListProps<T extends ListedImage> {
  * zip, send the selection to analysis.
  */
 export default function SelectableImageList<T extends ListedImage>(props: SelectableImageListProps<T>) {
+  const { t } = useTranslation();
   const { items, selected, onSelectedChange, classPrefix: c } = props;
   const allSelected = items.length > 0 && items.every((i) => selected.has(i.name));
   const toggle = (name: string) => {
@@ -47,17 +49,17 @@ export default function SelectableImageList<T extends ListedImage>(props: Select
   return (
     <div className="card" style={{ marginTop: 20 }}>
       <div className={`${c}-head`}>
-        <h2>{props.title}</h2>
+        <h2>{t(props.title)}</h2>
         <label>
           <input
             type="checkbox"
             checked={allSelected}
             onChange={() => onSelectedChange(allSelected ? new Set() : new Set(items.map((i) => i.name)))}
           />{' '}
-          Select all
+          {t('Select all')}
         </label>
       </div>
-      <ul className={`${c}-list`} aria-label={props.title}>
+      <ul className={`${c}-list`} aria-label={t(props.title)}>
         {items.map((i) => (
           <li key={i.name} className={selected.has(i.name) ? `${c}-item ${c}-on` : `${c}-item`}>
             <label className={`${c}-select`}>
@@ -65,29 +67,29 @@ export default function SelectableImageList<T extends ListedImage>(props: Select
                 type="checkbox"
                 checked={selected.has(i.name)}
                 onChange={() => toggle(i.name)}
-                aria-label={`Select ${i.name}`}
+                aria-label={t('Select {{name}}', { name: i.name })}
               />
-              <img src={i.url} alt={`${props.altPrefix}: ${i.name}`} />
+              <img src={i.url} alt={`${t(props.altPrefix)}: ${i.name}`} />
             </label>
             <span className={`${c}-name`}>{i.name}</span>
             {props.details?.(i)}
             <button
               type="button"
               className="btn btn-secondary btn-small"
-              aria-label={`Download ${i.name}`}
+              aria-label={t('Download {{name}}', { name: i.name })}
               onClick={() => downloadBlob(i.blob, i.name)}
             >
-              Download
+              {t('Download')}
             </button>
           </li>
         ))}
       </ul>
       <div className="tool-actions">
         <button type="button" className="btn btn-secondary" onClick={() => void downloadAll()}>
-          Download All
+          {t('Download All')}
         </button>
         <button type="button" className="btn btn-primary" onClick={props.onSendToAnalysis}>
-          Send to Analysis
+          {t('Send to Analysis')}
         </button>
       </div>
     </div>

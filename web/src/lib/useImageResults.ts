@@ -4,6 +4,7 @@
  * previews. The URLs are revoked on reset and when the page goes away, unless handed to another page.
  */
 import { useEffect, useRef, useState } from 'react';
+import i18n from '#web/i18n/index.ts';
 import type { ListedImage } from '../components/SelectableImageList.tsx';
 
 export const NOTHING_SELECTED = 'Please select at least one image to analyze!';
@@ -40,7 +41,7 @@ export function useImageResults<T extends ListedImage>() {
   const chosen = (handOver = false): T[] | null => {
     const list = items.filter((r) => selected.has(r.name));
     if (list.length === 0) {
-      alert(NOTHING_SELECTED);
+      alert(i18n.t(NOTHING_SELECTED));
       return null;
     }
     if (handOver) handedOver.current = true;

@@ -13,7 +13,7 @@ import { startTestServer, TEST_DATABASES, type TestServer } from '../../testing/
 import { client, signUp, type Client, type SignedIn } from './testing.ts';
 
 const FRUIT_HEADER =
-  'image,fruit,bbox_x,bbox_y,bbox_w,bbox_h,fruit_pixels,bruise_pixels,bruise_percent,lesion_count,fruit_area_cm2,bruise_area_cm2,colour_difference';
+  'image,fruit,bbox_x,bbox_y,bbox_w,bbox_h,fruit_pixels,bruise_pixels,bruise_percent,lesion_count,fruit_area_cm2,bruise_area_cm2,colour_difference,grade,size_group,weight_g,size_source';
 const IMAGE_HEADER =
   'image,fruit_count,fruit_pixels,bruise_pixels,bruise_percent,non_bruise_percent,lesion_count,colour_difference,method,model_id,px_per_cm,fruit_area_cm2,bruise_area_cm2';
 
@@ -178,6 +178,11 @@ describe.each(TEST_DATABASES)('stored runs on %s', (database) => {
       '',
       '',
       String(f0.colour_difference),
+      // grade, size_group, weight_g, size_source: empty without grades
+      '',
+      '',
+      '',
+      '',
     ]);
     const imagesCsv = text((await download(`/api-node/runs/${runId}/export?format=csv&table=images`)).bytes);
     const imageLines = imagesCsv.trim().split('\n');

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createImage } from '@mango/core';
+import { sceneWithDisc } from '@mango/core/testing';
 import { decodeImage, encodeImage } from '@mango/core/node';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -150,6 +151,99 @@ describe('/api-py input handling', () => {
     const [classical] = (await cl.json()) as Record<string, unknown>[];
     expect(classical.method).toBe('classical');
     expect(classical).not.toHaveProperty('model_id');
+  });
+
+  it('reference_mm: the scale from a 25 mm disc in the photo (scale_source, reference), the disc not counted as fruit', async () => {
+    const { image, areas } = sceneWithDisc(24, 11);
+    const jpeg = await encodeImage(image, 'jpeg', { quality: 92 });
+    const res = await post(
+      '/api-py/python/bruise_detection/Classical',
+      await form([['disc.jpg', jpeg]], { reference_mm: '25' }),
+    );
+    expect(res.status).toBe(200);
+    const [item] = (await res.json()) as {
+      scale_source: string;
+      px_per_cm: number;
+      reference: { x: number; y: number; diameter_px: number; confidence: number };
+      fruits: { area_cm2: number }[];
+    }[];
+    expect(item.scale_source).toBe('reference');
+    expect(item.fruits).toHaveLength(2);
+    expect(Math.abs(item.px_per_cm / 24 - 1)).toBeLessThan(0.01);
+    expect(item.reference.diameter_px).toBeCloseTo(60, 0);
+    expect(Math.abs(item.fruits[0].area_cm2 / (areas[1] / 24 ** 2) - 1)).toBeLessThan(0.02);
+    // a typed scale wins; a bad diameter is a 400 naming the field
+    const given = await post(
+      '/api-py/python/bruise_detection/Classical',
+      await form([['disc.jpg', jpeg]], { reference_mm: '25', px_per_cm: '30' }),
+    );
+    const [g] = (await given.json()) as { scale_source: string; px_per_cm: number }[];
+    expect([g.scale_source, g.px_per_cm]).toEqual(['given', 30]);
+    const bad = await post(
+      '/api-py/python/bruise_detection/Classical',
+      await form([['disc.jpg', jpeg]], { reference_mm: '0' }),
+    );
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).detail).toBe('`reference_mm` must be a number from 5 to 200');
+  });
+
+  it('grades: codex-mango per fruit with a reference scale (stored run and its per-fruit export too); 400 without a scale', async () => {
+    const { image } = sceneWithDisc(24, 12);
+    // a 1.5 cm² bruise (about 864 px at 24 px/cm) on the left fruit: Class I in any size group
+    const r = Math.sqrt(864 / Math.PI);
+    for (let y = 0; y < image.height; y++)
+      for (let x = 0; x < image.width; x++) {
+        if ((x - 250) ** 2 + (y - 270) ** 2 > r * r) continue;
+        image.data.set([95, 60, 25], (y * image.width + x) * 4);
+      }
+    const jpeg = await encodeImage(image, 'jpeg', { quality: 92 });
+    const noScale = await post(
+      '/api-py/python/bruise_detection/Classical',
+      await form([['lot.jpg', jpeg]], { grades: 'codex-mango' }),
+    );
+    expect(noScale.status).toBe(400);
+    expect((await noScale.json()).detail).toMatch(/^grades codex-mango grades on bruise area in cm² and needs a scale/);
+    const unknown = await post(
+      '/api-py/python/bruise_detection/Classical',
+      await form([['lot.jpg', jpeg]], { grades: 'usda' }),
+    );
+    expect(unknown.status).toBe(400);
+
+    const res = await post(
+      '/api-py/python/bruise_detection/Classical',
+      await form([['lot.jpg', jpeg]], { reference_mm: '25', grades: 'codex-mango' }),
+    );
+    expect(res.status).toBe(200);
+    const [item] = (await res.json()) as {
+      grades: string;
+      run_id: string;
+      fruits: { grade: string; size_group: string; size_source: string; weight_g: number; bruise_area_cm2: number }[];
+    }[];
+    expect(item.grades).toBe('codex-mango');
+    expect(item.fruits).toHaveLength(2);
+    const [bruised, clean] = item.fruits;
+    expect(bruised.bruise_area_cm2).toBeGreaterThan(1);
+    expect(bruised.bruise_area_cm2).toBeLessThan(2);
+    expect(bruised).toMatchObject({ grade: 'Class I', size_source: 'area-estimate' });
+    expect(clean).toMatchObject({ grade: 'Extra', size_source: 'area-estimate' });
+    expect(['A', 'B', 'C']).toContain(bruised.size_group);
+    // the stored run's per-fruit export carries the grade columns
+    const csv = await fetch(`${server.url}/api-node/runs/${item.run_id}/export?format=csv`, { headers: auth });
+    expect(csv.status).toBe(200);
+    const [header, first, second] = (await csv.text()).trim().split(/\r?\n/);
+    const col = header.split(',').indexOf('grade');
+    expect(col).toBeGreaterThan(0);
+    expect([first.split(',')[col], second.split(',')[col]]).toEqual(['Class I', 'Extra']);
+
+    // percent needs no scale (the disc is then one more object: 1.0 % bruise on the left fruit is B)
+    const pct = await post(
+      '/api-py/python/bruise_detection/Classical',
+      await form([['lot.jpg', jpeg]], { grades: 'percent' }),
+    );
+    const [p] = (await pct.json()) as { grades: string; fruits: { grade: string; bruise_percent: number }[] }[];
+    expect(p.grades).toBe('percent');
+    expect(p.fruits[0].bruise_percent).toBeGreaterThan(1);
+    expect(p.fruits.map((f) => f.grade)).toEqual(['B', 'A', 'A']);
   });
 
   it('remove_background wants exactly one image', async () => {

@@ -58,6 +58,15 @@ describe('/api-py form fields', () => {
     }
   });
 
+  it('reads reference_mm through BruiseOptions.referenceMm: from 5 to 200 mm, or absent', () => {
+    expect(readFields(BRUISE_FIELDS, { reference_mm: ['25'] })).toEqual({ reference_mm: 25 });
+    for (const bad of ['4.9', '201', 'coin']) {
+      expect(detail(() => readFields(BRUISE_FIELDS, { reference_mm: [bad] })).message).toBe(
+        '`reference_mm` must be a number from 5 to 200',
+      );
+    }
+  });
+
   it('describes the same fields for OpenAPI', () => {
     expect(fieldProperties(ANALYZE_FIELDS)).toEqual({
       features: { type: 'string', description: expect.stringMatching(/^JSON array of feature ids.*ids: rgb, hsv/) },
@@ -71,6 +80,14 @@ describe('/api-py form fields', () => {
       px_per_cm: {
         type: 'string',
         description: 'Optional scale (pixels per centimetre, 0.01 to 100000) to add areas in cm²',
+      },
+      reference_mm: {
+        type: 'string',
+        description: expect.stringMatching(/^Optional diameter in mm \(5 to 200\) of a round reference object/),
+      },
+      grades: {
+        type: 'string',
+        description: expect.stringMatching(/^Optional grade rules applied to each fruit: codex-mango or percent/),
       },
     });
   });

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { FEATURE_IDS, FeatureId, MangoError } from '@mango/core';
+import { GRADE_PRESETS, gradeRulesFromText, type GradeRules } from '@mango/core/grades';
 import { bruise, features } from '@mango/plugins';
 
 export interface FormField<T> {
@@ -51,28 +52,58 @@ export const isolateField: FormField<boolean> = {
   read: (values) => values.some((v) => v === 'true' || v === '1'),
 };
 
-// The range BruiseOptions.pxPerCm accepts, for the message and the OpenAPI description.
-const pxPerCmRange = bruise.options.shape.pxPerCm.unwrap();
-const PX_PER_CM_MIN = pxPerCmRange.minValue;
-const PX_PER_CM_MAX = pxPerCmRange.maxValue;
-export const PX_PER_CM_INVALID = `\`px_per_cm\` must be a number from ${PX_PER_CM_MIN} to ${PX_PER_CM_MAX}`;
+/** A decimal-number field that sets one optional numeric bruise option, checked by that option's schema. */
+function bruiseNumberField(
+  option: 'pxPerCm' | 'referenceMm',
+  name: string,
+  what: string,
+): { field: FormField<number | undefined>; invalid: string } {
+  const schema = bruise.options.shape[option];
+  const range = schema.unwrap();
+  const message = `\`${name}\` must be a number from ${range.minValue} to ${range.maxValue}`;
+  return {
+    invalid: message,
+    field: {
+      wire: z.string().meta({ description: what.replace('{range}', `${range.minValue} to ${range.maxValue}`) }),
+      read(values) {
+        if (values.length === 0) return undefined;
+        const parsed = schema.safeParse(Number(values[0]));
+        if (!parsed.success) throw invalid(message);
+        return parsed.data;
+      },
+    },
+  };
+}
 
+const pxPerCm = bruiseNumberField(
+  'pxPerCm',
+  'px_per_cm',
+  'Optional scale (pixels per centimetre, {range}) to add areas in cm²',
+);
+export const PX_PER_CM_INVALID = pxPerCm.invalid;
 /** `px_per_cm`: a decimal number that BruiseOptions.pxPerCm checks (its range). */
-export const pxPerCmField: FormField<z.output<typeof bruise.options.shape.pxPerCm>> = {
+export const pxPerCmField = pxPerCm.field;
+
+const referenceMm = bruiseNumberField(
+  'referenceMm',
+  'reference_mm',
+  'Optional diameter in mm ({range}) of a round reference object (coin, sticker) in the photo: the scale is measured from it (px_per_cm, when given, wins)',
+);
+export const REFERENCE_MM_INVALID = referenceMm.invalid;
+/** `reference_mm`: the diameter of the reference object, checked by BruiseOptions.referenceMm. */
+export const referenceMmField = referenceMm.field;
+
+/** `grades`: a preset id or the JSON text of a rules file (core/README.md, "Grades"). */
+export const gradesField: FormField<GradeRules | undefined> = {
   wire: z.string().meta({
-    description: `Optional scale (pixels per centimetre, ${PX_PER_CM_MIN} to ${PX_PER_CM_MAX}) to add areas in cm²`,
+    description: `Optional grade rules applied to each fruit: ${Object.keys(GRADE_PRESETS).join(' or ')}, or the JSON text of a rules file; codex-mango needs a scale (reference_mm or px_per_cm)`,
   }),
-  read(values) {
-    if (values.length === 0) return undefined;
-    const parsed = bruise.options.shape.pxPerCm.safeParse(Number(values[0]));
-    if (!parsed.success) throw invalid(PX_PER_CM_INVALID);
-    return parsed.data;
-  },
+  read: (values) => (values.length === 0 || !values[0].trim() ? undefined : gradeRulesFromText(values[0])),
 };
 
 /** The text fields of each form, by wire name (in the order OpenAPI lists them, after `images`). */
 export const ANALYZE_FIELDS = { features: featuresField, isolate: isolateField };
-export const BRUISE_FIELDS = { px_per_cm: pxPerCmField };
+export const BRUISE_FIELDS = { px_per_cm: pxPerCmField, reference_mm: referenceMmField, grades: gradesField };
 
 type Fields = Record<string, FormField<unknown>>;
 type FieldValues<F extends Fields> = { [K in keyof F]: F[K] extends FormField<infer T> ? T : never };

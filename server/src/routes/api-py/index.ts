@@ -8,6 +8,8 @@ import type { EncodedImage, JobResult, JobSuccess } from '@mango/runner';
 import type { ServerContext } from '../../context.ts';
 import type { RecordRun } from '../../runs/index.ts';
 import { ANALYZE_FIELDS, BRUISE_FIELDS, readFields } from './fields.ts';
+import { gradeResult, needsScale } from '@mango/core/grades';
+import { BruiseFigures } from '@mango/core/results';
 import { callerLimits } from './guards.ts';
 import { mapLimit, readMultipart, safeName, uploadedFiles, withUploadSpool, type Upload } from './uploads.ts';
 
@@ -79,16 +81,25 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
   const bruise = (method: 'auto' | 'classical') => async (c: Parameters<MiddlewareHandler>[0]) => {
     const fields = await readMultipart(c, limits);
     const uploads = uploadedFiles(fields);
-    const { px_per_cm: pxPerCm } = readFields(BRUISE_FIELDS, fields);
+    const { px_per_cm: pxPerCm, reference_mm: referenceMm, grades } = readFields(BRUISE_FIELDS, fields);
+    if (grades && needsScale(grades) && pxPerCm === undefined && referenceMm === undefined) {
+      throw new MangoError(
+        'INVALID_INPUT',
+        `grades ${grades.id} grades on bruise area in cm² and needs a scale: send reference_mm (a round object in the photo) or px_per_cm`,
+      );
+    }
     const opts: Record<string, unknown> = { method };
     if (pxPerCm !== undefined) opts.pxPerCm = pxPerCm;
+    if (referenceMm !== undefined) opts.referenceMm = referenceMm;
     const recordRun = options.startRun?.(c, 'bruise', uploads);
     const results = await runEach(uploads, [{ plugin: 'bruise', options: opts }]);
     // One bad file fails the request with its reason; nothing else is stored, so nothing is lost.
     for (const r of results) {
       if (!r.ok) throw jobError(r) ?? new Error(r.error.message);
+      // Each fruit graded (sizes estimated from its area): the stored run keeps the grades too.
+      if (grades) r.result = gradeResult(BruiseFigures.parse(r.result), grades);
     }
-    const runId = (await recordRun?.(results, opts)) ?? null;
+    const runId = (await recordRun?.(results, grades ? { ...opts, grades: grades.id } : opts)) ?? null;
     await options.onBruise?.(c, results.length, runId);
     return c.json(results.map((r) => (r.ok ? { ...bruiseItem(r), run_id: runId } : null)));
   };

@@ -5,9 +5,11 @@ import PasswordField from '#web/components/PasswordField.tsx';
 import { postJson, recovery } from '#web/account/recovery.ts';
 import { errorText, MAX_RECOVERY_INPUT, MIN_PASSWORD, MSG } from '#web/account/messages.ts';
 import { useFormSubmit } from '#web/account/useFormSubmit.ts';
+import { useTranslation } from 'react-i18next';
 
 /** Step 3 of recovery: a new password, sent with the reset token from the verification step. */
 export default function ChangePassword() {
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
@@ -29,8 +31,8 @@ export default function ChangePassword() {
   );
 
   return (
-    <RecoveryFrame title="Change Password">
-      <p className="auth-lead">Choose a new password of at least {MIN_PASSWORD} characters.</p>
+    <RecoveryFrame title={t('Change Password')}>
+      <p className="auth-lead">{t('Choose a new password of at least {{n}} characters.', { n: MIN_PASSWORD })}</p>
       <form onSubmit={submit} noValidate>
         {alert && (
           <p className="alert" role="alert">
@@ -40,25 +42,25 @@ export default function ChangePassword() {
         {/* lets password managers file the new password under the right account */}
         <input type="email" autoComplete="username" value={recovery.email() ?? ''} readOnly hidden />
         <PasswordField
-          label="New Password"
+          label={t('New Password')}
           autoComplete="new-password"
           maxLength={MAX_RECOVERY_INPUT}
           value={password}
           onChange={setPassword}
         />
         <PasswordField
-          label="Confirm Password"
+          label={t('Confirm Password')}
           autoComplete="new-password"
           maxLength={MAX_RECOVERY_INPUT}
           value={confirm}
           onChange={setConfirm}
         />
         <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
-          {busy ? 'Saving...' : 'Change Password'}
+          {t(busy ? 'Saving...' : 'Change Password')}
         </button>
       </form>
       <p className="auth-switch">
-        <Link to="/forgotpassword">Start over</Link>
+        <Link to="/forgotpassword">{t('Start over')}</Link>
       </p>
     </RecoveryFrame>
   );

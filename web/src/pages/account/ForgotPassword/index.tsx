@@ -4,9 +4,11 @@ import RecoveryFrame from '#web/components/RecoveryFrame.tsx';
 import { postJson, recovery } from '#web/account/recovery.ts';
 import { errorText, MAX_RECOVERY_INPUT, MSG } from '#web/account/messages.ts';
 import { useFormSubmit } from '#web/account/useFormSubmit.ts';
+import { useTranslation } from 'react-i18next';
 
 /** Step 1 of recovery: ask the server to mail a verification code, remember the address for step 2. */
 export default function ForgotPassword() {
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const [email, setEmail] = useState(() => recovery.email() ?? '');
   const address = email.trim();
@@ -23,8 +25,10 @@ export default function ForgotPassword() {
   );
 
   return (
-    <RecoveryFrame title="Forgot Password">
-      <p className="auth-lead">Enter the email address of your account and we will send you a verification code.</p>
+    <RecoveryFrame title={t('Forgot Password')}>
+      <p className="auth-lead">
+        {t('Enter the email address of your account and we will send you a verification code.')}
+      </p>
       <form onSubmit={submit} noValidate>
         {alert && (
           <p className="alert" role="alert">
@@ -32,23 +36,23 @@ export default function ForgotPassword() {
           </p>
         )}
         <label className="visually-hidden" htmlFor="forgot-email">
-          Email
+          {t('Email')}
         </label>
         <input
           id="forgot-email"
           type="email"
-          placeholder="Enter your email"
+          placeholder={t('Enter your email')}
           autoComplete="email"
           maxLength={MAX_RECOVERY_INPUT}
           value={email}
           onChange={(e) => setEmail(e.target.value)}
         />
         <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
-          {busy ? 'Sending...' : 'Send Email'}
+          {t(busy ? 'Sending...' : 'Send Email')}
         </button>
       </form>
       <p className="auth-switch">
-        Remembered it? <Link to="/signin">Sign In</Link>
+        {t('Remembered it?')} <Link to="/signin">{t('Sign In')}</Link>
       </p>
     </RecoveryFrame>
   );

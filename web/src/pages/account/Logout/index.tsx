@@ -2,9 +2,11 @@ import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { logAction } from '#web/api/client.ts';
 import { clearTokens, getRefreshToken } from '#web/auth/tokens.ts';
+import { useTranslation } from 'react-i18next';
 
 /** Logs the 'Logout' action, revokes the refresh token, forgets both tokens and goes to /. */
 export default function Logout() {
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const started = useRef(false);
 
@@ -30,5 +32,5 @@ export default function Logout() {
     })();
   }, [navigate]);
 
-  return <div className="page-loading">Signing out...</div>;
+  return <div className="page-loading">{t('Signing out...')}</div>;
 }

@@ -2,6 +2,7 @@ import { Link } from 'react-router-dom';
 import Layout from '#web/components/Layout.tsx';
 import { useProfile } from '#web/account/profile.ts';
 import '#web/account/account.css';
+import { useTranslation } from 'react-i18next';
 
 const ROWS = [
   ['name', 'Name'],
@@ -13,17 +14,18 @@ const ROWS = [
 
 /** Read-only profile with the ways to edit it or change the password. */
 export default function Profile() {
+  const { t } = useTranslation();
   const state = useProfile();
   return (
     <Layout>
       {state.status === 'loading' && (
         <p className="page-loading" role="status">
-          Loading profile...
+          {t('Loading profile...')}
         </p>
       )}
       {state.status === 'error' && (
         <p className="alert" role="alert">
-          {state.error}
+          {t(state.error)}
         </p>
       )}
       {state.status === 'loaded' && (
@@ -33,27 +35,27 @@ export default function Profile() {
               {(state.profile.name || state.profile.username || '?').charAt(0).toUpperCase()}
             </span>
             <div>
-              <h1 id="profile-title">Profile</h1>
+              <h1 id="profile-title">{t('Profile')}</h1>
               {state.profile.username && <p className="muted">@{state.profile.username}</p>}
             </div>
           </div>
           <dl className="profile-fields">
             {ROWS.map(([key, label]) => (
               <div key={key} className="profile-row">
-                <dt>{label}</dt>
+                <dt>{t(label)}</dt>
                 <dd data-field={key}>{state.profile[key] || '—'}</dd>
               </div>
             ))}
           </dl>
           <div className="form-actions">
             <Link to="/profile/edit" className="btn btn-primary">
-              Edit Profile
+              {t('Edit Profile')}
             </Link>
             <Link to="/profile/changepassword" className="btn btn-secondary">
-              Change Password
+              {t('Change Password')}
             </Link>
             <Link to="/apikeys" className="btn btn-secondary">
-              Partner API Keys
+              {t('Partner API Keys')}
             </Link>
           </div>
         </section>

@@ -5,9 +5,11 @@ import PasswordField from '#web/components/PasswordField.tsx';
 import { apiJson } from '#web/api/client.ts';
 import { errorText, MIN_PASSWORD, MSG } from '#web/account/messages.ts';
 import '#web/account/account.css';
+import { useTranslation } from 'react-i18next';
 
 /** Signed-in password change: current, new and confirm; the server checks the current one. */
 export default function ProfileChangePassword() {
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
@@ -43,27 +45,32 @@ export default function ProfileChangePassword() {
   return (
     <Layout>
       <section className="card narrow-card" aria-labelledby="pw-title">
-        <h1 id="pw-title">Change Password</h1>
+        <h1 id="pw-title">{t('Change Password')}</h1>
         {message && (
           <p className="alert" role="alert">
-            {message}
+            {t(message)}
           </p>
         )}
         <form onSubmit={submit} noValidate>
           <PasswordField
-            label="Current Password"
+            label={t('Current Password')}
             autoComplete="current-password"
             value={current}
             onChange={setCurrent}
           />
-          <PasswordField label="New Password" autoComplete="new-password" value={next} onChange={setNext} />
-          <PasswordField label="Confirm Password" autoComplete="new-password" value={confirm} onChange={setConfirm} />
+          <PasswordField label={t('New Password')} autoComplete="new-password" value={next} onChange={setNext} />
+          <PasswordField
+            label={t('Confirm Password')}
+            autoComplete="new-password"
+            value={confirm}
+            onChange={setConfirm}
+          />
           <div className="form-actions">
             <button type="button" className="btn btn-secondary" onClick={() => navigate('/profile')}>
-              Cancel
+              {t('Cancel')}
             </button>
             <button type="submit" className="btn btn-primary" disabled={busy}>
-              {busy ? 'Saving...' : 'Save Password'}
+              {t(busy ? 'Saving...' : 'Save Password')}
             </button>
           </div>
         </form>

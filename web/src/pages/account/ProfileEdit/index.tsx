@@ -6,6 +6,7 @@ import { apiJson } from '#web/api/client.ts';
 import { useProfile } from '#web/account/profile.ts';
 import { errorText, MSG } from '#web/account/messages.ts';
 import '#web/account/account.css';
+import { useTranslation } from 'react-i18next';
 
 const FIELDS = [
   { name: 'name', label: 'Name', type: 'text', autoComplete: 'name' },
@@ -18,6 +19,7 @@ type Editable = Record<(typeof FIELDS)[number]['name'], string>;
 
 /** Edit name, email, phone and country; Save asks for confirmation, success goes back one step. */
 export default function ProfileEdit() {
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const state = useProfile();
   const [values, setValues] = useState<Editable | null>(null);
@@ -104,7 +106,7 @@ export default function ProfileEdit() {
 
   return (
     <Layout>
-      {state.status === 'loading' && <p className="page-loading">Loading profile...</p>}
+      {state.status === 'loading' && <p className="page-loading">{t('Loading profile...')}</p>}
       {state.status === 'error' && (
         <p className="alert" role="alert">
           {state.error}
@@ -112,10 +114,17 @@ export default function ProfileEdit() {
       )}
       {values && (
         <section className="card narrow-card" aria-labelledby="edit-title">
-          <h1 id="edit-title">Edit Profile</h1>
+          <h1 id="edit-title">{t('Edit Profile')}</h1>
           {message && (
             <p className="alert" role="alert">
-              {message}
+              {message.startsWith(MSG.blankFields)
+                ? t(MSG.blankFields) +
+                  message
+                    .slice(MSG.blankFields.length)
+                    .split(', ')
+                    .map((n) => t(n))
+                    .join(', ')
+                : t(message)}
             </p>
           )}
           {pendingEmail !== null && (
@@ -133,7 +142,7 @@ export default function ProfileEdit() {
               </div>
               <div className="form-actions">
                 <button type="submit" className="btn btn-primary" disabled={busy || !code.trim()}>
-                  Confirm Email
+                  {t('Confirm Email')}
                 </button>
               </div>
             </form>
@@ -141,7 +150,7 @@ export default function ProfileEdit() {
           <form onSubmit={onSave} noValidate hidden={pendingEmail !== null}>
             {FIELDS.map((f) => (
               <div className="field" key={f.name}>
-                <label htmlFor={`profile-${f.name}`}>{f.label}</label>
+                <label htmlFor={`profile-${f.name}`}>{t(f.label)}</label>
                 <input
                   id={`profile-${f.name}`}
                   name={f.name}
@@ -154,7 +163,7 @@ export default function ProfileEdit() {
             ))}
             {emailChanged && (
               <div className="field">
-                <label htmlFor="profile-current-password">Current Password</label>
+                <label htmlFor="profile-current-password">{t('Current Password')}</label>
                 <input
                   id="profile-current-password"
                   name="currentPassword"
@@ -167,10 +176,10 @@ export default function ProfileEdit() {
             )}
             <div className="form-actions">
               <button type="button" className="btn btn-secondary" onClick={() => navigate(-1)}>
-                Back
+                {t('Back')}
               </button>
               <button type="submit" className="btn btn-primary" disabled={busy}>
-                {busy ? 'Saving...' : 'Save'}
+                {t(busy ? 'Saving...' : 'Save')}
               </button>
             </div>
           </form>
@@ -178,8 +187,8 @@ export default function ProfileEdit() {
       )}
       <ConfirmDialog
         open={confirming}
-        title="Confirm Changes"
-        message="Are you sure you want to save these changes?"
+        title={t('Confirm Changes')}
+        message={t('Are you sure you want to save these changes?')}
         onCancel={() => setConfirming(false)}
         onConfirm={() => void onConfirm()}
       />

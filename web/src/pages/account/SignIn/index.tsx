@@ -6,6 +6,7 @@ import { setTokens } from '#web/auth/tokens.ts';
 import { postJson } from '#web/account/recovery.ts';
 import { errorText } from '#web/account/messages.ts';
 import { useFormSubmit } from '#web/account/useFormSubmit.ts';
+import { useTranslation } from 'react-i18next';
 
 interface SignInState {
   from?: string;
@@ -14,6 +15,7 @@ interface SignInState {
 
 /** Sign in with username or e-mail; afterwards back to where the guard sent the user from, or /home. */
 export default function SignIn() {
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
   const state = (location.state ?? {}) as SignInState;
@@ -41,20 +43,20 @@ export default function SignIn() {
   );
 
   return (
-    <AuthFrame id="signin-title" title="Sign In">
+    <AuthFrame id="signin-title" title={t('Sign In')}>
       {state.message && !error && (
         <p className="alert alert-success" role="status">
-          {state.message}
+          {t(state.message)}
         </p>
       )}
       {error && (
         <p className="alert" role="alert">
-          {error}
+          {t(error)}
         </p>
       )}
       <form onSubmit={submit} noValidate>
         <div className="field">
-          <label htmlFor="signin-identifier">Username or Email</label>
+          <label htmlFor="signin-identifier">{t('Username or Email')}</label>
           <input
             id="signin-identifier"
             type="text"
@@ -65,21 +67,21 @@ export default function SignIn() {
           />
         </div>
         <PasswordField
-          label="Password"
+          label={t('Password')}
           name="password"
           autoComplete="current-password"
           value={password}
           onChange={setPassword}
         />
         <p className="auth-aside">
-          <Link to="/forgotpassword">Forgot Password?</Link>
+          <Link to="/forgotpassword">{t('Forgot Password?')}</Link>
         </p>
         <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
-          {busy ? 'Signing in...' : 'Sign In'}
+          {t(busy ? 'Signing in...' : 'Sign In')}
         </button>
       </form>
       <p className="auth-switch">
-        Don&apos;t have an account? <Link to="/signup">Sign Up</Link>
+        {t("Don't have an account?")} <Link to="/signup">{t('Sign Up')}</Link>
       </p>
     </AuthFrame>
   );

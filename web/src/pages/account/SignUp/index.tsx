@@ -5,6 +5,7 @@ import AuthFrame from '#web/components/AuthFrame.tsx';
 import { postJson } from '#web/account/recovery.ts';
 import { errorText, MIN_PASSWORD, MSG } from '#web/account/messages.ts';
 import { useFormSubmit } from '#web/account/useFormSubmit.ts';
+import { useTranslation } from 'react-i18next';
 
 const FIELDS = [
   { name: 'username', label: 'Username', type: 'text', autoComplete: 'username' },
@@ -16,6 +17,7 @@ type FieldName = (typeof FIELDS)[number]['name'];
 
 /** Create an account; the server's errors are shown as they come. Success goes to sign in. */
 export default function SignUp() {
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const [values, setValues] = useState<Record<FieldName, string>>({ username: '', email: '', organization: '' });
   const [password, setPassword] = useState('');
@@ -49,16 +51,16 @@ export default function SignUp() {
   );
 
   return (
-    <AuthFrame id="signup-title" title="Sign Up">
+    <AuthFrame id="signup-title" title={t('Sign Up')}>
       {error && (
         <p className="alert" role="alert">
-          {error}
+          {t(error)}
         </p>
       )}
       <form onSubmit={submit} noValidate>
         {FIELDS.map((f) => (
           <div className="field" key={f.name}>
-            <label htmlFor={`signup-${f.name}`}>{f.label}</label>
+            <label htmlFor={`signup-${f.name}`}>{t(f.label)}</label>
             <input
               id={`signup-${f.name}`}
               name={f.name}
@@ -70,25 +72,25 @@ export default function SignUp() {
           </div>
         ))}
         <PasswordField
-          label="Password"
+          label={t('Password')}
           name="password"
           autoComplete="new-password"
           value={password}
           onChange={setPassword}
         />
         <PasswordField
-          label="Confirm Password"
+          label={t('Confirm Password')}
           name="confirmPassword"
           autoComplete="new-password"
           value={confirm}
           onChange={setConfirm}
         />
         <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
-          {busy ? 'Creating account...' : 'Sign Up'}
+          {t(busy ? 'Creating account...' : 'Sign Up')}
         </button>
       </form>
       <p className="auth-switch">
-        Already have an account? <Link to="/signin">Sign In</Link>
+        {t('Already have an account?')} <Link to="/signin">{t('Sign In')}</Link>
       </p>
     </AuthFrame>
   );

@@ -4,9 +4,11 @@ import RecoveryFrame from '#web/components/RecoveryFrame.tsx';
 import { postJson, recovery } from '#web/account/recovery.ts';
 import { errorText, MAX_RECOVERY_INPUT, MSG } from '#web/account/messages.ts';
 import { useFormSubmit } from '#web/account/useFormSubmit.ts';
+import { useTranslation } from 'react-i18next';
 
 /** Step 2 of recovery: the server checks the code and hands back a short-lived reset token. */
 export default function Verify() {
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const email = recovery.email();
   const [code, setCode] = useState('');
@@ -29,14 +31,14 @@ export default function Verify() {
   );
 
   return (
-    <RecoveryFrame title="Verification">
+    <RecoveryFrame title={t('Verification')}>
       <p className="auth-lead">
         {email ? (
           <>
-            We sent a verification code to <strong>{email}</strong>.
+            {t('We sent a verification code to')} <strong>{email}</strong>.
           </>
         ) : (
-          'Enter the verification code from your email.'
+          t('Enter the verification code from your email.')
         )}
       </p>
       <form onSubmit={submit} noValidate>
@@ -46,24 +48,24 @@ export default function Verify() {
           </p>
         )}
         <label className="visually-hidden" htmlFor="verify-code">
-          Verification code
+          {t('Verification code')}
         </label>
         <input
           id="verify-code"
           type="text"
           inputMode="numeric"
           autoComplete="one-time-code"
-          placeholder="Enter your verification code"
+          placeholder={t('Enter your verification code')}
           maxLength={MAX_RECOVERY_INPUT}
           value={code}
           onChange={(e) => setCode(e.target.value)}
         />
         <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
-          {busy ? 'Verifying...' : 'Verify'}
+          {t(busy ? 'Verifying...' : 'Verify')}
         </button>
       </form>
       <p className="auth-switch">
-        No code? <Link to="/forgotpassword">Send it again</Link>
+        {t('No code?')} <Link to="/forgotpassword">{t('Send it again')}</Link>
       </p>
     </RecoveryFrame>
   );

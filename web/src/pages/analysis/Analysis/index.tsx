@@ -12,6 +12,7 @@ import { saveAnalysisSession, toAnalysisState } from '#web/lib/analysisSession.t
 import ScrollTopButton from './ScrollTopButton.tsx';
 import '../../tool-pages.css';
 import './analysis.css';
+import { useTranslation } from 'react-i18next';
 
 const ANALYZE_ENDPOINT = '/api-py/python/analyze';
 
@@ -25,6 +26,7 @@ const CATEGORY_LABELS: Record<Category, string> = {
 };
 
 export default function Analysis() {
+  const { t } = useTranslation();
   const location = useLocation();
   const navigate = useNavigate();
   const state = location.state as { selectedFiles?: unknown; images?: unknown; selectedFeatures?: unknown } | null;
@@ -80,11 +82,11 @@ export default function Analysis() {
 
   const analyze = async () => {
     if (files.length === 0) {
-      alert('Please select at least one image to upload.');
+      alert(t('Please select at least one image to upload.'));
       return;
     }
     if (selectedIds.length === 0) {
-      alert('Please select at least one feature to analyze.');
+      alert(t('Please select at least one feature to analyze.'));
       return;
     }
     setProcessing(true);
@@ -98,7 +100,7 @@ export default function Analysis() {
       const result = toAnalysisState({ selectedFeatures: selectedIds, analysisResults: data, selectedFiles: files });
       if (!res.ok || !result) {
         console.error('Feature analysis failed', res.status, data);
-        alert('Error processing the image.');
+        alert(t('Error processing the image.'));
         return;
       }
       saveAnalysisSession(result);
@@ -107,23 +109,25 @@ export default function Analysis() {
       navigate('/analysis/result', { state: result });
     } catch (e) {
       console.error('Feature analysis failed', e);
-      alert('Error processing the image.');
+      alert(t('Error processing the image.'));
     } finally {
       setProcessing(false);
     }
   };
 
-  const selectedNames = selectedIds.map((id) => FEATURE_DISPLAY_NAMES[id]);
+  const selectedNames = selectedIds.map((id) => t(FEATURE_DISPLAY_NAMES[id]));
 
   return (
     <Layout>
       <section className="tool-page">
-        <h1>Feature Analysis</h1>
-        <p className="tool-intro">Choose the features to measure, add photos, and get one row of values per image.</p>
+        <h1>{t('Feature Analysis')}</h1>
+        <p className="tool-intro">
+          {t('Choose the features to measure, add photos, and get one row of values per image.')}
+        </p>
 
         <div className="card">
           <div className="feature-toolbar">
-            <div role="tablist" aria-label="Feature categories" className="feature-tabs">
+            <div role="tablist" aria-label={t('Feature categories')} className="feature-tabs">
               {CATEGORIES.map((c) => (
                 <button
                   key={c}
@@ -133,15 +137,15 @@ export default function Analysis() {
                   className={`tab${c === category ? ' tab-active' : ''}`}
                   onClick={() => setCategory(c)}
                 >
-                  {CATEGORY_LABELS[c]}
+                  {t(CATEGORY_LABELS[c])}
                 </button>
               ))}
             </div>
             <input
               type="search"
               className="feature-search"
-              placeholder="Search features..."
-              aria-label="Search features in this category"
+              placeholder={t('Search features...')}
+              aria-label={t('Search features in this category')}
               value={query}
               onChange={(e) => setQuery(e.target.value)}
             />
@@ -149,35 +153,39 @@ export default function Analysis() {
 
           <div className="feature-bulk">
             <button type="button" className="btn btn-secondary btn-small" onClick={selectCategory}>
-              Select Category
+              {t('Select Category')}
             </button>
             <button type="button" className="btn btn-secondary btn-small" onClick={deselectCategory}>
-              Deselect Category
+              {t('Deselect Category')}
             </button>
             <button type="button" className="btn btn-secondary btn-small" onClick={selectAll}>
-              Select All Categories
+              {t('Select All Categories')}
             </button>
             <button type="button" className="btn btn-secondary btn-small" onClick={deselectAll}>
-              Deselect All
+              {t('Deselect All')}
             </button>
           </div>
 
-          <ul className="feature-list" role="tabpanel" aria-label={`${CATEGORY_LABELS[category]} features`}>
+          <ul
+            className="feature-list"
+            role="tabpanel"
+            aria-label={t('{{category}} features', { category: t(CATEGORY_LABELS[category]) })}
+          >
             {visible.map((id) => (
               <li key={id} className={selected.has(id) ? 'feature-item feature-on' : 'feature-item'}>
                 <label>
                   <input type="checkbox" checked={selected.has(id)} onChange={() => toggle(id)} data-feature={id} />
-                  <span className="feature-name">{FEATURE_DISPLAY_NAMES[id]}</span>
-                  <span className="feature-desc">{FEATURE_DESCRIPTIONS[id]}</span>
+                  <span className="feature-name">{t(FEATURE_DISPLAY_NAMES[id])}</span>
+                  <span className="feature-desc">{t(FEATURE_DESCRIPTIONS[id])}</span>
                 </label>
               </li>
             ))}
-            {visible.length === 0 && <li className="empty-state">No feature matches your search.</li>}
+            {visible.length === 0 && <li className="empty-state">{t('No feature matches your search.')}</li>}
           </ul>
 
           <p className="feature-summary" data-testid="selected-summary">
-            <strong>Selected features ({selectedIds.length}):</strong>{' '}
-            {selectedIds.length === 0 ? 'none' : summarizeNames(selectedNames)}
+            <strong>{t('Selected features ({{count}}):', { count: selectedIds.length })}</strong>{' '}
+            {selectedIds.length === 0 ? t('none') : summarizeNames(selectedNames)}
           </p>
         </div>
 
@@ -185,12 +193,12 @@ export default function Analysis() {
           <Dropzone files={files} onChange={setFiles} />
           {loadingImages && (
             <p className="tool-status" role="status">
-              Loading images...
+              {t('Loading images...')}
             </p>
           )}
           <label className="isolate-option">
-            <input type="checkbox" checked={isolate} onChange={(e) => setIsolate(e.target.checked)} /> Isolate fruit
-            (remove background first)
+            <input type="checkbox" checked={isolate} onChange={(e) => setIsolate(e.target.checked)} />{' '}
+            {t('Isolate fruit (remove background first)')}
           </label>
           <div className="tool-actions">
             <button
@@ -199,7 +207,7 @@ export default function Analysis() {
               onClick={() => void analyze()}
               disabled={processing || loadingImages}
             >
-              {processing ? 'Analyzing...' : 'Analyze'}
+              {t(processing ? 'Analyzing...' : 'Analyze')}
             </button>
           </div>
         </div>

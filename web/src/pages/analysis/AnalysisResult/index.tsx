@@ -16,8 +16,10 @@ import { loadAnalysisSession, saveAnalysisSession, toAnalysisState } from '#web/
 import ScrollTopButton from '../Analysis/ScrollTopButton.tsx';
 import '../../tool-pages.css';
 import '../Analysis/analysis.css';
+import { useTranslation } from 'react-i18next';
 
 export default function AnalysisResult() {
+  const { t } = useTranslation();
   const location = useLocation();
   const navigate = useNavigate();
   const [analysis] = useState(() => toAnalysisState(location.state) ?? loadAnalysisSession());
@@ -43,7 +45,7 @@ export default function AnalysisResult() {
 
   const exportCsv = () => {
     if (results.length === 0 || columns.length === 0) {
-      alert('No data available to export');
+      alert(t('No data available to export'));
       return;
     }
     const csv = featureCsv(columns, results);
@@ -59,23 +61,23 @@ export default function AnalysisResult() {
   return (
     <Layout>
       <section className="tool-page">
-        <h1>Feature Analysis Results</h1>
+        <h1>{t('Feature Analysis Results')}</h1>
         {results.length === 0 ? (
           <div className="card empty-state">
-            <p>No information available</p>
+            <p>{t('No information available')}</p>
           </div>
         ) : (
           <div className="card">
             <div className="table-wrap">
-              <table className="results-table feature-table" aria-label="Feature analysis results">
+              <table className="results-table feature-table" aria-label={t('Feature analysis results')}>
                 <thead>
                   <tr>
                     <th scope="col" rowSpan={2}>
-                      Image
+                      {t('Image')}
                     </th>
                     {groups.map((g) => (
                       <th key={g.feature} scope="colgroup" colSpan={g.span} className="feature-group">
-                        {FEATURE_DISPLAY_NAMES[g.feature as FeatureId] ?? g.feature}
+                        {t(FEATURE_DISPLAY_NAMES[g.feature as FeatureId] ?? g.feature)}
                       </th>
                     ))}
                   </tr>
@@ -115,7 +117,9 @@ export default function AnalysisResult() {
               </table>
             </div>
             {results.some((r) => r.downscaled) && (
-              <p className="tool-status">Some images were downscaled to 1024 px on the long side before analysis.</p>
+              <p className="tool-status">
+                {t('Some images were downscaled to 1024 px on the long side before analysis.')}
+              </p>
             )}
           </div>
         )}
@@ -125,10 +129,10 @@ export default function AnalysisResult() {
             className="btn btn-secondary"
             onClick={() => navigate('/analysis', { state: { selectedFeatures } })}
           >
-            New analysis
+            {t('New analysis')}
           </button>
           <button type="button" className="btn btn-primary" onClick={exportCsv}>
-            Export CSV
+            {t('Export CSV')}
           </button>
         </div>
       </section>

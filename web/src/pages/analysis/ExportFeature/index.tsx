@@ -3,8 +3,10 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import Layout from '#web/components/Layout.tsx';
 import { toAnalysisState } from '#web/lib/analysisSession.ts';
 import '../../tool-pages.css';
+import { useTranslation } from 'react-i18next';
 
 export default function ExportFeature() {
+  const { t } = useTranslation();
   const location = useLocation();
   const navigate = useNavigate();
   // The results page falls back to session storage when no state came along.
@@ -16,14 +18,14 @@ export default function ExportFeature() {
           <div className="export-check" aria-hidden="true">
             ✓
           </div>
-          <h1>Your CSV has been exported successfully</h1>
+          <h1>{t('Your CSV has been exported successfully')}</h1>
           <button
             type="button"
             className="btn btn-primary"
             autoFocus
             onClick={() => navigate('/analysis/result', state ? { state } : undefined)}
           >
-            Done
+            {t('Done')}
           </button>
         </div>
       </section>

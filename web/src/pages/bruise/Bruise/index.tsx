@@ -8,18 +8,29 @@ import { apiFetch, logAction } from '#web/api/client.ts';
 import { readDetail } from '#web/lib/upload.ts';
 import { saveUploadedFiles, toRows } from '#web/lib/bruiseResults.ts';
 import '../../tool-pages.css';
+import { useTranslation } from 'react-i18next';
 
 const BRUISE_ENDPOINT = '/api-py/python/bruise_detection/DeepLearning';
 
+/** The optional scale fields of the form: the API's `reference_mm` and `px_per_cm` (typed text, trimmed). */
+export interface ScaleFields {
+  referenceMm: string;
+  pxPerCm: string;
+  /** a grade preset id, or '' for none */
+  grades: string;
+}
+
 export default function Bruise() {
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const [files, setFiles] = useState<File[]>([]);
   const [confirming, setConfirming] = useState(false);
   const [processing, setProcessing] = useState(false);
+  const [scale, setScale] = useState<ScaleFields>({ referenceMm: '', pxPerCm: '', grades: '' });
 
   const onProcess = () => {
     if (files.length === 0) {
-      alert('Please select files to upload.');
+      alert(t('Please select files to upload.'));
       return;
     }
     setConfirming(true);
@@ -30,16 +41,19 @@ export default function Bruise() {
     setProcessing(true);
     const form = new FormData();
     for (const f of files) form.append('images', f, f.name);
+    if (scale.referenceMm.trim()) form.append('reference_mm', scale.referenceMm.trim());
+    if (scale.pxPerCm.trim()) form.append('px_per_cm', scale.pxPerCm.trim());
+    if (scale.grades) form.append('grades', scale.grades);
     try {
       const res = await apiFetch(BRUISE_ENDPOINT, { method: 'POST', body: form });
       if (!res.ok) {
         const detail = await readDetail(res);
-        alert(detail ? `Error: ${detail}` : 'Failed to process the request.');
+        alert(detail ? t('Error: {{detail}}', { detail: t(detail) }) : t('Failed to process the request.'));
         return;
       }
       const results = toRows(await res.json());
       if (!results) {
-        alert('Failed to process the request.');
+        alert(t('Failed to process the request.'));
         return;
       }
       saveUploadedFiles(results);
@@ -47,7 +61,7 @@ export default function Bruise() {
       navigate('/showarea/accuracy', { state: { results } });
     } catch (e) {
       console.error('Bruised area calculation failed', e);
-      alert('Error processing the files. Please check the console for details.');
+      alert(t('Error processing the files. Please check the console for details.'));
     } finally {
       setProcessing(false);
     }
@@ -56,32 +70,82 @@ export default function Bruise() {
   return (
     <Layout>
       <section className="tool-page">
-        <h1>Bruised Area Calculation</h1>
+        <h1>{t('Bruised Area Calculation')}</h1>
         <p className="tool-intro">
-          Upload photos of mangoes. Each photo is segmented into fruit and bruise, and the bruised share of the fruit is
-          reported with an overlay image.
+          {t(
+            'Upload photos of mangoes. Each photo is segmented into fruit and bruise, and the bruised share of the fruit is reported with an overlay image.',
+          )}
         </p>
         <div className="card">
           <Dropzone files={files} onChange={setFiles} />
+          <fieldset className="scale-options">
+            <legend>{t('Scale (optional: areas in cm²)')}</legend>
+            <label>
+              {t('Reference object diameter (mm)')}
+              <input
+                type="number"
+                min={5}
+                max={200}
+                step="any"
+                name="reference_mm"
+                placeholder={t('e.g. 25 for a coin')}
+                value={scale.referenceMm}
+                onChange={(e) => setScale({ ...scale, referenceMm: e.target.value })}
+              />
+            </label>
+            <label>
+              {t('or pixels per cm')}
+              <input
+                type="number"
+                min={0.01}
+                step="any"
+                name="px_per_cm"
+                value={scale.pxPerCm}
+                onChange={(e) => setScale({ ...scale, pxPerCm: e.target.value })}
+              />
+            </label>
+            <label>
+              {t('Grades')}
+              <select
+                name="grades"
+                value={scale.grades}
+                onChange={(e) => setScale({ ...scale, grades: e.target.value })}
+              >
+                <option value="">{t('None')}</option>
+                <option value="codex-mango">{t('Codex mango (cm², needs a scale)')}</option>
+                <option value="percent">{t('Bruise % thresholds')}</option>
+              </select>
+            </label>
+            <p className="field-hint">
+              {t(
+                'Put a coin or a round sticker beside the fruit and give its diameter: the scale is measured in each photo. A typed pixels-per-cm wins.',
+              )}
+            </p>
+          </fieldset>
           <div className="tool-actions">
             <button type="button" className="btn btn-secondary" onClick={() => setFiles([])} disabled={processing}>
-              Clear
+              {t('Clear')}
             </button>
             <button type="button" className="btn btn-primary" onClick={onProcess} disabled={processing}>
-              {processing ? 'Processing...' : 'Process'}
+              {t(processing ? 'Processing...' : 'Process')}
             </button>
           </div>
           {processing && (
             <p className="tool-status" role="status">
-              Processing...
+              {t('Processing...')}
             </p>
           )}
         </div>
       </section>
       <ConfirmDialog
         open={confirming}
-        title="Confirm processing"
-        message={`Calculate the bruised area of ${files.length} image${files.length === 1 ? '' : 's'}?`}
+        title={t('Confirm processing')}
+        message={t(
+          files.length === 1
+            ? 'Calculate the bruised area of 1 image?'
+            : 'Calculate the bruised area of {{count}} images?',
+          { count: files.length },
+        )}
         onConfirm={() => void onConfirm()}
         onCancel={() => setConfirming(false)}
       />

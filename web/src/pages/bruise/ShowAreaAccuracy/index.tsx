@@ -10,13 +10,14 @@ import { downloadBlob } from '#web/lib/download.ts';
 import {
   BRUISE_ZIP_NAME,
   buildBruiseZip,
-  formatPercent,
   loadUploadedFiles,
   saveUploadedFiles,
   toRows,
   type BruiseRow,
 } from '#web/lib/bruiseResults.ts';
 import '../../tool-pages.css';
+import { useTranslation } from 'react-i18next';
+import { useFormat } from '#web/i18n/index.ts';
 
 function initialRows(state: unknown): BruiseRow[] | null {
   const fromState = toRows((state as { results?: unknown } | null)?.results);
@@ -32,6 +33,8 @@ const COLUMNS = [
 ];
 
 export default function ShowAreaAccuracy() {
+  const { t } = useTranslation();
+  const fmt = useFormat();
   const location = useLocation();
   const navigate = useNavigate();
   const [rows, setRows] = useState<BruiseRow[] | null>(() => initialRows(location.state));
@@ -53,7 +56,7 @@ export default function ShowAreaAccuracy() {
 
   const download = async () => {
     if (!rows || rows.length === 0) {
-      alert('No data available to download.');
+      alert(t('No data available to download.'));
       return;
     }
     setDownloading(true);
@@ -61,7 +64,7 @@ export default function ShowAreaAccuracy() {
       downloadBlob(await buildBruiseZip(rows), BRUISE_ZIP_NAME);
     } catch (e) {
       console.error('Could not build the results zip', e);
-      alert('Could not build the results zip.');
+      alert(t('Could not build the results zip.'));
     } finally {
       setDownloading(false);
     }
@@ -70,18 +73,18 @@ export default function ShowAreaAccuracy() {
   return (
     <Layout>
       <section className="tool-page">
-        <h1>Bruised Area Results</h1>
+        <h1>{t('Bruised Area Results')}</h1>
         {!rows || rows.length === 0 ? (
           <div className="card empty-state">
-            <p>No information available</p>
+            <p>{t('No information available')}</p>
             <button type="button" className="btn btn-primary" onClick={() => navigate('/bruise')}>
-              Calculate bruised area
+              {t('Calculate bruised area')}
             </button>
           </div>
         ) : (
           <div className="card">
             <div className="table-wrap">
-              <table className="results-table" aria-label="Bruised area results">
+              <table className="results-table" aria-label={t('Bruised area results')}>
                 <TableHead columns={COLUMNS} />
                 <tbody>
                   {rows.map((row, i) => (
@@ -91,26 +94,26 @@ export default function ShowAreaAccuracy() {
                           {row.filename}
                         </button>
                       </td>
-                      <td className="num">{row.total_mango_pixels}</td>
-                      <td className="num">{formatPercent(row.bruise_percent)}</td>
-                      <td className="num">{formatPercent(row.non_bruise_percent)}</td>
+                      <td className="num">{fmt.integer(row.total_mango_pixels)}</td>
+                      <td className="num">{fmt.fixed(row.bruise_percent)}</td>
+                      <td className="num">{fmt.fixed(row.non_bruise_percent)}</td>
                       <td>
                         <div className="row-actions">
                           <button
                             type="button"
                             className="btn btn-secondary btn-small"
-                            aria-label={`View ${row.filename}`}
+                            aria-label={t('View {{name}}', { name: row.filename })}
                             onClick={() => setViewing(row)}
                           >
-                            View
+                            {t('View')}
                           </button>
                           <button
                             type="button"
                             className="btn btn-danger btn-small"
-                            aria-label={`Delete ${row.filename}`}
+                            aria-label={t('Delete {{name}}', { name: row.filename })}
                             onClick={() => remove(i)}
                           >
-                            Delete
+                            {t('Delete')}
                           </button>
                         </div>
                       </td>
@@ -123,15 +126,15 @@ export default function ShowAreaAccuracy() {
         )}
         <div className="tool-actions">
           <button type="button" className="btn btn-secondary" onClick={() => navigate('/bruise')}>
-            New calculation
+            {t('New calculation')}
           </button>
           {runId && (
             <Link className="btn btn-secondary" to={`/results/${runId}`}>
-              Open stored run
+              {t('Open stored run')}
             </Link>
           )}
           <button type="button" className="btn btn-primary" onClick={() => void download()} disabled={downloading}>
-            {downloading ? 'Preparing...' : 'Download Results'}
+            {t(downloading ? 'Preparing...' : 'Download Results')}
           </button>
         </div>
       </section>
@@ -147,19 +150,24 @@ export default function ShowAreaAccuracy() {
           >
             <h2 id="overlay-title">{viewing.filename}</h2>
             {viewing.overlay_img ? (
-              <img className="overlay-img" src={viewing.overlay_img} alt={`Bruise overlay of ${viewing.filename}`} />
+              <img
+                className="overlay-img"
+                src={viewing.overlay_img}
+                alt={t('Bruise overlay of {{name}}', { name: viewing.filename })}
+              />
             ) : (
-              <p className="empty-state">The overlay image is not kept after a reload.</p>
+              <p className="empty-state">{t('The overlay image is not kept after a reload.')}</p>
             )}
             <p>
-              Bruise {formatPercent(viewing.bruise_percent)}% · Non-bruise {formatPercent(viewing.non_bruise_percent)}%
+              {t('Bruise')} {fmt.fixed(viewing.bruise_percent)}% · {t('Non-bruise')}{' '}
+              {fmt.fixed(viewing.non_bruise_percent)}%
             </p>
             <div className="modal-actions">
               <button type="button" className="btn btn-secondary" onClick={() => openDetails(viewing)}>
-                Details
+                {t('Details')}
               </button>
               <button type="button" className="btn btn-primary" autoFocus onClick={() => setViewing(null)}>
-                Close
+                {t('Close')}
               </button>
             </div>
           </div>

@@ -2,8 +2,10 @@
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import Layout from '#web/components/Layout.tsx';
 import TableHead from '#web/components/TableHead.tsx';
-import { formatPercent, toRows } from '#web/lib/bruiseResults.ts';
+import { toRows } from '#web/lib/bruiseResults.ts';
 import '../../tool-pages.css';
+import { useTranslation } from 'react-i18next';
+import { useFormat } from '#web/i18n/index.ts';
 
 const FRUIT_COLUMNS = [
   { label: 'Fruit' },
@@ -14,6 +16,8 @@ const FRUIT_COLUMNS = [
 ];
 
 export default function ViewPhotoResult() {
+  const { t } = useTranslation();
+  const fmt = useFormat();
   const location = useLocation();
   const navigate = useNavigate();
   const imageData = toRows([(location.state as { imageData?: unknown } | null)?.imageData])?.[0];
@@ -30,68 +34,68 @@ export default function ViewPhotoResult() {
   return (
     <Layout>
       <section className="tool-page">
-        <h1>Bruise Result</h1>
+        <h1>{t('Bruise Result')}</h1>
         <div className="result-grid">
           <div className="card">
             {imageData.overlay_img ? (
               <img
                 className="overlay-img"
                 src={imageData.overlay_img}
-                alt={`Bruise overlay of ${imageData.filename}`}
+                alt={t('Bruise overlay of {{name}}', { name: imageData.filename })}
               />
             ) : (
-              <p className="empty-state">The overlay image is not kept after a reload.</p>
+              <p className="empty-state">{t('The overlay image is not kept after a reload.')}</p>
             )}
           </div>
           <div className="card">
-            <dl className="facts" aria-label="Result">
-              <dt>Filename</dt>
+            <dl className="facts" aria-label={t('Result')}>
+              <dt>{t('Filename')}</dt>
               <dd data-testid="filename">{imageData.filename}</dd>
-              <dt>Total mango pixels</dt>
-              <dd data-testid="total-pixels">{imageData.total_mango_pixels}</dd>
-              <dt>Bruise</dt>
-              <dd data-testid="bruise-percent">{formatPercent(imageData.bruise_percent)}%</dd>
-              <dt>Non-bruise</dt>
-              <dd data-testid="non-bruise-percent">{formatPercent(imageData.non_bruise_percent)}%</dd>
+              <dt>{t('Total mango pixels')}</dt>
+              <dd data-testid="total-pixels">{fmt.integer(imageData.total_mango_pixels)}</dd>
+              <dt>{t('Bruise')}</dt>
+              <dd data-testid="bruise-percent">{fmt.fixed(imageData.bruise_percent)}%</dd>
+              <dt>{t('Non-bruise')}</dt>
+              <dd data-testid="non-bruise-percent">{fmt.fixed(imageData.non_bruise_percent)}%</dd>
               {typeof imageData.bruise_pixels === 'number' && (
                 <>
-                  <dt>Bruise pixels</dt>
+                  <dt>{t('Bruise pixels')}</dt>
                   <dd>{imageData.bruise_pixels}</dd>
                 </>
               )}
               {typeof imageData.fruit_area_cm2 === 'number' && (
                 <>
-                  <dt>Fruit area</dt>
-                  <dd>{imageData.fruit_area_cm2.toFixed(2)} cm²</dd>
+                  <dt>{t('Fruit area')}</dt>
+                  <dd>{fmt.fixed(imageData.fruit_area_cm2)} cm²</dd>
                 </>
               )}
               {typeof imageData.bruise_area_cm2 === 'number' && (
                 <>
-                  <dt>Bruise area</dt>
-                  <dd>{imageData.bruise_area_cm2.toFixed(2)} cm²</dd>
+                  <dt>{t('Bruise area')}</dt>
+                  <dd>{fmt.fixed(imageData.bruise_area_cm2)} cm²</dd>
                 </>
               )}
             </dl>
             <div className="tool-actions">
               <button type="button" className="btn btn-primary" onClick={back}>
-                Back
+                {t('Back')}
               </button>
             </div>
           </div>
         </div>
         {fruits.length > 0 && (
           <div className="card" style={{ marginTop: 20 }}>
-            <h2>Fruits in this photo</h2>
+            <h2>{t('Fruits in this photo')}</h2>
             <div className="table-wrap">
-              <table className="results-table" aria-label="Fruits">
+              <table className="results-table" aria-label={t('Fruits')}>
                 <TableHead columns={FRUIT_COLUMNS} />
                 <tbody>
                   {fruits.map((f, i) => (
                     <tr key={i} data-testid="fruit-row">
                       <td>{i + 1}</td>
-                      <td className="num">{f.pixels}</td>
+                      <td className="num">{fmt.integer(f.pixels)}</td>
                       <td className="num">{f.bruise_pixels}</td>
-                      <td className="num">{formatPercent(f.bruise_percent)}</td>
+                      <td className="num">{fmt.fixed(f.bruise_percent)}</td>
                       <td className="num">{f.lesion_count}</td>
                     </tr>
                   ))}

@@ -5,6 +5,7 @@ import Layout from '#web/components/Layout.tsx';
 import { SchemaView, schemaName, type OpenApiDocument, type Schema } from './schema.tsx';
 import { anchor, groupEndpoints, type Endpoint } from './endpoints.ts';
 import './api-docs.css';
+import { useTranslation } from 'react-i18next';
 
 function Body({ content }: { content: Record<string, { schema?: Schema }> }) {
   return (
@@ -20,6 +21,7 @@ function Body({ content }: { content: Record<string, { schema?: Schema }> }) {
 }
 
 function EndpointView({ e, doc }: { e: Endpoint; doc: OpenApiDocument }) {
+  const { t } = useTranslation();
   const { op } = e;
   const security = op.security ?? doc.security ?? [];
   const schemes = security.flatMap((s) => Object.keys(s));
@@ -29,16 +31,18 @@ function EndpointView({ e, doc }: { e: Endpoint; doc: OpenApiDocument }) {
         <span className={`method method-${e.method}`}>{e.method.toUpperCase()}</span> <code>{e.path}</code>
       </h3>
       {op.summary && <p className="summary">{op.summary}</p>}
-      {op.description && <p className="description">{op.description}</p>}
-      <p className="auth">{schemes.length ? `Authentication: ${schemes.join(' or ')}` : 'No authentication'}</p>
+      {op.description && <p className="description">{t(op.description)}</p>}
+      <p className="auth">
+        {schemes.length ? t('Authentication: {{schemes}}', { schemes: schemes.join(' or ') }) : t('No authentication')}
+      </p>
       {op.parameters && op.parameters.length > 0 && (
         <section>
-          <h4>Parameters</h4>
+          <h4>{t('Parameters')}</h4>
           <ul className="params">
             {op.parameters.map((p) => (
               <li key={`${p.in}-${p.name}`}>
                 <code>{p.name}</code> <span className="muted">({p.in})</span>
-                {p.required && <span className="required">required</span>}
+                {p.required && <span className="required">{t('required')}</span>}
                 {p.schema && <span className="type"> {schemaName(p.schema)}</span>}
                 {p.description && <span className="muted"> — {p.description}</span>}
               </li>
@@ -48,12 +52,12 @@ function EndpointView({ e, doc }: { e: Endpoint; doc: OpenApiDocument }) {
       )}
       {op.requestBody?.content && (
         <section>
-          <h4>Request body</h4>
+          <h4>{t('Request body')}</h4>
           <Body content={op.requestBody.content} />
         </section>
       )}
       <section>
-        <h4>Responses</h4>
+        <h4>{t('Responses')}</h4>
         <dl className="responses">
           {Object.entries(op.responses ?? {}).map(([status, r]) => (
             <div key={status} className="response">
@@ -70,6 +74,7 @@ function EndpointView({ e, doc }: { e: Endpoint; doc: OpenApiDocument }) {
 }
 
 export default function ApiDocs() {
+  const { t } = useTranslation();
   const [doc, setDoc] = useState<OpenApiDocument | null>(null);
   const [error, setError] = useState('');
 
@@ -93,13 +98,13 @@ export default function ApiDocs() {
 
   return (
     <Layout className="api-docs-page">
-      <h1>API reference</h1>
+      <h1>{t('API reference')}</h1>
       {error && (
         <p className="alert" role="alert">
-          {error}
+          {t(error)}
         </p>
       )}
-      {!doc && !error && <p className="page-loading">Loading...</p>}
+      {!doc && !error && <p className="page-loading">{t('Loading...')}</p>}
       {doc && (
         <>
           <p className="intro">
@@ -107,10 +112,10 @@ export default function ApiDocs() {
           </p>
           {doc.info.description && <p className="intro">{doc.info.description}</p>}
           <p className="intro">
-            The machine-readable document is at <a href="/api/openapi.json">/api/openapi.json</a>. Partner keys are
-            managed on the <Link to="/apikeys">API keys</Link> page.
+            {t('The machine-readable document is at')} <a href="/api/openapi.json">{t('/api/openapi.json')}</a>
+            {t('. Partner keys are managed on the')} <Link to="/apikeys">{t('API keys')}</Link> {t('page.')}
           </p>
-          <nav className="toc card" aria-label="Endpoints">
+          <nav className="toc card" aria-label={t('Endpoints')}>
             {groups.map(([group, endpoints]) => (
               <div key={group}>
                 <h2 className="toc-group">{group}</h2>
@@ -128,7 +133,7 @@ export default function ApiDocs() {
           </nav>
           {schemes.length > 0 && (
             <section aria-labelledby="auth-title">
-              <h2 id="auth-title">Authentication</h2>
+              <h2 id="auth-title">{t('Authentication')}</h2>
               <dl className="schemes">
                 {schemes.map(([name, s]) => (
                   <div key={name}>
@@ -151,7 +156,7 @@ export default function ApiDocs() {
           ))}
           {components.length > 0 && (
             <section aria-labelledby="schemas-title">
-              <h2 id="schemas-title">Schemas</h2>
+              <h2 id="schemas-title">{t('Schemas')}</h2>
               {components.map(([name, schema]) => (
                 <article key={name} id={`schema-${name}`} className="card component">
                   <h3>{name}</h3>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 /** Minimal OpenAPI 3.x types and a schema renderer: properties, types, limits, $ref links to components. */
 export interface Schema {
   $ref?: string;
@@ -95,12 +96,13 @@ function TypeLabel({ s }: { s: Schema }) {
 
 /** An object's properties as a list (nested objects indented); anything else as its type. */
 export function SchemaView({ schema }: { schema: Schema }) {
+  const { t } = useTranslation();
   const props = schema.properties;
   const itemProps = schema.items?.properties;
   if (!props && itemProps && schema.items) {
     return (
       <div className="schema">
-        <span className="type">array of objects:</span>
+        <span className="type">{t('array of objects:')}</span>
         <SchemaView schema={schema.items} />
       </div>
     );
@@ -125,7 +127,11 @@ export function SchemaView({ schema }: { schema: Schema }) {
           <span className="type">
             <TypeLabel s={p} />
           </span>
-          {required.has(name) ? <span className="required">required</span> : <span className="optional">optional</span>}
+          {required.has(name) ? (
+            <span className="required">{t('required')}</span>
+          ) : (
+            <span className="optional">{t('optional')}</span>
+          )}
           {constraints(p) && <span className="muted"> ({constraints(p)})</span>}
           {p.description && <span className="muted"> — {p.description}</span>}
           {(p.properties || p.items?.properties) && <SchemaView schema={p} />}

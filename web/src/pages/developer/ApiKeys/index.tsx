@@ -8,6 +8,7 @@ import { apiJson } from '#web/api/client.ts';
 import { API_KEYS_ENDPOINT as ENDPOINT, errorOf, parseOrigins, type ApiKey } from './keys.ts';
 import '../../tool-pages.css';
 import './api-keys.css';
+import { useTranslation } from 'react-i18next';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
 
@@ -23,6 +24,7 @@ const KEY_COLUMNS = [
 ];
 
 export default function ApiKeys() {
+  const { t } = useTranslation();
   const [keys, setKeys] = useState<ApiKey[] | null>(null);
   const [loadError, setLoadError] = useState('');
   const [name, setName] = useState('');
@@ -103,69 +105,71 @@ export default function ApiKeys() {
   return (
     <Layout className="api-keys-page">
       <section className="tool-page">
-        <h1>API keys</h1>
+        <h1>{t('API keys')}</h1>
         <p className="tool-intro">
-          Partner keys let another website use the bruise API and the embeddable widget. Calls from a browser are
-          accepted only from the key&apos;s allowed origins, up to its rate limit. See the{' '}
-          <Link to="/api-docs">API reference</Link>.
+          {t(
+            "Partner keys let another website use the bruise API and the embeddable widget. Calls from a browser are accepted only from the key's allowed origins, up to its rate limit. See the",
+          )}{' '}
+          <Link to="/api-docs">{t('API reference')}</Link>.
         </p>
 
         {created && (
           <div className="card new-key" role="region" aria-labelledby="new-key-title">
-            <h2 id="new-key-title">Key &ldquo;{created.name}&rdquo; created</h2>
-            <p>Copy it now: it is shown only once and cannot be recovered.</p>
+            <h2 id="new-key-title">{t('Key “{{name}}” created', { name: created.name })}</h2>
+            <p>{t('Copy it now: it is shown only once and cannot be recovered.')}</p>
             <div className="key-row">
               <code id="new-key-value" data-testid="new-key">
                 {created.key}
               </code>
               <button type="button" className="btn btn-primary btn-small" onClick={() => void onCopy()}>
-                {copied ? 'Copied' : 'Copy'}
+                {t(copied ? 'Copied' : 'Copy')}
               </button>
             </div>
             <p className="visually-hidden" role="status" aria-live="polite">
               {copied ? 'Key copied to the clipboard' : ''}
             </p>
             <button type="button" className="btn-link" onClick={() => setCreated(null)}>
-              Done, hide the key
+              {t('Done, hide the key')}
             </button>
           </div>
         )}
 
         <form className="card key-form" onSubmit={(e) => void onCreate(e)} aria-labelledby="create-title" noValidate>
-          <h2 id="create-title">Create a key</h2>
-          <label htmlFor="key-name">Name</label>
+          <h2 id="create-title">{t('Create a key')}</h2>
+          <label htmlFor="key-name">{t('Name')}</label>
           <input id="key-name" type="text" value={name} maxLength={100} onChange={(e) => setName(e.target.value)} />
-          <label htmlFor="key-kind">Kind</label>
+          <label htmlFor="key-kind">{t('Kind')}</label>
           <select
             id="key-kind"
             value={kind}
             aria-describedby="key-kind-hint"
             onChange={(e) => setKind(e.target.value as ApiKey['kind'])}
           >
-            <option value="browser">Browser (web pages of the allowed origins)</option>
-            <option value="server">Server (server-to-server, never from a web page)</option>
+            <option value="browser">{t('Browser (web pages of the allowed origins)')}</option>
+            <option value="server">{t('Server (server-to-server, never from a web page)')}</option>
           </select>
           <p id="key-kind-hint" className="hint">
-            A browser key works only from the pages of its allowed origins; a server key only from programs, never from
-            a page. See the widget guide for what each protects.
+            {t(
+              'A browser key works only from the pages of its allowed origins; a server key only from programs, never from a page. See the widget guide for what each protects.',
+            )}
           </p>
           {kind === 'browser' && (
             <>
-              <label htmlFor="key-origins">Allowed origins</label>
+              <label htmlFor="key-origins">{t('Allowed origins')}</label>
               <textarea
                 id="key-origins"
                 rows={3}
                 value={origins}
-                placeholder="https://shop.example.com"
+                placeholder={t('https://shop.example.com')}
                 aria-describedby="key-origins-hint"
                 onChange={(e) => setOrigins(e.target.value)}
               />
               <p id="key-origins-hint" className="hint">
-                One per line, scheme://host[:port].
+                {t('One per line, scheme://host[:port].')}
               </p>
             </>
           )}
-          <label htmlFor="key-rate">Rate limit (requests per minute)</label>
+          <label htmlFor="key-rate">{t('Rate limit (requests per minute)')}</label>
           <input
             id="key-rate"
             type="number"
@@ -181,20 +185,20 @@ export default function ApiKeys() {
           )}
           <div className="tool-actions">
             <button type="submit" className="btn btn-primary" disabled={creating}>
-              {creating ? 'Creating...' : 'Create key'}
+              {t(creating ? 'Creating...' : 'Create key')}
             </button>
           </div>
         </form>
 
         <div className="card">
-          <h2>Your keys</h2>
+          <h2>{t('Your keys')}</h2>
           {loadError && (
             <p className="alert" role="alert">
               {loadError}
             </p>
           )}
-          {keys === null && !loadError && <p className="tool-status">Loading...</p>}
-          {keys?.length === 0 && <p className="empty-state">No API keys yet.</p>}
+          {keys === null && !loadError && <p className="tool-status">{t('Loading...')}</p>}
+          {keys?.length === 0 && <p className="empty-state">{t('No API keys yet.')}</p>}
           {keys && keys.length > 0 && (
             <div className="table-wrap">
               <table className="results-table keys-table">
@@ -216,16 +220,16 @@ export default function ApiKeys() {
                       <td className="num">{k.rate_limit_per_minute}</td>
                       <td>{when(k.created_at)}</td>
                       <td>{when(k.last_used_at)}</td>
-                      <td>{k.revoked_at ? `Revoked ${when(k.revoked_at)}` : 'Active'}</td>
+                      <td>{k.revoked_at ? t('Revoked {{when}}', { when: when(k.revoked_at) }) : t('Active')}</td>
                       <td>
                         {!k.revoked_at && (
                           <button
                             type="button"
                             className="btn btn-danger btn-small"
-                            aria-label={`Revoke ${k.name}`}
+                            aria-label={t('Revoke {{name}}', { name: k.name })}
                             onClick={() => setRevoking(k)}
                           >
-                            Revoke
+                            {t('Revoke')}
                           </button>
                         )}
                       </td>
@@ -239,9 +243,9 @@ export default function ApiKeys() {
       </section>
       <ConfirmDialog
         open={revoking !== null}
-        title="Revoke API key"
-        message={`Revoke "${revoking?.name ?? ''}"? Sites using it stop working at once.`}
-        confirmLabel="Revoke"
+        title={t('Revoke API key')}
+        message={t('Revoke "{{name}}"? Sites using it stop working at once.', { name: revoking?.name ?? '' })}
+        confirmLabel={t('Revoke')}
         onConfirm={() => void onRevoke()}
         onCancel={() => setRevoking(null)}
       />

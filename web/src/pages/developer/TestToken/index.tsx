@@ -2,9 +2,11 @@ import { useEffect, useState } from 'react';
 import { apiJson } from '#web/api/client.ts';
 import { getAccessToken } from '#web/auth/tokens.ts';
 import '#web/account/account.css';
+import { useTranslation } from 'react-i18next';
 
 /** Calls the protected endpoint with the stored token and shows what came back. */
 export default function TestToken() {
+  const { t } = useTranslation();
   const [result, setResult] = useState<string | null>(() => (getAccessToken() ? null : 'No token found'));
 
   useEffect(() => {
@@ -24,9 +26,9 @@ export default function TestToken() {
 
   return (
     <main className="page token-page">
-      <h1>Token Test</h1>
+      <h1>{t('Token Test')}</h1>
       <p className={result?.startsWith('Success') ? 'alert alert-success' : result ? 'alert' : undefined} role="status">
-        {result ?? 'Checking token...'}
+        {result ?? t('Checking token...')}
       </p>
     </main>
   );

@@ -40,10 +40,10 @@ export function filterHistory(rows: HistoryRecord[], user: string, organization:
 }
 
 /** Date with hour and minute, in the viewer's locale and time zone. */
-export function formatTime(iso: string): string {
+export function formatTime(iso: string, locale?: string): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
-  return d.toLocaleString(undefined, {
+  return d.toLocaleString(locale, {
     year: 'numeric',
     month: 'short',
     day: 'numeric',

@@ -5,6 +5,8 @@ import { apiJson } from '#web/api/client.ts';
 import { MSG } from '#web/account/messages.ts';
 import { filterHistory, formatTime, sortHistory, type HistoryRecord, type SortDir, type SortKey } from './history.ts';
 import '#web/account/account.css';
+import { useTranslation } from 'react-i18next';
+import { useFormat } from '#web/i18n/index.ts';
 
 const COLUMNS: { key: SortKey; label: string }[] = [
   { key: 'operation_type', label: 'Operation Type' },
@@ -17,6 +19,8 @@ type Popup = 'user' | 'organization' | null;
 
 /** The signed-in user's operation history: sortable columns, live filters by user and organization. */
 export default function Dashboard() {
+  const { t } = useTranslation();
+  const fmt = useFormat();
   const navigate = useNavigate();
   const [rows, setRows] = useState<HistoryRecord[] | null>(null);
   const [sort, setSort] = useState<{ key: SortKey; dir: SortDir }>({ key: 'time_stamp', dir: 'desc' });
@@ -54,7 +58,7 @@ export default function Dashboard() {
   if (rows === null) {
     return (
       <Layout>
-        <p className="page-loading">Loading history...</p>
+        <p className="page-loading">{t('Loading history...')}</p>
       </Layout>
     );
   }
@@ -62,12 +66,12 @@ export default function Dashboard() {
   return (
     <Layout className="dashboard">
       <div className="dashboard-head">
-        <h1>Operation History</h1>
+        <h1>{t('Operation History')}</h1>
         <div className="filter-buttons">
           <FilterPopup
             id="user"
-            label="Filter by user"
-            placeholder="User name contains..."
+            label={t('Filter by user')}
+            placeholder={t('User name contains...')}
             value={userFilter}
             onChange={setUserFilter}
             open={popup === 'user'}
@@ -75,8 +79,8 @@ export default function Dashboard() {
           />
           <FilterPopup
             id="organization"
-            label="Filter by organization"
-            placeholder="Organization contains..."
+            label={t('Filter by organization')}
+            placeholder={t('Organization contains...')}
             value={orgFilter}
             onChange={setOrgFilter}
             open={popup === 'organization'}
@@ -86,9 +90,9 @@ export default function Dashboard() {
       </div>
       {rows.length === 0 ? (
         <section className="card empty-state">
-          <p>{MSG.noOperations}</p>
+          <p>{t(MSG.noOperations)}</p>
           <button type="button" className="btn btn-primary" onClick={() => navigate('/home')}>
-            Perform your first operation
+            {t('Perform your first operation')}
           </button>
         </section>
       ) : (
@@ -105,7 +109,7 @@ export default function Dashboard() {
                       aria-sort={active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
                     >
                       <button type="button" className="sort-button" onClick={() => toggleSort(c.key)}>
-                        {c.label}
+                        {t(c.label)}
                         <span className="sort-mark" aria-hidden="true">
                           {active ? (sort.dir === 'asc' ? '▲' : '▼') : '↕'}
                         </span>
@@ -113,7 +117,7 @@ export default function Dashboard() {
                     </th>
                   );
                 })}
-                <th scope="col">Status</th>
+                <th scope="col">{t('Status')}</th>
               </tr>
             </thead>
             <tbody>
@@ -121,7 +125,7 @@ export default function Dashboard() {
                 <tr key={`${r.time_stamp}-${r.operation_type}-${i}`}>
                   <td>
                     {r.run_id ? (
-                      <Link to={`/results/${r.run_id}`} title="Open the stored run">
+                      <Link to={`/results/${r.run_id}`} title={t('Open the stored run')}>
                         {r.operation_type}
                       </Link>
                     ) : (
@@ -131,17 +135,17 @@ export default function Dashboard() {
                   <td>{r.username}</td>
                   <td>{r.organization}</td>
                   <td>
-                    <time dateTime={r.time_stamp}>{formatTime(r.time_stamp)}</time>
+                    <time dateTime={r.time_stamp}>{formatTime(r.time_stamp, fmt.locale)}</time>
                   </td>
                   <td>
-                    <span className="status-badge">Completed</span>
+                    <span className="status-badge">{t('Completed')}</span>
                   </td>
                 </tr>
               ))}
               {shown.length === 0 && (
                 <tr>
                   <td colSpan={5} className="muted">
-                    No operations match the filters.
+                    {t('No operations match the filters.')}
                   </td>
                 </tr>
               )}
@@ -164,6 +168,7 @@ interface FilterPopupProps {
 }
 
 function FilterPopup({ id, label, placeholder, value, onChange, open, onToggle }: FilterPopupProps) {
+  const { t } = useTranslation();
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (open) input.current?.focus();
@@ -177,12 +182,12 @@ function FilterPopup({ id, label, placeholder, value, onChange, open, onToggle }
         aria-controls={`filter-${id}`}
         onClick={() => onToggle(!open)}
       >
-        {label}
+        {t(label)}
         {value ? `: ${value}` : ''}
       </button>
       {open && (
-        <div className="filter-popup card" id={`filter-${id}`} role="dialog" aria-label={label}>
-          <label htmlFor={`filter-${id}-input`}>{label}</label>
+        <div className="filter-popup card" id={`filter-${id}`} role="dialog" aria-label={t(label)}>
+          <label htmlFor={`filter-${id}-input`}>{t(label)}</label>
           <input
             ref={input}
             id={`filter-${id}-input`}
@@ -194,10 +199,10 @@ function FilterPopup({ id, label, placeholder, value, onChange, open, onToggle }
           />
           <div className="modal-actions">
             <button type="button" className="btn btn-secondary btn-small" onClick={() => onChange('')}>
-              Clear
+              {t('Clear')}
             </button>
             <button type="button" className="btn btn-primary btn-small" onClick={() => onToggle(false)}>
-              Done
+              {t('Done')}
             </button>
           </div>
         </div>

@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom';
 import Layout from '#web/components/Layout.tsx';
 import '#web/account/account.css';
+import { useTranslation } from 'react-i18next';
 
 const TOOLS = [
   { to: '/bruise', title: 'Bruised Area Calculation', text: 'Measure the bruised share of each mango in your photos.' },
@@ -17,29 +18,30 @@ const TOOLS = [
 
 /** Signed-in landing page: the hero and a card per tool. */
 export default function Home() {
+  const { t } = useTranslation();
   return (
     <Layout className="home">
       <section className="hero">
-        <h1>Welcome to Mango Bruise Tracker!</h1>
-        <p>Detect and measure bruised areas on mango images and keep a record of every operation.</p>
+        <h1>{t('Welcome to Mango Bruise Tracker!')}</h1>
+        <p>{t('Detect and measure bruised areas on mango images and keep a record of every operation.')}</p>
         <div className="hero-actions">
           <Link to="/bruise" className="btn btn-primary">
-            Start a bruise calculation
+            {t('Start a bruise calculation')}
           </Link>
           <Link to="/dashboard" className="btn btn-secondary">
-            View your history
+            {t('View your history')}
           </Link>
         </div>
       </section>
       <section aria-labelledby="tools-title">
-        <h2 id="tools-title">Tools</h2>
+        <h2 id="tools-title">{t('Tools')}</h2>
         <ul className="card-grid">
-          {TOOLS.map((t) => (
-            <li key={t.to} className="card tool-card">
+          {TOOLS.map((tool) => (
+            <li key={tool.to} className="card tool-card">
               <h3>
-                <Link to={t.to}>{t.title}</Link>
+                <Link to={tool.to}>{t(tool.title)}</Link>
               </h3>
-              <p>{t.text}</p>
+              <p>{t(tool.text)}</p>
             </li>
           ))}
         </ul>

@@ -8,11 +8,11 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { histogramBins, summaryStats } from '@mango/core/results';
 import { DEFAULT_REPORT_THRESHOLD } from '@mango/core/report';
+import { GRADE_PRESETS, lotSummary } from '@mango/core/grades';
 import Layout from '#web/components/Layout.tsx';
 import ConfirmDialog from '#web/components/ConfirmDialog.tsx';
 import TableHead from '#web/components/TableHead.tsx';
 import EmptyState from '#web/components/EmptyState.tsx';
-import { formatPercent } from '#web/lib/bruiseResults.ts';
 import { formatTime } from '#web/pages/home/Dashboard/history.ts';
 import {
   bruiseItems,
@@ -25,6 +25,8 @@ import {
 } from '#web/lib/runs.ts';
 import '../../tool-pages.css';
 import '../results.css';
+import { useTranslation } from 'react-i18next';
+import { useFormat } from '#web/i18n/index.ts';
 
 const PHOTO_COLUMNS = [
   { label: 'Details', hidden: true },
@@ -35,7 +37,16 @@ const PHOTO_COLUMNS = [
   { label: 'Non-Bruise %', numeric: true },
   { label: 'Lesions', numeric: true },
   { label: 'Colour difference', numeric: true },
+  { label: 'Bruise cm²', numeric: true },
+  { label: 'Grade' },
 ];
+
+/** A photo's grades: each grade with its fruit count, e.g. "Class I ×2, Extra". */
+function gradeCounts(grades: (string | null | undefined)[]): string {
+  const counts = new Map<string, number>();
+  for (const g of grades) if (g) counts.set(g, (counts.get(g) ?? 0) + 1);
+  return [...counts].map(([g, n]) => (n > 1 ? `${g} ×${n}` : g)).join(', ') || '–';
+}
 
 const EXPORTS: { format: ExportFormat; label: string; bruiseOnly?: boolean }[] = [
   { format: 'csv', label: 'Per-fruit CSV' },
@@ -50,6 +61,8 @@ const num = (v: number | null | undefined, digits = 2) =>
   typeof v === 'number' && Number.isFinite(v) ? v.toFixed(digits) : '–';
 
 export default function Run() {
+  const { t } = useTranslation();
+  const fmt = useFormat();
   const { id = '' } = useParams();
   const navigate = useNavigate();
   const [run, setRun] = useState<StoredRun | null | undefined>(undefined);
@@ -72,12 +85,18 @@ export default function Run() {
   const percents = useMemo(() => photos.map((p) => p.figures.bruise_percent), [photos]);
   const stats = useMemo(() => summaryStats(percents, threshold), [percents, threshold]);
   const bins = useMemo(() => histogramBins(percents), [percents]);
+  // The lot summary of a graded run (the rules' own order when they are a preset).
+  const lot = useMemo(() => {
+    const items = photos.map((p) => p.figures);
+    const id = items.find((f) => f.grades)?.grades;
+    return id ? lotSummary(items, GRADE_PRESETS[id]) : null;
+  }, [photos]);
 
   if (error) {
     return (
       <Layout>
         <p className="form-error" role="alert">
-          {error}
+          {t(error)}
         </p>
       </Layout>
     );
@@ -85,7 +104,7 @@ export default function Run() {
   if (run === undefined) {
     return (
       <Layout>
-        <p className="page-loading">Loading run...</p>
+        <p className="page-loading">{t('Loading run...')}</p>
       </Layout>
     );
   }
@@ -93,7 +112,7 @@ export default function Run() {
     return (
       <Layout>
         <section className="tool-page">
-          <EmptyState message="Run not found" to="/results" action="Back to results" />
+          <EmptyState message={t('Run not found')} to="/results" action={t('Back to results')} />
         </section>
       </Layout>
     );
@@ -108,14 +127,14 @@ export default function Run() {
       return next;
     });
   const exportAs = (format: ExportFormat) =>
-    downloadExport(run.id, format, threshold).catch((e: unknown) => alert((e as Error).message));
+    downloadExport(run.id, format, threshold).catch((e: unknown) => alert(t((e as Error).message)));
   const remove = async () => {
     setConfirming(false);
     try {
       await deleteRun(run.id);
       navigate('/results', { replace: true });
     } catch (e) {
-      alert((e as Error).message);
+      alert(t((e as Error).message));
     }
   };
 
@@ -123,54 +142,54 @@ export default function Run() {
     <Layout>
       <section className="tool-page results-page">
         <p>
-          <Link to="/results">← All results</Link>
+          <Link to="/results">{t('← All results')}</Link>
         </p>
-        <h1>{OPERATION_LABELS[run.operation] ?? run.operation}</h1>
+        <h1>{t(OPERATION_LABELS[run.operation] ?? run.operation)}</h1>
         <dl className="facts run-facts">
-          <dt>Date/Time</dt>
+          <dt>{t('Date/Time')}</dt>
           <dd>
-            <time dateTime={run.created_at}>{formatTime(run.created_at)}</time>
+            <time dateTime={run.created_at}>{formatTime(run.created_at, fmt.locale)}</time>
           </dd>
-          <dt>Photos</dt>
+          <dt>{t('Photos')}</dt>
           <dd>{run.item_count}</dd>
           {bruise && (
             <>
-              <dt>Method</dt>
+              <dt>{t('Method')}</dt>
               <dd>
-                {run.method ?? '–'} (ran: {run.method_used ?? '–'})
+                {run.method ?? '–'} ({t('ran:')} {run.method_used ?? '–'})
               </dd>
-              <dt>Model</dt>
-              <dd>{run.model_id ?? 'none (classical)'}</dd>
+              <dt>{t('Model')}</dt>
+              <dd>{run.model_id ?? t('none (classical)')}</dd>
             </>
           )}
-          <dt>Software</dt>
+          <dt>{t('Software')}</dt>
           <dd>
             Mango Bruise Tracker {run.app_version}
-            {run.plugin_version ? `, plugin ${run.plugin_version}` : ''}
+            {run.plugin_version ? t(', plugin {{version}}', { version: run.plugin_version }) : ''}
           </dd>
-          <dt>By</dt>
+          <dt>{t('By')}</dt>
           <dd>
             {run.username} ({run.organization})
           </dd>
         </dl>
 
-        <div className="tool-actions run-exports" role="group" aria-label="Export">
+        <div className="tool-actions run-exports" role="group" aria-label={t('Export')}>
           {EXPORTS.filter((e) => bruise || !e.bruiseOnly).map((e) => (
             <button key={e.format} type="button" className="btn btn-secondary" onClick={() => void exportAs(e.format)}>
-              {e.label}
+              {t(e.label)}
             </button>
           ))}
           <button type="button" className="btn btn-danger" onClick={() => setConfirming(true)}>
-            Delete run
+            {t('Delete run')}
           </button>
         </div>
 
         {bruise && (
           <>
-            <h2>Summary</h2>
+            <h2>{t('Summary')}</h2>
             <div className="card run-summary">
               <label className="threshold">
-                Threshold (bruise %)
+                {t('Threshold (bruise %)')}
                 <input
                   type="number"
                   min={0}
@@ -182,39 +201,77 @@ export default function Run() {
               </label>
               <dl className="stat-cards" data-testid="run-stats">
                 <div>
-                  <dt>n</dt>
+                  <dt>{t('n')}</dt>
                   <dd>{stats.n}</dd>
                 </div>
                 <div>
-                  <dt>Mean bruise %</dt>
+                  <dt>{t('Mean bruise %')}</dt>
                   <dd>{num(stats.mean)}</dd>
                 </div>
                 <div>
-                  <dt>Median bruise %</dt>
+                  <dt>{t('Median bruise %')}</dt>
                   <dd>{num(stats.median)}</dd>
                 </div>
                 <div>
-                  <dt>90th percentile</dt>
+                  <dt>{t('90th percentile')}</dt>
                   <dd>{num(stats.p90)}</dd>
                 </div>
                 <div>
-                  <dt>Share over {threshold} %</dt>
-                  <dd>{stats.share_over === null ? '–' : `${(100 * stats.share_over).toFixed(1)} %`}</dd>
+                  <dt>{t('Share over {{threshold}} %', { threshold })}</dt>
+                  <dd>{stats.share_over === null ? '–' : `${fmt.fixed(100 * stats.share_over, 1)} %`}</dd>
                 </div>
               </dl>
             </div>
 
-            <h2>Histogram of bruise %</h2>
+            {lot && (
+              <>
+                <h2>{t('Lot summary')}</h2>
+                <div className="card run-lot" data-testid="run-lot">
+                  <p>
+                    {t('Grades:')} <strong>{lot.grades}</strong> –{' '}
+                    {t('{{graded}} of {{total}} fruit graded', { graded: lot.graded, total: lot.fruit_count })}
+                    {lot.accepted_share !== null && (
+                      <>
+                        {t(', accepted:')} <strong>{lot.accepted}</strong> ({fmt.fixed(100 * lot.accepted_share, 1)} %)
+                      </>
+                    )}
+                  </p>
+                  <table className="results-table lot-table" aria-label={t('Fruit per grade')}>
+                    <TableHead
+                      columns={[{ label: 'Grade' }, { label: 'Fruit', numeric: true }, { label: 'Accepted' }]}
+                    />
+                    <tbody>
+                      {lot.counts.map((c) => (
+                        <tr key={c.grade}>
+                          <td>{t(c.grade)}</td>
+                          <td className="num">{c.count}</td>
+                          <td>{t(c.accepted ? 'yes' : 'no')}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                  {lot.size_estimated > 0 && (
+                    <p className="field-hint">
+                      {t("Size group estimated from the fruit's area for {{count}} fruit (no weights given).", {
+                        count: lot.size_estimated,
+                      })}
+                    </p>
+                  )}
+                </div>
+              </>
+            )}
+
+            <h2>{t('Histogram of bruise %')}</h2>
             <div className="card run-histogram" data-testid="run-histogram">
               <ResponsiveContainer width="100%" height={260}>
                 <BarChart data={bins} margin={{ top: 10, right: 20, bottom: 20, left: 0 }}>
                   <CartesianGrid strokeDasharray="3 3" vertical={false} />
                   <XAxis
                     dataKey="label"
-                    label={{ value: 'bruise % of the photo', position: 'insideBottom', offset: -10 }}
+                    label={{ value: t('bruise % of the photo'), position: 'insideBottom', offset: -10 }}
                   />
-                  <YAxis allowDecimals={false} label={{ value: 'photos', angle: -90, position: 'insideLeft' }} />
-                  <Tooltip formatter={(v) => [String(v), 'photos']} labelFormatter={(l) => `${String(l)} %`} />
+                  <YAxis allowDecimals={false} label={{ value: t('photos'), angle: -90, position: 'insideLeft' }} />
+                  <Tooltip formatter={(v) => [String(v), t('photos')]} labelFormatter={(l) => `${String(l)} %`} />
                   <Bar dataKey="count" fill="#e0892b" isAnimationActive={false} />
                 </BarChart>
               </ResponsiveContainer>
@@ -222,11 +279,11 @@ export default function Run() {
           </>
         )}
 
-        <h2>Photos</h2>
+        <h2>{t('Photos')}</h2>
         <div className="card">
           <div className="table-wrap">
             {bruise ? (
-              <table className="results-table run-table" aria-label="Photos of the run">
+              <table className="results-table run-table" aria-label={t('Photos of the run')}>
                 <TableHead columns={PHOTO_COLUMNS} />
                 <tbody>
                   {photos.map(({ item, figures }, i) => (
@@ -237,7 +294,7 @@ export default function Run() {
                             type="button"
                             className="btn-link"
                             aria-expanded={expanded.has(i)}
-                            aria-label={`Fruit of ${item.filename}`}
+                            aria-label={t('Fruit of {{name}}', { name: item.filename })}
                             onClick={() => toggle(i)}
                           >
                             {expanded.has(i) ? '▾' : '▸'}
@@ -245,25 +302,35 @@ export default function Run() {
                         </td>
                         <td>{item.filename}</td>
                         <td className="num">{figures.fruits.length}</td>
-                        <td className="num">{figures.total_mango_pixels}</td>
-                        <td className="num">{formatPercent(figures.bruise_percent)}</td>
-                        <td className="num">{formatPercent(figures.non_bruise_percent)}</td>
+                        <td className="num">{fmt.integer(figures.total_mango_pixels)}</td>
+                        <td className="num">{fmt.fixed(figures.bruise_percent)}</td>
+                        <td className="num">{fmt.fixed(figures.non_bruise_percent)}</td>
                         <td className="num">{figures.fruits.reduce((a, f) => a + f.lesion_count, 0)}</td>
                         <td className="num">{num(figures.colour_difference ?? figures.severity, 1)}</td>
+                        <td className="num">{num(figures.bruise_area_cm2)}</td>
+                        <td>{gradeCounts(figures.fruits.map((f) => f.grade && t(f.grade)))}</td>
                       </tr>
                       {expanded.has(i) &&
                         figures.fruits.map((f, k) => (
                           <tr key={k} className="fruit-row" data-testid="run-fruit">
                             <td />
                             <td>
-                              fruit {k + 1} at ({f.bbox.x}, {f.bbox.y}) {f.bbox.width}×{f.bbox.height}
+                              {t('fruit {{n}} at ({{x}}, {{y}})', { n: k + 1, x: f.bbox.x, y: f.bbox.y })}{' '}
+                              {f.bbox.width}×{f.bbox.height}
                             </td>
                             <td />
-                            <td className="num">{f.pixels}</td>
-                            <td className="num">{formatPercent(f.bruise_percent)}</td>
-                            <td className="num">{formatPercent(100 - f.bruise_percent)}</td>
+                            <td className="num">{fmt.integer(f.pixels)}</td>
+                            <td className="num">{fmt.fixed(f.bruise_percent)}</td>
+                            <td className="num">{fmt.fixed(100 - f.bruise_percent)}</td>
                             <td className="num">{f.lesion_count}</td>
                             <td className="num">{num(f.colour_difference, 1)}</td>
+                            <td className="num">{num(f.bruise_area_cm2)}</td>
+                            <td data-testid="fruit-grade">
+                              {f.grade ? t(f.grade) : '–'}
+                              {f.size_group
+                                ? ` (${t(f.size_source === 'area-estimate' ? 'size {{group}}, estimated' : 'size {{group}}', { group: f.size_group })})`
+                                : ''}
+                            </td>
                           </tr>
                         ))}
                     </Fragment>
@@ -271,7 +338,7 @@ export default function Run() {
                 </tbody>
               </table>
             ) : (
-              <table className="results-table" aria-label="Images of the analysis">
+              <table className="results-table" aria-label={t('Images of the analysis')}>
                 <TableHead columns={[{ label: 'Image' }, { label: 'Features' }]} />
                 <tbody>
                   {run.items.map((item) => (
@@ -292,16 +359,20 @@ export default function Run() {
 
         {bruise && (
           <>
-            <h2>Overlays</h2>
+            <h2>{t('Overlays')}</h2>
             <div className="run-gallery" data-testid="run-gallery">
               {photos.map(({ item, figures }) => (
                 <figure key={item.id} className="card">
                   <div className="pair">
-                    {item.photo_thumbnail && <img src={item.photo_thumbnail} alt={`Photo ${item.filename}`} />}
-                    {item.overlay_thumbnail && <img src={item.overlay_thumbnail} alt={`Overlay of ${item.filename}`} />}
+                    {item.photo_thumbnail && (
+                      <img src={item.photo_thumbnail} alt={t('Photo {{name}}', { name: item.filename })} />
+                    )}
+                    {item.overlay_thumbnail && (
+                      <img src={item.overlay_thumbnail} alt={t('Overlay of {{name}}', { name: item.filename })} />
+                    )}
                   </div>
                   <figcaption>
-                    {item.filename} – {formatPercent(figures.bruise_percent)} %
+                    {item.filename} – {fmt.fixed(figures.bruise_percent)} %
                   </figcaption>
                 </figure>
               ))}
@@ -311,9 +382,9 @@ export default function Run() {
       </section>
       <ConfirmDialog
         open={confirming}
-        title="Delete run"
-        message="Delete this run and its stored results? This cannot be undone."
-        confirmLabel="Delete"
+        title={t('Delete run')}
+        message={t('Delete this run and its stored results? This cannot be undone.')}
+        confirmLabel={t('Delete')}
         onConfirm={() => void remove()}
         onCancel={() => setConfirming(false)}
       />

@@ -4,11 +4,12 @@ import { Link } from 'react-router-dom';
 import Layout from '#web/components/Layout.tsx';
 import TableHead from '#web/components/TableHead.tsx';
 import EmptyState from '#web/components/EmptyState.tsx';
-import { formatPercent } from '#web/lib/bruiseResults.ts';
 import { formatTime } from '#web/pages/home/Dashboard/history.ts';
 import { fetchRuns, NO_FILTERS, OPERATION_LABELS, type RunFilters, type RunSummary } from '#web/lib/runs.ts';
 import '../../tool-pages.css';
 import '../results.css';
+import { useTranslation } from 'react-i18next';
+import { useFormat } from '#web/i18n/index.ts';
 
 const COLUMNS = [
   { label: 'Date/Time' },
@@ -20,6 +21,8 @@ const COLUMNS = [
 ];
 
 export default function Runs() {
+  const { t } = useTranslation();
+  const fmt = useFormat();
   const [filters, setFilters] = useState<RunFilters>(NO_FILTERS);
   const [runs, setRuns] = useState<RunSummary[] | null>(null);
   const [cursor, setCursor] = useState<string | null>(null);
@@ -64,36 +67,37 @@ export default function Runs() {
   return (
     <Layout>
       <section className="tool-page results-page">
-        <h1>Results</h1>
+        <h1>{t('Results')}</h1>
         <p className="tool-intro">
-          Every bruise calculation and feature analysis you run is kept here, with the settings and software that
-          produced it.
+          {t(
+            'Every bruise calculation and feature analysis you run is kept here, with the settings and software that produced it.',
+          )}
         </p>
-        <form className="card run-filters" onSubmit={(e) => e.preventDefault()} aria-label="Filter runs">
+        <form className="card run-filters" onSubmit={(e) => e.preventDefault()} aria-label={t('Filter runs')}>
           <label>
-            Operation
+            {t('Operation')}
             <select
               value={filters.operation}
               onChange={(e) => set({ operation: e.target.value as RunFilters['operation'] })}
             >
-              <option value="">All</option>
-              <option value="bruise">{OPERATION_LABELS.bruise}</option>
-              <option value="analyze">{OPERATION_LABELS.analyze}</option>
+              <option value="">{t('All')}</option>
+              <option value="bruise">{t(OPERATION_LABELS.bruise)}</option>
+              <option value="analyze">{t(OPERATION_LABELS.analyze)}</option>
             </select>
           </label>
           <label>
-            From
+            {t('From')}
             <input type="date" value={filters.from} onChange={(e) => set({ from: e.target.value })} />
           </label>
           <label>
-            To
+            {t('To')}
             <input type="date" value={filters.to} onChange={(e) => set({ to: e.target.value })} />
           </label>
           <label className="grow">
-            File name
+            {t('File name')}
             <input
               type="search"
-              placeholder="Search file names..."
+              placeholder={t('Search file names...')}
               value={filters.q}
               onChange={(e) => set({ q: e.target.value })}
             />
@@ -101,33 +105,33 @@ export default function Runs() {
         </form>
         {error && (
           <p className="form-error" role="alert">
-            {error}
+            {t(error)}
           </p>
         )}
         {runs === null ? (
-          <p className="page-loading">Loading runs...</p>
+          <p className="page-loading">{t('Loading runs...')}</p>
         ) : runs.length === 0 ? (
-          <EmptyState message="No runs found" to="/bruise" action="Calculate bruised area" />
+          <EmptyState message={t('No runs found')} to="/bruise" action={t('Calculate bruised area')} />
         ) : (
           <div className="card">
             <div className="table-wrap">
-              <table className="results-table" aria-label="Stored runs">
+              <table className="results-table" aria-label={t('Stored runs')}>
                 <TableHead columns={COLUMNS} />
                 <tbody>
                   {runs.map((run) => (
                     <tr key={run.id} data-testid="run-row">
                       <td>
-                        <time dateTime={run.created_at}>{formatTime(run.created_at)}</time>
+                        <time dateTime={run.created_at}>{formatTime(run.created_at, fmt.locale)}</time>
                       </td>
-                      <td>{OPERATION_LABELS[run.operation] ?? run.operation}</td>
+                      <td>{t(OPERATION_LABELS[run.operation] ?? run.operation)}</td>
                       <td className="num">{run.item_count}</td>
                       <td className="num">
-                        {run.operation === 'bruise' ? formatPercent(run.summary.mean_bruise_percent) : '–'}
+                        {run.operation === 'bruise' ? fmt.fixed(run.summary.mean_bruise_percent) : '–'}
                       </td>
                       <td>{run.method_used ?? run.method ?? '–'}</td>
                       <td>
                         <Link className="btn btn-secondary btn-small" to={`/results/${run.id}`}>
-                          Open
+                          {t('Open')}
                         </Link>
                       </td>
                     </tr>
@@ -143,7 +147,7 @@ export default function Runs() {
                   onClick={() => void loadMore()}
                   disabled={loadingMore}
                 >
-                  {loadingMore ? 'Loading...' : 'Load more'}
+                  {t(loadingMore ? 'Loading...' : 'Load more')}
                 </button>
               </div>
             )}

@@ -27,11 +27,13 @@ import {
 } from './geometry.ts';
 import '../../tool-pages.css';
 import './crop.css';
+import { useTranslation } from 'react-i18next';
 
 export const CROPPED_NAME = 'cropped-image.png';
 const NO_IMAGE = 'Please upload an image first!';
 
 export default function Crop() {
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const [fileName, setFileName] = useState('');
   const [raster, setRaster] = useState<RasterImage | null>(null);
@@ -71,7 +73,7 @@ export default function Crop() {
 
   const onSaved = () => {
     if (!raster) {
-      alert(NO_IMAGE);
+      alert(t(NO_IMAGE));
       return;
     }
     setDialog(true);
@@ -108,25 +110,25 @@ export default function Crop() {
   return (
     <Layout>
       <section className="tool-page">
-        <h1>Image Cropper</h1>
+        <h1>{t('Image Cropper')}</h1>
         <div className="card crop-card">
           <div className="crop-upload">
             <FilePickerButton accept={CROP_UPLOAD.accept} testId="file-input" onFile={(f) => void onFile(f)}>
-              {raster ? 'Change Image' : 'Upload Image'}
+              {t(raster ? 'Change Image' : 'Upload Image')}
             </FilePickerButton>
             <span className="crop-file">{fileName}</span>
-            <p className="crop-hint">Supports JPG, PNG, WEBP (Max 5MB)</p>
+            <p className="crop-hint">{t('Supports JPG, PNG, WEBP (Max 5MB)')}</p>
           </div>
           {error && (
             <div className="alert" role="alert">
-              {error}
+              {t(error)}
             </div>
           )}
           <div
             className="crop-stage"
             data-testid="crop-stage"
             tabIndex={raster ? 0 : -1}
-            aria-label="Crop area: drag the image or use the arrow keys to move it"
+            aria-label={t('Crop area: drag the image or use the arrow keys to move it')}
             onKeyDown={(e) => {
               const step = e.shiftKey ? 40 : 8;
               const move: Record<string, [number, number]> = {
@@ -191,10 +193,10 @@ export default function Crop() {
           </div>
           <div className="crop-controls">
             <label className="crop-zoom">
-              Zoom
+              {t('Zoom')}
               <input
                 type="range"
-                aria-label="Zoom"
+                aria-label={t('Zoom')}
                 min={ZOOM.min}
                 max={ZOOM.max}
                 step={ZOOM.step}
@@ -208,39 +210,42 @@ export default function Crop() {
               className="btn btn-secondary"
               onClick={() => update({ rotate: (view.rotate + ROTATE_STEP) % 360 })}
             >
-              Rotate {ROTATE_STEP}°
+              {t('Rotate {{step}}°', { step: ROTATE_STEP })}
             </button>
             <span className="crop-info" data-testid="crop-info">
               {rect
-                ? `${rect.width} x ${rect.height} px at (${rect.x}, ${rect.y}), rotated ${view.rotate}°`
-                : 'No image'}
+                ? t('{{width}} x {{height}} px at ({{x}}, {{y}}), rotated {{rotate}}°', {
+                    ...rect,
+                    rotate: view.rotate,
+                  })
+                : t('No image')}
             </span>
           </div>
           <div className="tool-actions">
             <button type="button" className="btn btn-secondary" onClick={() => setView(initialView())}>
-              Reset
+              {t('Reset')}
             </button>
             <button type="button" className="btn btn-primary" onClick={onSaved} disabled={working}>
-              Saved
+              {t('Saved')}
             </button>
           </div>
         </div>
       </section>
       <ConfirmDialog
         open={dialog}
-        title="Save cropped image"
-        message="Download the cropped image, or download it and send it to Feature Analysis."
+        title={t('Save cropped image')}
+        message={t('Download the cropped image, or download it and send it to Feature Analysis.')}
         onConfirm={() => void save()}
         onCancel={() => setDialog(false)}
       >
         <button type="button" className="btn btn-secondary" onClick={() => setDialog(false)} disabled={working}>
-          Cancel
+          {t('Cancel')}
         </button>
         <button type="button" className="btn btn-secondary" onClick={() => void save()} disabled={working}>
-          Download Only
+          {t('Download Only')}
         </button>
         <button type="button" className="btn btn-primary" onClick={() => void saveAndSend()} disabled={working}>
-          Download &amp; Send to Analysis
+          {t('Download & Send to Analysis')}
         </button>
       </ConfirmDialog>
     </Layout>

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import FilePickerButton from '#web/components/FilePickerButton.tsx';
 import { rgbCss } from './colors.ts';
 import type { KMeansState } from './useKMeans.ts';
+import { useTranslation } from 'react-i18next';
 
 type Props = Pick<
   KMeansState,
@@ -18,11 +19,12 @@ export default function ClassManager({
   exportClasses,
   importClasses,
 }: Props) {
+  const { t } = useTranslation();
   const [newName, setNewName] = useState('');
   const [newColor, setNewColor] = useState('#ff0000');
   return (
-    <aside className="card kmeans-classes" aria-label="Class manager">
-      <h2>Classes</h2>
+    <aside className="card kmeans-classes" aria-label={t('Class manager')}>
+      <h2>{t('Classes')}</h2>
       <form
         className="kmeans-add"
         onSubmit={(e) => {
@@ -32,18 +34,23 @@ export default function ClassManager({
       >
         <input
           type="text"
-          placeholder="Class name"
-          aria-label="Class name"
+          placeholder={t('Class name')}
+          aria-label={t('Class name')}
           value={newName}
           onChange={(e) => setNewName(e.target.value)}
         />
-        <input type="color" aria-label="Class colour" value={newColor} onChange={(e) => setNewColor(e.target.value)} />
+        <input
+          type="color"
+          aria-label={t('Class colour')}
+          value={newColor}
+          onChange={(e) => setNewColor(e.target.value)}
+        />
         <button type="submit" className="btn btn-secondary">
-          Add Class
+          {t('Add Class')}
         </button>
       </form>
       {classes.length === 0 ? (
-        <p className="tool-status">No classes yet.</p>
+        <p className="tool-status">{t('No classes yet.')}</p>
       ) : (
         <ul className="kmeans-class-list">
           {classes.map((c, k) => (
@@ -56,7 +63,7 @@ export default function ClassManager({
               >
                 <span className="kmeans-swatch" style={{ background: rgbCss(c.color) }} />
                 <span className="kmeans-class-name">{c.name}</span>
-                <span className="kmeans-samples">{samples[k] ?? 0} samples</span>
+                <span className="kmeans-samples">{t('{{count}} samples', { count: samples[k] ?? 0 })}</span>
               </button>
             </li>
           ))}
@@ -64,7 +71,7 @@ export default function ClassManager({
       )}
       <div className="kmeans-file-actions">
         <button type="button" className="btn btn-secondary btn-small" onClick={exportClasses}>
-          Export Classes
+          {t('Export Classes')}
         </button>
         <FilePickerButton
           className="btn btn-secondary btn-small"
@@ -72,7 +79,7 @@ export default function ClassManager({
           testId="classes-input"
           onFile={(f) => void importClasses(f)}
         >
-          Import Classes
+          {t('Import Classes')}
         </FilePickerButton>
       </div>
     </aside>

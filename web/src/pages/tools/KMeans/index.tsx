@@ -13,30 +13,33 @@ import SampleStage from './SampleStage.tsx';
 import ResultsTable from './ResultsTable.tsx';
 import '../../tool-pages.css';
 import './kmeans.css';
+import { useTranslation } from 'react-i18next';
 
 export default function KMeans() {
+  const { t } = useTranslation();
   const k = useKMeans();
   return (
     <div className="kmeans-page">
       {/* The shared navigation bar: on /k-means nothing is highlighted and the avatar's menu is empty. */}
       <NavBar />
       <main className="page tool-page">
-        <h1>K-Means Clustering</h1>
+        <h1>{t('K-Means Clustering')}</h1>
         <p className="tool-intro">
-          Add a class for each kind of surface, select it, and drag rectangles over examples of it on the image. Run
-          K-Means to split the whole image into those classes. Everything runs in your browser.
+          {t(
+            'Add a class for each kind of surface, select it, and drag rectangles over examples of it on the image. Run K-Means to split the whole image into those classes. Everything runs in your browser.',
+          )}
         </p>
         <div className="kmeans-grid">
           <ClassManager {...k} />
 
-          <section className="card kmeans-canvas-card" aria-label="Image">
+          <section className="card kmeans-canvas-card" aria-label={t('Image')}>
             <div className="kmeans-image-actions">
               <FilePickerButton accept={KMEANS_UPLOAD.accept} testId="file-input" onFile={(f) => void k.onFile(f)}>
-                {k.image ? 'Change Image' : 'Upload Image'}
+                {t(k.image ? 'Change Image' : 'Upload Image')}
               </FilePickerButton>
               {k.image && (
                 <button type="button" className="btn btn-danger" onClick={k.clearImage}>
-                  Delete Image
+                  {t('Delete Image')}
                 </button>
               )}
               <span className="kmeans-file-name">
@@ -52,17 +55,19 @@ export default function KMeans() {
             {k.image ? (
               <SampleStage {...k} image={k.image} />
             ) : (
-              <div className="empty-state">Upload a JPG or PNG image (max 5MB) to start.</div>
+              <div className="empty-state">{t('Upload a JPG or PNG image (max 5MB) to start.')}</div>
             )}
             <div className="tool-actions">
-              {k.selected === null && <span className="tool-status">Select a class to draw samples and run.</span>}
+              {k.selected === null && (
+                <span className="tool-status">{t('Select a class to draw samples and run.')}</span>
+              )}
               <button
                 type="button"
                 className="btn btn-primary"
                 onClick={k.run}
                 disabled={k.selected === null || k.running}
               >
-                {k.running ? 'Running...' : 'Run K-Means Clustering'}
+                {t(k.running ? 'Running...' : 'Run K-Means Clustering')}
               </button>
             </div>
           </section>

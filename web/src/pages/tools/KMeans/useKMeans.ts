@@ -3,6 +3,7 @@
  * runs of the kmeans plugin in a Web Worker. The components only render it.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
+import i18n from '#web/i18n/index.ts';
 import type { KonvaEventObject } from 'konva/lib/Node';
 import { KMEANS_UPLOAD, refusalMessage, uploadRefusal, userMessage, type RasterImage } from '@mango/core';
 import { decodeImage } from '@mango/core/browser';
@@ -109,7 +110,7 @@ export function useKMeans() {
     }
     const refusal = uploadRefusal(KMEANS_UPLOAD, file);
     if (refusal) {
-      alert(refusalMessage(KMEANS_UPLOAD, refusal));
+      alert(i18n.t(refusalMessage(KMEANS_UPLOAD, refusal) ?? ''));
       return;
     }
     try {

@@ -11,6 +11,7 @@ import { fileStem } from '#web/lib/download.ts';
 import { useImageResults } from '#web/lib/useImageResults.ts';
 import '../../tool-pages.css';
 import './removebackground.css';
+import { useTranslation } from 'react-i18next';
 
 const REMOVE_BACKGROUND_ENDPOINT = '/api-py/python/remove_background';
 const PROCESSED_ZIP_NAME = 'processed_images.zip';
@@ -28,6 +29,7 @@ function processedName(original: string): string {
 }
 
 export default function RemoveBackground() {
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const [files, setFiles] = useState<File[]>([]);
   const [confirming, setConfirming] = useState(false);
@@ -40,7 +42,7 @@ export default function RemoveBackground() {
 
   const onRemove = () => {
     if (files.length === 0) {
-      alert('Please upload images first!');
+      alert(t('Please upload images first!'));
       return;
     }
     setConfirming(true);
@@ -106,37 +108,37 @@ export default function RemoveBackground() {
   return (
     <Layout>
       <section className="tool-page">
-        <h1>Remove Background</h1>
+        <h1>{t('Remove Background')}</h1>
         <p className="tool-intro">
-          Cut the fruit out of its background. Each photo comes back as a png with a transparent background.
+          {t('Cut the fruit out of its background. Each photo comes back as a png with a transparent background.')}
         </p>
         <div className="card">
           <Dropzone files={files} onChange={setFiles} />
           {error && (
             <div className="alert" role="alert">
-              {error}
+              {t(error)}
             </div>
           )}
           {processing && (
             <div className="upload-progress" role="status">
-              <progress max={100} value={progress} aria-label="Progress" />
+              <progress max={100} value={progress} aria-label={t('Progress')} />
               <span data-testid="progress">
-                Processing {current}... {progress}%
+                {t('Processing {{name}}... {{progress}}%', { name: current, progress })}
               </span>
             </div>
           )}
           <div className="tool-actions">
             <button type="button" className="btn btn-secondary" onClick={reset} disabled={processing}>
-              Reset
+              {t('Reset')}
             </button>
             <button type="button" className="btn btn-primary" onClick={onRemove} disabled={processing}>
-              {processing ? `Processing... ${progress}%` : 'Remove Background'}
+              {processing ? `${t('Processing...')} ${progress}%` : t('Remove Background')}
             </button>
           </div>
         </div>
 
         <SelectableImageList
-          title="Processed images"
+          title={t('Processed images')}
           items={results.items}
           selected={results.selected}
           onSelectedChange={results.setSelected}
@@ -148,8 +150,11 @@ export default function RemoveBackground() {
       </section>
       <ConfirmDialog
         open={confirming}
-        title="Confirm background removal"
-        message={`Remove the background of ${files.length} image${files.length === 1 ? '' : 's'}?`}
+        title={t('Confirm background removal')}
+        message={t(
+          files.length === 1 ? 'Remove the background of 1 image?' : 'Remove the background of {{count}} images?',
+          { count: files.length },
+        )}
         onConfirm={() => void run()}
         onCancel={() => setConfirming(false)}
       />

@@ -16,6 +16,7 @@ import { fileStem } from '#web/lib/download.ts';
 import { useImageResults } from '#web/lib/useImageResults.ts';
 import '../../tool-pages.css';
 import './resize.css';
+import { useTranslation } from 'react-i18next';
 
 export const RESIZED_ZIP_NAME = 'resized-images.zip';
 const BOTH_DIMENSIONS = 'Please enter both width and height!';
@@ -53,6 +54,7 @@ async function aspectOf(file: File): Promise<number | null> {
 }
 
 export default function Resize() {
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const [files, setFiles] = useState<File[]>([]);
   const [width, setWidth] = useState('');
@@ -115,11 +117,11 @@ export default function Resize() {
 
   const onResize = () => {
     if (!parseSide(width) || !parseSide(height)) {
-      alert(BOTH_DIMENSIONS);
+      alert(t(BOTH_DIMENSIONS));
       return;
     }
     if (files.length === 0) {
-      alert(NO_FILES);
+      alert(t(NO_FILES));
       return;
     }
     setConfirming(true);
@@ -175,63 +177,65 @@ export default function Resize() {
     <Layout>
       <section className="tool-page">
         <div className="resize-head">
-          <h1>Resize Image</h1>
+          <h1>{t('Resize Image')}</h1>
           <Link to="/crop" className="btn btn-secondary">
-            Crop Image
+            {t('Crop Image')}
           </Link>
         </div>
         <p className="tool-intro">
-          Resize photos to an exact width and height. Resizing happens in your browser; the results are JPEG files.
+          {t(
+            'Resize photos to an exact width and height. Resizing happens in your browser; the results are JPEG files.',
+          )}
         </p>
         <div className="card">
           <Dropzone files={files} onChange={setFiles} />
           <div className="resize-settings">
             <label>
-              Width (px)
+              {t('Width (px)')}
               <input
                 type="number"
                 min={1}
                 step={1}
                 inputMode="numeric"
                 value={width}
-                placeholder="Width"
+                placeholder={t('Width')}
                 onChange={(e) => void onWidth(e.target.value)}
               />
             </label>
             <label>
-              Height (px)
+              {t('Height (px)')}
               <input
                 type="number"
                 min={1}
                 step={1}
                 inputMode="numeric"
                 value={height}
-                placeholder="Height"
+                placeholder={t('Height')}
                 onChange={(e) => void onHeight(e.target.value)}
               />
             </label>
             <label className="resize-keep">
               <input type="checkbox" checked={keepAspect} onChange={(e) => void toggleKeepAspect(e.target.checked)} />{' '}
-              Keep Aspect Ratio
+              {t('Keep Aspect Ratio')}
             </label>
           </div>
           {error && (
             <div className="alert" role="alert">
-              {error}
+              {t(error)}
             </div>
           )}
           <div className="tool-actions">
             <button type="button" className="btn btn-secondary" onClick={reset} disabled={working}>
-              Reset
+              {t('Reset')}
             </button>
             <button type="button" className="btn btn-primary" onClick={onResize} disabled={working}>
-              {working ? 'Resizing...' : 'Resize'}
+              {t(working ? 'Resizing...' : 'Resize')}
             </button>
           </div>
         </div>
 
         <SelectableImageList
-          title="Resized images"
+          title={t('Resized images')}
           items={results.items}
           selected={results.selected}
           onSelectedChange={results.setSelected}
@@ -248,8 +252,13 @@ export default function Resize() {
       </section>
       <ConfirmDialog
         open={confirming}
-        title="Confirm resize"
-        message={`Resize ${files.length} image${files.length === 1 ? '' : 's'} to ${width} x ${height} pixels?`}
+        title={t('Confirm resize')}
+        message={t(
+          files.length === 1
+            ? 'Resize 1 image to {{width}} x {{height}} pixels?'
+            : 'Resize {{count}} images to {{width}} x {{height}} pixels?',
+          { count: files.length, width, height },
+        )}
         onConfirm={() => void run()}
         onCancel={() => setConfirming(false)}
       />
