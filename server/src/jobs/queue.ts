@@ -1,0 +1,187 @@
+/**
+ * The queues that hand a job's photos to workers.
+ *
+ * - SQLite (the embedded default): in-process. The work list is the database itself (photos of
+ *   active jobs without a result), so a restarted server picks up where it stopped; photos run on
+ *   this server's worker threads. Nothing to configure.
+ * - PostgreSQL: pg-boss, one queue message per photo. Any server instance (unless JOB_WORKER=0) and
+ *   any `mango worker` process take photos from it. A worker sends heartbeats while it scores a
+ *   photo; a killed worker's heartbeats stop, pg-boss fails the attempt and another worker retries
+ *   it. Retries are bounded (JOB_RETRIES); a photo out of retries goes to a dead-letter queue whose
+ *   handler stores it as failed with the reason, so the job still ends.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { PgBoss } from 'pg-boss';
+import type { Logger } from '@mango/core';
+import { jobPositions, pendingPhotos, stuckJobs } from './store.ts';
+import { giveUpPhoto, processPhoto, type JobWorkDeps } from './work.ts';
+
+export interface JobQueue {
+  /** hands a created job's photos to the workers */
+  enqueue(jobId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Reports active jobs that made no progress for a while (they are logged, and left to the queue). */
+function watchStuckJobs(deps: JobWorkDeps, stuckAfterMs: number): () => void {
+  const timer = setInterval(
+    () => {
+      stuckJobs(deps.db, stuckAfterMs).then(
+        (jobs) => {
+          for (const j of jobs) deps.logger.warn(`job ${j.id} is stuck: no progress since ${j.updated_at}`);
+        },
+        (e) => deps.logger.error('checking for stuck jobs failed', e),
+      );
+    },
+    Math.min(60_000, stuckAfterMs),
+  );
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/** Attempts of one photo on the in-process queue before it is stored as failed. */
+const LOCAL_ATTEMPTS = 3;
+
+export function createLocalQueue(deps: JobWorkDeps, options: { concurrency: number; stuckAfterMs: number }): JobQueue {
+  const running = new Map<string, Promise<void>>();
+  const attempts = new Map<string, number>();
+  let pumping = false;
+  let again = false;
+  let closed = false;
+  const stopWatch = watchStuckJobs(deps, options.stuckAfterMs);
+
+  const start = (jobId: string, position: number, key: string) => {
+    const tries = (attempts.get(key) ?? 0) + 1;
+    attempts.set(key, tries);
+    const work =
+      tries > LOCAL_ATTEMPTS
+        ? giveUpPhoto(deps, jobId, position, `${LOCAL_ATTEMPTS} attempts failed`)
+        : processPhoto(deps, jobId, position);
+    const settled = work
+      .then(
+        () => attempts.delete(key),
+        (e) => deps.logger.error(`job ${jobId}: photo ${position} failed (attempt ${tries})`, e),
+      )
+      .finally(() => {
+        running.delete(key);
+        pump();
+      })
+      .then(() => {});
+    running.set(key, settled);
+  };
+
+  const fill = async () => {
+    do {
+      again = false;
+      const free = options.concurrency - running.size;
+      if (free <= 0 || closed) return;
+      const rows = await pendingPhotos(deps.db, free + running.size);
+      for (const r of rows) {
+        const key = `${r.job_id}/${r.position}`;
+        if (running.has(key)) continue;
+        if (running.size >= options.concurrency) break;
+        start(r.job_id, r.position, key);
+      }
+    } while (again);
+  };
+
+  function pump(): void {
+    if (closed) return;
+    if (pumping) {
+      again = true;
+      return;
+    }
+    pumping = true;
+    fill()
+      .catch((e) => deps.logger.error('the job queue could not read its work', e))
+      .finally(() => {
+        pumping = false;
+      });
+  }
+
+  // Jobs left active by a previous run of the server go on.
+  pump();
+  return {
+    enqueue: async () => pump(),
+    close: async () => {
+      closed = true;
+      stopWatch();
+      // Photos on the threads finish (up to a few seconds); the rest waits for the next start.
+      await Promise.race([Promise.allSettled(running.values()), sleep(5000)]);
+    },
+  };
+}
+
+export const PHOTO_QUEUE = 'mango-photo';
+export const GIVEN_UP_QUEUE = 'mango-photo-given-up';
+
+interface PhotoMessage {
+  jobId: string;
+  position: number;
+}
+
+export interface PgQueueOptions {
+  databaseUrl: string;
+  /** take photos on this process (servers: unless JOB_WORKER=0; `mango worker`: always) */
+  work: boolean;
+  /** photos scored at once by this process */
+  concurrency: number;
+  /** attempts after the first, when a worker dies or the database fails mid-photo */
+  retryLimit: number;
+  /** a worker that sends no heartbeat for this long is taken as dead (>= 10) */
+  heartbeatSeconds: number;
+  /** longest an attempt may run */
+  expireInSeconds: number;
+  stuckAfterMs: number;
+  logger: Logger;
+}
+
+const INSERT_CHUNK = 1000;
+
+export async function createPgBossQueue(deps: JobWorkDeps, options: PgQueueOptions): Promise<JobQueue> {
+  const boss = new PgBoss({
+    connectionString: options.databaseUrl,
+    max: 4,
+    // Expired attempts and missed heartbeats are looked for every 2 s, so a dead worker's photo
+    // goes back to the queue within heartbeatSeconds + 2 s.
+    superviseIntervalSeconds: 2,
+    monitorIntervalSeconds: 2,
+  });
+  boss.on('error', (e: unknown) => options.logger.error('pg-boss', e));
+  await boss.start();
+  // createQueue is idempotent: every instance runs it on start.
+  await boss.createQueue(GIVEN_UP_QUEUE, { retryLimit: options.retryLimit });
+  await boss.createQueue(PHOTO_QUEUE, {
+    retryLimit: options.retryLimit,
+    retryDelay: 1,
+    heartbeatSeconds: options.heartbeatSeconds,
+    expireInSeconds: options.expireInSeconds,
+    deadLetter: GIVEN_UP_QUEUE,
+  });
+  if (options.work) {
+    await boss.work<PhotoMessage>(
+      PHOTO_QUEUE,
+      { localConcurrency: options.concurrency, pollingIntervalSeconds: 0.5 },
+      async ([job]) => processPhoto(deps, job.data.jobId, job.data.position),
+    );
+    await boss.work<PhotoMessage>(GIVEN_UP_QUEUE, { pollingIntervalSeconds: 1 }, async ([job]) =>
+      giveUpPhoto(deps, job.data.jobId, job.data.position, `${options.retryLimit + 1} attempts failed or timed out`),
+    );
+  }
+  const stopWatch = watchStuckJobs(deps, options.stuckAfterMs);
+  return {
+    async enqueue(jobId) {
+      const positions = await jobPositions(deps.db, jobId);
+      for (let i = 0; i < positions.length; i += INSERT_CHUNK) {
+        await boss.insert(
+          PHOTO_QUEUE,
+          positions.slice(i, i + INSERT_CHUNK).map((position) => ({ data: { jobId, position } })),
+        );
+      }
+    },
+    async close() {
+      stopWatch();
+      await boss.stop({ graceful: true, timeout: 5000 });
+    },
+  };
+}
