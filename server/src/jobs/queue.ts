@@ -146,6 +146,8 @@ export async function createPgBossQueue(deps: JobWorkDeps, options: PgQueueOptio
     // goes back to the queue within heartbeatSeconds + 2 s.
     superviseIntervalSeconds: 2,
     monitorIntervalSeconds: 2,
+    // Workers read the queue's backlog from this cache to fetch photo after photo without pausing.
+    queueCacheIntervalSeconds: 2,
   });
   boss.on('error', (e: unknown) => options.logger.error('pg-boss', e));
   await boss.start();
@@ -161,7 +163,8 @@ export async function createPgBossQueue(deps: JobWorkDeps, options: PgQueueOptio
   if (options.work) {
     await boss.work<PhotoMessage>(
       PHOTO_QUEUE,
-      { localConcurrency: options.concurrency, pollingIntervalSeconds: 0.5 },
+      // While photos wait, the next is fetched the moment one is done (burst); idle, every 0.5 s.
+      { localConcurrency: options.concurrency, pollingIntervalSeconds: 0.5, burstWhenReadyExceeds: 1 },
       async ([job]) => processPhoto(deps, job.data.jobId, job.data.position),
     );
     await boss.work<PhotoMessage>(GIVEN_UP_QUEUE, { pollingIntervalSeconds: 1 }, async ([job]) =>
