@@ -124,7 +124,7 @@ export function requireCaller(ctx: ServerContext): MiddlewareHandler<CallerEnv> 
         return errorResponse(c, 403, `Origin ${origin} is not allowed for this API key`);
       }
     }
-    const decision = securityState(ctx).limiter.hit(`api-key:${key.id}`, key.rate_limit_per_minute);
+    const decision = await securityState(ctx).limits.hit(`api-key:${key.id}`, key.rate_limit_per_minute);
     if (!decision.ok) {
       c.header('Retry-After', String(decision.retryAfter));
       return errorResponse(c, 429, `Rate limit of ${key.rate_limit_per_minute} requests per minute exceeded`);

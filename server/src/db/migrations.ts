@@ -204,5 +204,19 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    '0008_rate_limits': {
+      async up(db: Kysely<unknown>) {
+        // PostgreSQL: rate-limiter-flexible's table, so every instance counts the same hits
+        // (security/shared-limits.ts). SQLite keeps its limits in memory (one process).
+        if (dialect !== 'postgres') return;
+        await db.schema
+          .createTable('rate_limits')
+          .ifNotExists()
+          .addColumn('key', 'varchar(255)', (c) => c.primaryKey())
+          .addColumn('points', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('expire', 'bigint')
+          .execute();
+      },
+    },
   };
 }

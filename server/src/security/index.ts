@@ -92,8 +92,12 @@ export function applySecurity(app: Hono, ctx: ServerContext): void {
  * Counts a hit against each (key, limit); over any limit it answers 429 {error} with Retry-After.
  * Returns null when the request may go on.
  */
-export function rateLimit(c: Context, ctx: ServerContext, entries: { key: string; limit: number }[]): Response | null {
-  const decision = securityState(ctx).limiter.hitAll(entries);
+export async function rateLimit(
+  c: Context,
+  ctx: ServerContext,
+  entries: { key: string; limit: number }[],
+): Promise<Response | null> {
+  const decision = await securityState(ctx).limits.hitAll(entries);
   if (decision.ok) return null;
   c.header('Retry-After', String(decision.retryAfter));
   return c.json({ error: `Too many attempts. Please try again in ${decision.retryAfter} seconds.` }, 429);

@@ -31,7 +31,7 @@ export function accountRoutes(ctx: ServerContext): Hono<CallerEnv> {
   const limit = () => ctx.config.loginLimitPerMinute;
 
   app.post('/register', async (c) => {
-    const limited = rateLimit(c, ctx, [{ key: addressKey(c, ctx, 'register'), limit: limit() }]);
+    const limited = await rateLimit(c, ctx, [{ key: addressKey(c, ctx, 'register'), limit: limit() }]);
     if (limited) return limited;
     const parsed = await readJson(c, RegisterRequest);
     if (!parsed.ok) return parsed.response;
@@ -65,7 +65,7 @@ export function accountRoutes(ctx: ServerContext): Hono<CallerEnv> {
     const parsed = await readJson(c, LoginRequest);
     if (!parsed.ok) return parsed.response;
     const identifier = (parsed.data.email ?? parsed.data.username ?? '').trim().toLowerCase();
-    const limited = rateLimit(c, ctx, [
+    const limited = await rateLimit(c, ctx, [
       { key: addressKey(c, ctx, 'login'), limit: limit() },
       { key: `login:account:${identifier}`, limit: limit() },
     ]);

@@ -60,7 +60,7 @@ export function jobRoutes(ctx: ServerContext): Hono<CallerEnv> {
   const app = new Hono<CallerEnv>();
   const { db, jobs } = ctx;
   const notFound = (c: Context) => c.json({ error: 'Job not found' }, 404);
-  app.use('/jobs', requireCaller(ctx));
+  // '/jobs/*' also matches '/jobs': one authentication (and one count against a key's limit) a request.
   app.use('/jobs/*', requireCaller(ctx));
 
   app.post('/jobs', callerLimits(ctx), withUploadSpool(ctx.config.uploadDir), async (c) => {

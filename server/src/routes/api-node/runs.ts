@@ -89,7 +89,7 @@ async function runZip(run: StoredRun): Promise<Uint8Array> {
 
 export function runRoutes(ctx: ServerContext): Hono<CallerEnv> {
   const app = new Hono<CallerEnv>();
-  app.use('/runs', requireCaller(ctx));
+  // '/runs/*' also matches '/runs': one authentication (and one count against a key's limit) a request.
   app.use('/runs/*', requireCaller(ctx));
 
   app.get('/runs', async (c) => {
