@@ -5,11 +5,12 @@
  * killed worker's photo is retried by the other worker (pg-boss notices its missing heartbeat).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { followJob, type JobProgress } from '@mango/core/jobs';
 import {
   builtForCluster,
+  killMidPhoto,
+  retriedPhotos,
   signUpAt,
   smallPhotos,
   startServerProcess,
@@ -54,18 +55,8 @@ describe.skipIf(!DATABASE_URL)('batch jobs across processes on PostgreSQL', () =
       const following = followJob(b.url, id, token, (p: JobProgress) => {
         if (p.done + p.failed >= PHOTOS / 2) halfway = true;
       });
-      while (!halfway) await sleep(20);
-      // In the middle of a photo: once both workers hold one (two active queue jobs).
-      for (let i = 0; i < 200; i++) {
-        const active = await db.query(
-          "select count(*)::int as n from pgboss.job where name = 'mango-photo' and state = 'active' and data->>'jobId' = $1",
-          [id],
-        );
-        if (active.rows[0].n >= 2) break;
-        await sleep(5);
-      }
-      w1.proc.kill('SIGKILL');
-      const killedAt = Date.now();
+      while (!halfway) await new Promise((r) => setTimeout(r, 20));
+      const killedAt = await killMidPhoto(db, id, w1);
       const end = await following;
       expect(w1.proc.signalCode).toBe('SIGKILL');
       expect(end).toMatchObject({ id, state: 'done', total: PHOTOS, done: PHOTOS, failed: 0 });
@@ -77,15 +68,12 @@ describe.skipIf(!DATABASE_URL)('batch jobs across processes on PostgreSQL', () =
       expect(items.rows.map((r) => r.position)).toEqual([...Array(PHOTOS).keys()]);
       expect(items.rows.every((r) => Number(r.n) === 1)).toBe(true);
       // The killed worker held a photo: pg-boss retried it (retry_count > 0) and it was stored once.
-      const retried = await db.query<{ position: string; completed_on: Date }>(
-        "select data->>'position' as position, completed_on from pgboss.job where data->>'jobId' = $1 and retry_count > 0",
-        [id],
-      );
-      expect(retried.rows.length).toBeGreaterThanOrEqual(1);
-      const recoveredS = (Math.max(...retried.rows.map((r) => r.completed_on.getTime())) - killedAt) / 1000;
+      const retried = await retriedPhotos(db, id);
+      expect(retried.length).toBeGreaterThanOrEqual(1);
+      const recoveredS = (Math.max(...retried.map((r) => r.completedOn.getTime())) - killedAt) / 1000;
       console.log(
         `kill test: ${PHOTOS} photos in ${((Date.now() - started) / 1000).toFixed(1)} s; the killed worker's photo ` +
-          `(position ${retried.rows.map((r) => r.position).join(', ')}) stored ${recoveredS.toFixed(1)} s after the kill`,
+          `(position ${retried.map((r) => r.position).join(', ')}) stored ${recoveredS.toFixed(1)} s after the kill`,
       );
       const left = await db.query('select count(*)::int as n from job_files where job_id = $1', [id]);
       expect(left.rows[0].n).toBe(0);

@@ -7,6 +7,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type pg from 'pg';
 import sharp from 'sharp';
 import { encodeImage } from '@mango/core/node';
 import { bruisedPairScene } from '@mango/core/testing';
@@ -156,3 +158,29 @@ export async function submitJob(url: string, token: string, photos: Uint8Array[]
 
 /** Stops every process given, in parallel. */
 export const stopAll = (ps: (ClusterProcess | undefined)[]) => Promise.all(ps.map((p) => p?.stop()));
+
+/** The queue jobs of `jobId`'s photos in pg-boss's table (state and attempts). */
+const PHOTO_ROWS = "from pgboss.job where name = 'mango-photo' and data->>'jobId' = $1";
+
+/**
+ * SIGKILLs `worker` in the middle of a photo: once `holders` workers hold one (that many active
+ * queue jobs of the job), or after about a second. Answers the time of the kill.
+ */
+export async function killMidPhoto(db: pg.Client, jobId: string, worker: ClusterProcess, holders = 2): Promise<number> {
+  for (let i = 0; i < 200; i++) {
+    const active = await db.query(`select count(*)::int as n ${PHOTO_ROWS} and state = 'active'`, [jobId]);
+    if (active.rows[0].n >= holders) break;
+    await sleep(5);
+  }
+  worker.proc.kill('SIGKILL');
+  return Date.now();
+}
+
+/** The photos of the job that pg-boss retried, with when their retry completed. */
+export async function retriedPhotos(db: pg.Client, jobId: string): Promise<{ position: number; completedOn: Date }[]> {
+  const rows = await db.query<{ position: string; completed_on: Date }>(
+    `select data->>'position' as position, completed_on ${PHOTO_ROWS} and retry_count > 0`,
+    [jobId],
+  );
+  return rows.rows.map((r) => ({ position: Number(r.position), completedOn: r.completed_on }));
+}
