@@ -409,14 +409,17 @@ export function resultsFileOf(run: StoredRun): ResultsFile {
   return {
     schema: RESULTS_SCHEMA,
     provenance: provenanceOf(run),
-    photos: run.items.map((i) => ({
-      filename: i.filename,
-      sha256: i.sha256,
-      width: i.width,
-      height: i.height,
-      result: i.result,
-      overlay_thumbnail: i.overlay_thumbnail,
-      photo_thumbnail: i.photo_thumbnail,
-    })),
+    // A photo a batch job could not score is listed on the run with its error, not in the results file.
+    photos: run.items
+      .filter((i) => !(run.operation === 'bruise' && 'error' in i.result))
+      .map((i) => ({
+        filename: i.filename,
+        sha256: i.sha256,
+        width: i.width,
+        height: i.height,
+        result: i.result,
+        overlay_thumbnail: i.overlay_thumbnail,
+        photo_thumbnail: i.photo_thumbnail,
+      })),
   };
 }
