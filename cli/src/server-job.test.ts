@@ -32,8 +32,13 @@ describe('mango bruise --server URL --api-key KEY DIR (a batch job on a real ser
     const user = { username: 'cli_job', email: 'cli_job@example.org', organization: 'Lab', password: 'pw-cli-job-1' };
     await post('/api-node/register', user);
     const { accessToken } = await post('/api-node/login', { email: user.username, password: user.password });
-    key = (await post('/api-node/api-keys', { name: 'cli', allowedOrigins: [], rateLimitPerMinute: 100 }, accessToken))
-      .key;
+    key = (
+      await post(
+        '/api-node/api-keys',
+        { name: 'cli', kind: 'server', allowedOrigins: [], rateLimitPerMinute: 100 },
+        accessToken,
+      )
+    ).key;
   });
   afterAll(async () => {
     await server?.close();

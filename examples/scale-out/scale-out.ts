@@ -40,7 +40,7 @@ try {
   const created = await fetch(`${b.url}/api-node/api-keys`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'scale-out example', allowedOrigins: [], rateLimitPerMinute: 120 }),
+    body: JSON.stringify({ name: 'scale-out example', kind: 'server', allowedOrigins: [], rateLimitPerMinute: 120 }),
   });
   const { key } = (await created.json()) as { key: string };
 

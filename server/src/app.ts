@@ -12,9 +12,7 @@ import type { ServerContext } from './context.ts';
 import { mountRoutes } from './routes/index.ts';
 import { widgetRuntimeRoutes } from './routes/widget/index.ts';
 import { applySecurity } from './security/index.ts';
-
-/** Seconds a caller is asked to wait when the image queue is full (503). */
-export const BUSY_RETRY_AFTER_S = 2;
+import { estimatedWaitSeconds } from './routes/api-py/guards.ts';
 
 const isApiPath = (p: string) => p.startsWith('/api-node') || p.startsWith('/api-py') || p.startsWith('/api/');
 
@@ -25,7 +23,7 @@ export function createApp(ctx: ServerContext): Hono {
     const status = isMangoError(err) ? err.status : 500;
     const busy = isMangoError(err) && err.code === 'BUSY';
     // A full work queue is load, not a fault: the caller is told when to come back.
-    if (busy) c.header('Retry-After', String(BUSY_RETRY_AFTER_S));
+    if (busy) c.header('Retry-After', String(estimatedWaitSeconds(ctx)));
     else if (status >= 500) ctx.logger.error(`${c.req.method} ${c.req.path} failed`, err);
     const message = status >= 500 && !isMangoError(err) ? 'Internal server error' : userMessage(err);
     const body = c.req.path.startsWith('/api-py') ? { detail: message } : { error: message };

@@ -39,6 +39,8 @@ export interface ServerConfig {
   modelsDir: string;
   /** Rate limits can be relaxed for tests through the environment. */
   loginLimitPerMinute: number;
+  /** forgot-password requests per client address per day (RECOVERY_PER_ADDRESS_PER_DAY, default 20) */
+  recoveryPerAddressPerDay: number;
   trustProxy: boolean;
   /** worker threads for image jobs (WORKER_THREADS, default: one per core) */
   workerThreads?: number;
@@ -93,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     widgetDist: resolve(env.WIDGET_DIST ?? resolve(repo, 'widget/dist')),
     modelsDir: resolve(env.MODELS_DIR ?? resolve(repo, 'models')),
     loginLimitPerMinute: num(env.LOGIN_LIMIT_PER_MINUTE, 10),
+    recoveryPerAddressPerDay: num(env.RECOVERY_PER_ADDRESS_PER_DAY, 20),
     trustProxy: env.TRUST_PROXY === '1',
     logRequests: env.LOG_REQUESTS !== '0',
     workerThreads: env.WORKER_THREADS ? num(env.WORKER_THREADS, 1) : undefined,

@@ -12,6 +12,7 @@ import { migrateToLatest, openDatabase, type DB } from './db/index.ts';
 import type { Dialect } from './db/migrations.ts';
 import { ensurePrivateDir } from './db/private-files.ts';
 import { createJobs, type Jobs } from './jobs/index.ts';
+import { backgroundSettled } from './background.ts';
 
 export interface ServerContext {
   config: ServerConfig;
@@ -67,7 +68,7 @@ export async function createServerContext(
   });
   const logger = extra.logger ?? consoleLogger;
   const jobs = await createJobs(config, opened, pool, logger);
-  return {
+  const ctx: ServerContext = {
     config,
     db: opened.db,
     dialect: opened.dialect,
@@ -80,8 +81,10 @@ export async function createServerContext(
     jobs,
     close: async () => {
       await jobs.queue.close();
+      await backgroundSettled(ctx);
       await pool.destroy();
       await opened.close();
     },
   };
+  return ctx;
 }

@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { ServerContext } from '../context.ts';
 import { now } from '../db/index.ts';
-import type { ApiKeysTable } from '../db/schema.ts';
+import type { ApiKeyKind, ApiKeysTable } from '../db/schema.ts';
 
 export const API_KEY_PREFIX = 'mbt_';
 /** Characters of the key kept in clear (in `prefix`) so an owner can tell keys apart. */
@@ -32,7 +32,11 @@ export function parseOrigins(json: string): string[] {
 
 /** The public view of a key row (never the hash). */
 export function apiKeyView(
-  row: Omit<ApiKeysTable, 'id' | 'allowed_origins'> & { id: number; allowed_origins: string },
+  row: Omit<ApiKeysTable, 'id' | 'allowed_origins' | 'kind'> & {
+    id: number;
+    allowed_origins: string;
+    kind: ApiKeyKind;
+  },
 ) {
   return {
     id: row.id,
@@ -41,6 +45,7 @@ export function apiKeyView(
     organization: row.organization,
     allowed_origins: parseOrigins(row.allowed_origins),
     rate_limit_per_minute: row.rate_limit_per_minute,
+    kind: row.kind,
     created_at: row.created_at,
     revoked_at: row.revoked_at,
     last_used_at: row.last_used_at,
@@ -48,7 +53,7 @@ export function apiKeyView(
 }
 
 /**
- * The union of all active keys' origins, for answering CORS preflights (which carry no key).
+ * The union of all active browser keys' origins, for answering CORS preflights (which carry no key).
  * Cached for a few seconds per server and dropped whenever a key is created or revoked here.
  */
 const originCache = new WeakMap<ServerContext, { at: number; origins: Promise<Set<string>> }>();
@@ -61,6 +66,7 @@ export function activeKeyOrigins(ctx: ServerContext): Promise<Set<string>> {
     .selectFrom('api_keys')
     .select('allowed_origins')
     .where('revoked_at', 'is', null)
+    .where('kind', '=', 'browser')
     .execute()
     .then((rows) => new Set(rows.flatMap((r) => parseOrigins(r.allowed_origins))));
   originCache.set(ctx, { at: Date.now(), origins });

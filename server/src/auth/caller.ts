@@ -5,6 +5,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ServerContext } from '../context.ts';
 import { now } from '../db/index.ts';
+import type { ApiKeyKind } from '../db/schema.ts';
 import { securityState } from '../security/state.ts';
 import { looksLikeApiKey, parseOrigins, sha256 } from './api-keys.ts';
 import { verifyAccessToken } from './tokens.ts';
@@ -78,18 +79,23 @@ export function requireUser(ctx: ServerContext): MiddlewareHandler<CallerEnv> {
   };
 }
 
-/** Same-origin browser requests carry an Origin header too; they are not partner calls. */
-function isSameOrigin(c: Context, origin: string): boolean {
-  try {
-    return new URL(origin).host === (c.req.header('host') ?? new URL(c.req.url).host);
-  } catch {
-    return false;
+/**
+ * Whether a key of `kind` may be used by a request carrying `origin` (its Origin header, if any). A
+ * browser key needs an Origin from its list ('*' allows any origin, never none); a server key is for
+ * server-to-server calls and refuses any Origin. The server's own origin is never worked out from the
+ * Host header, which the caller controls.
+ */
+export function keyOriginRefusal(kind: ApiKeyKind, allowed: string[], origin: string | undefined): string | null {
+  if (kind === 'server') {
+    return origin ? 'This API key is for server-to-server use and is refused from a web page (Origin sent)' : null;
   }
+  if (!origin) return 'This API key is for web pages: requests without an allowed Origin are refused';
+  return allowed.includes(origin) || allowed.includes('*') ? null : `Origin ${origin} is not allowed for this API key`;
 }
 
 /**
- * Bearer access token or partner API key. For a key: unknown or revoked -> 401, a browser origin
- * not in the key's list -> 403, over the key's per-minute limit -> 429.
+ * Bearer access token or partner API key. For a key: unknown or revoked -> 401, an Origin its kind
+ * does not allow -> 403 (keyOriginRefusal), over the key's per-minute limit -> 429.
  */
 export function requireCaller(ctx: ServerContext): MiddlewareHandler<CallerEnv> {
   return async (c, next) => {
@@ -110,6 +116,7 @@ export function requireCaller(ctx: ServerContext): MiddlewareHandler<CallerEnv> 
         'api_keys.organization',
         'api_keys.allowed_origins',
         'api_keys.rate_limit_per_minute',
+        'api_keys.kind',
         'api_keys.revoked_at',
         'api_keys.last_used_at',
         'users.username',
@@ -117,13 +124,8 @@ export function requireCaller(ctx: ServerContext): MiddlewareHandler<CallerEnv> 
       .where('api_keys.key_hash', '=', sha256(token))
       .executeTakeFirst();
     if (!key || key.revoked_at !== null) return errorResponse(c, 401, 'Invalid or revoked API key');
-    const origin = c.req.header('origin');
-    if (origin && !isSameOrigin(c, origin)) {
-      const allowed = parseOrigins(key.allowed_origins);
-      if (!allowed.includes(origin) && !allowed.includes('*')) {
-        return errorResponse(c, 403, `Origin ${origin} is not allowed for this API key`);
-      }
-    }
+    const refusal = keyOriginRefusal(key.kind, parseOrigins(key.allowed_origins), c.req.header('origin'));
+    if (refusal) return errorResponse(c, 403, refusal);
     const decision = await securityState(ctx).limits.hit(`api-key:${key.id}`, key.rate_limit_per_minute);
     if (!decision.ok) {
       c.header('Retry-After', String(decision.retryAfter));

@@ -73,6 +73,8 @@ export const CreateApiKeyRequest = z.object({
   name: z.string().trim().min(1).max(100),
   allowedOrigins: z.array(Origin).max(20).default([]),
   rateLimitPerMinute: z.number().int().min(1).max(10_000).default(60),
+  /** browser: called from the allowed origins' pages; server: server-to-server, never from a page */
+  kind: z.enum(['browser', 'server']).default('browser'),
 });
 
 export const ApiKeyView = z.object({
@@ -82,6 +84,7 @@ export const ApiKeyView = z.object({
   organization: z.string(),
   allowed_origins: z.array(z.string()),
   rate_limit_per_minute: z.number().int(),
+  kind: z.enum(['browser', 'server']),
   created_at: z.string(),
   revoked_at: z.string().nullable(),
   last_used_at: z.string().nullable(),

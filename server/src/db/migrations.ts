@@ -123,7 +123,16 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('email_changes_user').on('email_changes').column('user_id').execute();
       },
     },
-    '0006_runs': {
+    '0007_api_key_kind': {
+      async up(db: Kysely<unknown>) {
+        // 'browser' keys need an allowed Origin, 'server' keys refuse one; existing keys become 'browser'.
+        await db.schema
+          .alterTable('api_keys')
+          .addColumn('kind', 'text', (c) => c.notNull().defaultTo('browser'))
+          .execute();
+      },
+    },
+    '0008_runs': {
       async up(db: Kysely<unknown>) {
         // Stored runs (issue 12): a bruise or feature analysis done through the API, with its
         // provenance, and one row per photo. The id is a random UUID: it appears in URLs.
@@ -164,7 +173,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('actions').addColumn('run_id', 'text').execute();
       },
     },
-    '0007_jobs': {
+    '0009_jobs': {
       async up(db: Kysely<unknown>) {
         // Batch jobs (issue 14): one row per job, one per uploaded photo until the job ends. A photo's
         // bytes sit in `data` (PostgreSQL default: every worker reaches them) or in a directory.
@@ -204,7 +213,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
-    '0008_rate_limits': {
+    '0010_rate_limits': {
       async up(db: Kysely<unknown>) {
         // PostgreSQL: rate-limiter-flexible's table, so every instance counts the same hits
         // (security/shared-limits.ts). SQLite keeps its limits in memory (one process).

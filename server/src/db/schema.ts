@@ -54,7 +54,11 @@ export interface ApiKeysTable {
   created_at: string;
   revoked_at: string | null;
   last_used_at: string | null;
+  /** 'browser': only from an allowed Origin; 'server': only without an Origin (migration 0007) */
+  kind: Generated<ApiKeyKind>;
 }
+
+export type ApiKeyKind = 'browser' | 'server';
 
 /** A password-recovery attempt: a 6-digit code (hashed), then a single-use reset token (hashed). */
 export interface PasswordResetsTable {

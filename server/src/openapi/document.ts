@@ -53,7 +53,8 @@ function buildRegistry(): OpenAPIRegistry {
     scheme: 'bearer',
     description:
       'Partner API key (mbt_...) from POST /api-node/api-keys, sent as Authorization: Bearer <key>. ' +
-      "Browser calls must come from one of the key's allowed origins; each key has its own per-minute limit.",
+      'A browser key is accepted only with an Origin from its allowed origins; a server key only without an Origin. ' +
+      'Each key has its own per-minute limit.',
   });
   const userOnly = [{ [bearer.name]: [] }];
   const userOrKey = [{ [bearer.name]: [] }, { [apiKey.name]: [] }];
@@ -286,7 +287,7 @@ function buildRegistry(): OpenAPIRegistry {
   const pluginErrors: Responses = {
     400: detail('Missing or invalid field'),
     401: detail('Missing or invalid token or API key'),
-    403: detail("Browser origin not in the API key's allowed origins"),
+    403: detail("Origin not allowed for the API key's kind (browser: from its allowed origins; server: none)"),
     413: detail('File or image too large'),
     415: detail('Not a supported image'),
     422: detail('Corrupt image or no fruit found'),

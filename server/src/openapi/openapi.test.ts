@@ -55,6 +55,10 @@ describe('GET /api/openapi.json', () => {
       ['get', '/api-node/api-keys'],
       ['post', '/api-node/api-keys'],
       ['delete', '/api-node/api-keys/{id}'],
+      ['get', '/api-node/runs'],
+      ['get', '/api-node/runs/{id}'],
+      ['get', '/api-node/runs/{id}/export'],
+      ['delete', '/api-node/runs/{id}'],
       ['get', '/api/openapi.json'],
     ];
     for (const [method, path] of expected) expect(doc.paths[path]?.[method], `${method} ${path}`).toBeDefined();

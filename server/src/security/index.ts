@@ -89,19 +89,34 @@ export function applySecurity(app: Hono, ctx: ServerContext): void {
 }
 
 /**
- * Counts a hit against each (key, limit); over any limit it answers 429 {error} with Retry-After.
+ * Counts a hit against each (key, limit) per minute (or per day); over any limit it answers 429
+ * {error} with Retry-After.
  * Returns null when the request may go on.
  */
 export async function rateLimit(
   c: Context,
   ctx: ServerContext,
   entries: { key: string; limit: number }[],
+  window: 'minute' | 'day' = 'minute',
 ): Promise<Response | null> {
-  const decision = await securityState(ctx).limits.hitAll(entries);
-  if (decision.ok) return null;
-  c.header('Retry-After', String(decision.retryAfter));
-  return c.json({ error: `Too many attempts. Please try again in ${decision.retryAfter} seconds.` }, 429);
+  const state = securityState(ctx);
+  const decision = await (window === 'day' ? state.dailyLimits : state.limits).hitAll(entries);
+  return decision.ok ? null : tooManyAttempts(c, decision.retryAfter);
 }
+
+/** 429 {error} with Retry-After. */
+export function tooManyAttempts(c: Context, retryAfter: number): Response {
+  c.header('Retry-After', String(retryAfter));
+  return c.json({ error: `Too many attempts. Please try again in ${retryAfter} seconds.` }, 429);
+}
+
+/** The sign-in throttle's name for an account: its id, so username and e-mail count as one. */
+export const loginAccount = (user: { id: number } | undefined, identifier: string) =>
+  user ? `user:${user.id}` : `unknown:${identifier}`;
+
+/** A password reset clears the account's failed sign-ins: the owner can sign in at once. */
+export const clearLoginFailures = (ctx: ServerContext, userId: number) =>
+  securityState(ctx).loginThrottle.clear(loginAccount({ id: userId }, ''));
 
 /** Rate-limit key for the client address of a request. */
 export const addressKey = (c: Context, ctx: ServerContext, scope: string) =>

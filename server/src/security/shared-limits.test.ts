@@ -22,7 +22,7 @@ describe.skipIf(!PG)('rate limits shared by the instances of one PostgreSQL depl
     const owner = await signUp(client(a));
     const key = await client(a).post<{ key: string }>(
       '/api-node/api-keys',
-      { name: 'shared', allowedOrigins: [], rateLimitPerMinute: 3 },
+      { name: 'shared', kind: 'server', allowedOrigins: [], rateLimitPerMinute: 3 },
       owner.accessToken,
     );
     expect(key.status).toBe(201);

@@ -1,7 +1,7 @@
 /**
  * Rate limits as every instance sees them. SQLite (one process): the in-memory RateLimiter. PostgreSQL
  * (any number of instances): rate-limiter-flexible's RateLimiterPostgres, counting in the shared
- * table `rate_limits` (migration 0008), so a limit of 60 a minute is 60 across all instances, not 60
+ * table `rate_limits` (migration 0010), so a limit of 60 a minute is 60 across all instances, not 60
  * per instance. Keys are stored as a fixed-size hash, as in memory (they carry what the client sent).
  */
 import { createHash } from 'node:crypto';
@@ -30,13 +30,15 @@ export function memoryLimits(limiter: RateLimiter): Limits {
   };
 }
 
-const WINDOW_S = 60;
-
 /**
  * `namespace` keeps deployments that share a database apart (the instances of one deployment share
  * JWT_SECRET, so the caller derives it from that).
  */
-export function postgresLimits(databaseUrl: string, namespace: string): Limits & { close(): Promise<void> } {
+export function postgresLimits(
+  databaseUrl: string,
+  namespace: string,
+  windowSeconds: number,
+): Limits & { close(): Promise<void> } {
   // Its own small pool: a limit check never waits behind a long query of the app.
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 3, allowExitOnIdle: true });
   // One limiter per limit value (points); they share the table and count the same keys.
@@ -51,7 +53,7 @@ export function postgresLimits(databaseUrl: string, namespace: string): Limits &
         tableCreated: true,
         keyPrefix: `mango:${namespace}`,
         points: limit,
-        duration: WINDOW_S,
+        duration: windowSeconds,
       });
       byLimit.set(limit, l);
     }

@@ -18,12 +18,21 @@ export async function startTestServer(
   overrides: Partial<ServerConfig> = {},
   opts: { database?: 'sqlite' | 'postgres' } = {},
 ): Promise<TestServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'mango-test-'));
+  const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), 'mango-test-'));
   const databaseUrl = opts.database === 'postgres' ? process.env.TEST_DATABASE_URL : undefined;
   if (opts.database === 'postgres' && !databaseUrl) throw new Error('TEST_DATABASE_URL is not set');
   const config = loadConfig(
     {},
-    { port: 0, host: '127.0.0.1', dataDir, databaseUrl, logRequests: false, loginLimitPerMinute: 1000, ...overrides },
+    {
+      port: 0,
+      host: '127.0.0.1',
+      dataDir,
+      databaseUrl,
+      logRequests: false,
+      loginLimitPerMinute: 1000,
+      recoveryPerAddressPerDay: 1000,
+      ...overrides,
+    },
   );
   const running = await startServer(config, { logger: silentLogger });
   return {

@@ -7,7 +7,17 @@ import { isUniqueViolation, now } from '../../db/index.ts';
 import { requireUser, type CallerEnv } from '../../auth/caller.ts';
 import { RefreshRequest } from '../../auth/schemas.ts';
 import { issueTokenPair, revokeRefreshToken, rotateRefreshToken } from '../../auth/tokens.ts';
-import { addressKey, hashPassword, rateLimit, verifyAgainstDummy, verifyPassword } from '../../security/index.ts';
+import {
+  addressKey,
+  clientAddress,
+  hashPassword,
+  loginAccount,
+  rateLimit,
+  tooManyAttempts,
+  verifyAgainstDummy,
+  verifyPassword,
+} from '../../security/index.ts';
+import { securityState } from '../../security/state.ts';
 import { readJson } from './validate.ts';
 
 export const INVALID_LOGIN = 'Invalid username/email or password';
@@ -65,20 +75,25 @@ export function accountRoutes(ctx: ServerContext): Hono<CallerEnv> {
     const parsed = await readJson(c, LoginRequest);
     if (!parsed.ok) return parsed.response;
     const identifier = (parsed.data.email ?? parsed.data.username ?? '').trim().toLowerCase();
-    const limited = await rateLimit(c, ctx, [
-      { key: addressKey(c, ctx, 'login'), limit: limit() },
-      { key: `login:account:${identifier}`, limit: limit() },
-    ]);
-    if (limited) return limited;
     const user = await ctx.db
       .selectFrom('users')
       .select(['id', 'username', 'password_hash', 'token_version'])
       .where(identifier.includes('@') ? sql<string>`email` : sql<string>`lower(username)`, '=', identifier)
       .executeTakeFirst();
+    // Only failures count, per account (username and e-mail alike) and address: see login-throttle.ts.
+    const throttle = securityState(ctx).loginThrottle;
+    const account = loginAccount(user, identifier);
+    const address = clientAddress(c, ctx.config.trustProxy);
+    const decision = throttle.check(account, address);
+    if (!decision.ok) return tooManyAttempts(c, decision.retryAfter);
     const ok = user
       ? await verifyPassword(parsed.data.password, user.password_hash)
       : await verifyAgainstDummy(parsed.data.password);
-    if (!user || !ok) return c.json({ error: INVALID_LOGIN }, 401);
+    if (!user || !ok) {
+      throttle.fail(account, address);
+      return c.json({ error: INVALID_LOGIN }, 401);
+    }
+    throttle.succeed(account, address);
     return c.json(await issueTokenPair(ctx, user), 200);
   });
 

@@ -58,6 +58,7 @@ describe.each(TEST_DATABASES)('partner API keys on %s', (database) => {
       organization: 'Partner Fruit Ltd',
       allowed_origins: [shop],
       rate_limit_per_minute: 30,
+      kind: 'browser',
       revoked_at: null,
     });
     const row = await server.ctx.db.selectFrom('api_keys').selectAll().where('id', '=', k.id).executeTakeFirstOrThrow();
@@ -85,7 +86,7 @@ describe.each(TEST_DATABASES)('partner API keys on %s', (database) => {
   });
 
   it('lets a key call the plugin API and logs the call in the owner history', async () => {
-    const { body: k } = await createKey({ name: 'server', allowedOrigins: [shop], rateLimitPerMinute: 100 });
+    const { body: k } = await createKey({ name: 'server', kind: 'server', rateLimitPerMinute: 100 });
     const res = await callProbe(k.key);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
@@ -126,7 +127,7 @@ describe.each(TEST_DATABASES)('partner API keys on %s', (database) => {
   });
 
   it("applies the key's per-minute rate limit", async () => {
-    const { body: k } = await createKey({ name: 'limited', allowedOrigins: [], rateLimitPerMinute: 3 });
+    const { body: k } = await createKey({ name: 'limited', kind: 'server', rateLimitPerMinute: 3 });
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await callProbe(k.key)).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
@@ -136,7 +137,7 @@ describe.each(TEST_DATABASES)('partner API keys on %s', (database) => {
   });
 
   it('revokes own keys only; a revoked key stops working', async () => {
-    const { body: k } = await createKey({ name: 'to revoke', allowedOrigins: [], rateLimitPerMinute: 10 });
+    const { body: k } = await createKey({ name: 'to revoke', kind: 'server', rateLimitPerMinute: 10 });
     expect((await api.del(`/api-node/api-keys/${k.id}`, stranger.accessToken)).status).toBe(404);
     expect((await callProbe(k.key)).status).toBe(200);
     const del = await api.del(`/api-node/api-keys/${k.id}`, owner.accessToken);

@@ -24,6 +24,7 @@ export function apiKeyRoutes(ctx: ServerContext): Hono<CallerEnv> {
     'key_hash',
     'allowed_origins',
     'rate_limit_per_minute',
+    'kind',
     'created_at',
     'revoked_at',
     'last_used_at',
@@ -63,6 +64,7 @@ export function apiKeyRoutes(ctx: ServerContext): Hono<CallerEnv> {
         key_hash: hash,
         allowed_origins: JSON.stringify(parsed.data.allowedOrigins),
         rate_limit_per_minute: parsed.data.rateLimitPerMinute,
+        kind: parsed.data.kind,
         created_at: now(),
       })
       .returning(columns)

@@ -90,7 +90,7 @@ describe.each(TEST_DATABASES)('batch jobs on %s', (database) => {
     const bytes = await zip.generateAsync({ type: 'uint8array' });
     const key = await api.post<{ key: string }>(
       '/api-node/api-keys',
-      { name: 'lab batch', allowedOrigins: [], rateLimitPerMinute: 100 },
+      { name: 'lab batch', kind: 'server', allowedOrigins: [], rateLimitPerMinute: 100 },
       alice.accessToken,
     );
     expect(key.status).toBe(201);

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, TEST_DATABASES, type TestServer } from '../../testing/index.ts';
-import { client, outboxCode, signUp, type Client } from './testing.ts';
+import { client, mailedCode, signUp, type Client } from './testing.ts';
 
 const SENT = 'If an account exists for this address, a verification code has been sent.';
 const INCORRECT = 'Incorrect verification code. Please try again.';
@@ -21,9 +21,9 @@ describe.each(TEST_DATABASES)('password recovery and change on %s', (database) =
     const unknown = await api.post('/api-node/forgot-password', { email: 'nobody@example.org' });
     expect(known).toMatchObject({ status: 200, body: { message: SENT } });
     expect(unknown).toMatchObject({ status: 200, body: { message: SENT } });
-    const mail = outboxCode(server, me.email);
+    const mail = await mailedCode(server, me.email);
     expect(mail?.file).toMatch(/^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{3}Z-/);
-    expect(outboxCode(server, 'nobody@example.org')).toBeNull();
+    expect(await mailedCode(server, 'nobody@example.org')).toBeNull();
     // Only a hash is stored.
     const rows = await server.ctx.db.selectFrom('password_resets').select('code_hash').execute();
     expect(rows.map((r) => r.code_hash)).not.toContain(mail!.code);
@@ -33,7 +33,7 @@ describe.each(TEST_DATABASES)('password recovery and change on %s', (database) =
   it('exchanges the code for a single-use reset token that sets a new password', async () => {
     const me = await signUp(api);
     await api.post('/api-node/forgot-password', { email: me.email });
-    const { code } = outboxCode(server, me.email)!;
+    const { code } = (await mailedCode(server, me.email))!;
     const wrong = await api.post('/api-node/verify-code', {
       email: me.email,
       code: code === '000000' ? '111111' : '000000',
@@ -65,7 +65,7 @@ describe.each(TEST_DATABASES)('password recovery and change on %s', (database) =
     const key = await api.post<{ id: number }>('/api-node/api-keys', { name: 'server' }, me.accessToken);
     expect(key.status).toBe(201);
     await api.post('/api-node/forgot-password', { email: me.email });
-    const { code } = outboxCode(server, me.email)!;
+    const { code } = (await mailedCode(server, me.email))!;
     const { resetToken } = (await api.post<{ resetToken: string }>('/api-node/verify-code', { email: me.email, code }))
       .body;
     const changed = await api.post('/api-node/change-password', { newPassword: 'a-brand-new-pass' }, resetToken);
@@ -84,7 +84,7 @@ describe.each(TEST_DATABASES)('password recovery and change on %s', (database) =
   it('kills the code after 5 wrong attempts and refuses expired codes', async () => {
     const me = await signUp(api);
     await api.post('/api-node/forgot-password', { email: me.email });
-    const { code } = outboxCode(server, me.email)!;
+    const { code } = (await mailedCode(server, me.email))!;
     const wrongCode = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
     for (let i = 0; i < 5; i++) {
       expect((await api.post('/api-node/verify-code', { email: me.email, code: wrongCode })).body).toEqual({
@@ -96,7 +96,7 @@ describe.each(TEST_DATABASES)('password recovery and change on %s', (database) =
     // A new request makes a new code; an expired one fails.
     await new Promise((r) => setTimeout(r, 5));
     await api.post('/api-node/forgot-password', { email: me.email });
-    const fresh = outboxCode(server, me.email)!;
+    const fresh = (await mailedCode(server, me.email))!;
     await server.ctx.db
       .updateTable('password_resets')
       .set({ code_expires_at: new Date(Date.now() - 1000).toISOString() })
@@ -204,7 +204,7 @@ describe('password recovery mail over SMTP', () => {
       expect(smtp.messages[0]).toContain(`To: ${me.email}`);
       const code = /Verification code: (\d{6})/.exec(smtp.messages[0])?.[1];
       expect(code).toMatch(/^\d{6}$/);
-      expect(outboxCode(server, me.email)).toBeNull();
+      expect(await mailedCode(server, me.email)).toBeNull();
       expect((await api.post('/api-node/verify-code', { email: me.email, code })).status).toBe(200);
     } finally {
       await server.close();

@@ -4,13 +4,14 @@
  */
 import { Hono } from 'hono';
 import type { ServerContext } from '../../context.ts';
+import { afterAnswer } from '../../background.ts';
 import { errorResponse, type CallerEnv } from '../../auth/caller.ts';
 import { consumeResetToken, RESET_TOKEN_PREFIX, startRecovery, verifyRecoveryCode } from '../../auth/recovery.ts';
 import { ChangePasswordRequest, ForgotPasswordRequest, VerifyCodeRequest } from '../../auth/schemas.ts';
 import { authenticateAccessToken } from '../../auth/caller.ts';
 import { revokeApiKeys } from '../../auth/api-keys.ts';
 import { endOtherSessions } from '../../auth/tokens.ts';
-import { addressKey, hashPassword, rateLimit, verifyPassword } from '../../security/index.ts';
+import { addressKey, clearLoginFailures, hashPassword, rateLimit, verifyPassword } from '../../security/index.ts';
 import { readJson } from './validate.ts';
 
 export const RECOVERY_SENT = 'If an account exists for this address, a verification code has been sent.';
@@ -30,10 +31,15 @@ export function recoveryRoutes(ctx: ServerContext): Hono<CallerEnv> {
       { key: `recovery:account:${email}`, limit: limit() },
     ]);
     if (limited) return limited;
-    const work = startRecovery(ctx, email);
-    // With SMTP the answer does not wait, so its timing says nothing about the account.
-    if (ctx.config.smtpUrl) work.catch((err: unknown) => ctx.logger.error('password recovery failed', err));
-    else await work;
+    const daily = await rateLimit(
+      c,
+      ctx,
+      [{ key: addressKey(c, ctx, 'recovery-day'), limit: ctx.config.recoveryPerAddressPerDay }],
+      'day',
+    );
+    if (daily) return daily;
+    // Looked up and mailed after the answer: its timing says nothing about the account.
+    afterAnswer(ctx, 'password recovery', () => startRecovery(ctx, email));
     return c.json({ message: RECOVERY_SENT }, 200);
   });
 
@@ -69,6 +75,7 @@ export function recoveryRoutes(ctx: ServerContext): Hono<CallerEnv> {
         .execute();
       await endOtherSessions(ctx, userId);
       await revokeApiKeys(ctx, userId);
+      clearLoginFailures(ctx, userId);
       return c.json({ message: PASSWORD_UPDATED }, 200);
     }
 

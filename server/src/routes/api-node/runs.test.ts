@@ -330,7 +330,7 @@ describe.each(TEST_DATABASES)('stored runs on %s', (database) => {
     const dave = await signUp(api, 'Dave Retail');
     const key = await api.post<{ key: string }>(
       '/api-node/api-keys',
-      { name: 'shop', allowedOrigins: ['https://shop.example'] },
+      { name: 'shop', allowedOrigins: ['https://shop.example'], kind: 'browser' },
       dave.accessToken,
     );
     expect(key.status).toBe(201);
@@ -346,7 +346,14 @@ describe.each(TEST_DATABASES)('stored runs on %s', (database) => {
     expect(item.run_id).toBeNull();
     expect((await api.get<{ runs: unknown[] }>('/api-node/runs', dave.accessToken)).body.runs).toEqual([]);
 
-    const batch = await bruise([['batch.png', png]], key.body.key);
+    // A server key (server-to-server, no Origin): the owner's own batch work, stored under the owner.
+    const serverKey = await api.post<{ key: string }>(
+      '/api-node/api-keys',
+      { name: 'batch', kind: 'server' },
+      dave.accessToken,
+    );
+    expect(serverKey.status).toBe(201);
+    const batch = await bruise([['batch.png', png]], serverKey.body.key);
     const runId = batch.body[0].run_id as string;
     expect(runId).toMatch(/^[0-9a-f-]{36}$/);
     const runs = await api.get<{ runs: { id: string }[] }>('/api-node/runs', dave.accessToken);

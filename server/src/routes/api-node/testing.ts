@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestServer } from '../../testing/index.ts';
+import { backgroundSettled } from '../../background.ts';
 
 export interface JsonAnswer<T = Record<string, unknown>> {
   status: number;
@@ -81,6 +82,12 @@ export function outboxCode(server: TestServer, to: string): { file: string; code
     if (code) return { file, code, text };
   }
   return null;
+}
+
+/** outboxCode once the mail work started after earlier answers is done. */
+export async function mailedCode(server: TestServer, to: string) {
+  await backgroundSettled(server.ctx);
+  return outboxCode(server, to);
 }
 
 /** The outbox messages to `to`, newest first. */

@@ -9,6 +9,14 @@ import type { ServerContext } from '../../context.ts';
 import { errorResponse } from '../../auth/caller.ts';
 import { securityState } from '../../security/state.ts';
 
+/**
+ * Seconds to ask a caller to wait for a free place: the photos ahead per thread, at about a second
+ * each (a bruise score of a camera photo takes 0.2-1 s of one core), from 1 to 30.
+ */
+export function estimatedWaitSeconds(ctx: ServerContext): number {
+  return Math.min(30, 1 + Math.floor(ctx.pool.pending / Math.max(1, ctx.pool.threads)));
+}
+
 export function callerLimits(ctx: ServerContext): MiddlewareHandler {
   const active = new Map<string, number>();
   const { apiPyLimitPerMinute, maxConcurrentUploads } = ctx.config;
@@ -29,7 +37,10 @@ export function callerLimits(ctx: ServerContext): MiddlewareHandler {
     const key = caller.apiKeyId === undefined ? `user:${caller.userId}` : `key:${caller.apiKeyId}`;
     const running = active.get(key) ?? 0;
     if (running >= maxConcurrentUploads) {
-      return refuse(1, `Too many uploads at once: at most ${maxConcurrentUploads}; wait for one to finish`);
+      return refuse(
+        estimatedWaitSeconds(ctx),
+        `Too many uploads at once: at most ${maxConcurrentUploads}; wait for one to finish`,
+      );
     }
     active.set(key, running + 1);
     try {

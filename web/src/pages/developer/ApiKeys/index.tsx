@@ -27,6 +27,7 @@ export default function ApiKeys() {
   const [loadError, setLoadError] = useState('');
   const [name, setName] = useState('');
   const [origins, setOrigins] = useState('');
+  const [kind, setKind] = useState<ApiKey['kind']>('browser');
   const [rate, setRate] = useState('60');
   const [formError, setFormError] = useState('');
   const [creating, setCreating] = useState(false);
@@ -58,13 +59,19 @@ export default function ApiKeys() {
     try {
       const res = await apiJson<ApiKey & { key: string }>(ENDPOINT, {
         method: 'POST',
-        body: JSON.stringify({ name: name.trim(), allowedOrigins: parseOrigins(origins), rateLimitPerMinute }),
+        body: JSON.stringify({
+          name: name.trim(),
+          kind,
+          allowedOrigins: kind === 'browser' ? parseOrigins(origins) : [],
+          rateLimitPerMinute,
+        }),
       });
       if (!res.ok) return setFormError(errorOf(res.data, `Could not create the key (status ${res.status}).`));
       setCreated({ name: res.data.name, key: res.data.key });
       setCopied(false);
       setName('');
       setOrigins('');
+      setKind('browser');
       setRate('60');
       await load();
     } finally {
@@ -128,18 +135,36 @@ export default function ApiKeys() {
           <h2 id="create-title">Create a key</h2>
           <label htmlFor="key-name">Name</label>
           <input id="key-name" type="text" value={name} maxLength={100} onChange={(e) => setName(e.target.value)} />
-          <label htmlFor="key-origins">Allowed origins</label>
-          <textarea
-            id="key-origins"
-            rows={3}
-            value={origins}
-            placeholder="https://shop.example.com"
-            aria-describedby="key-origins-hint"
-            onChange={(e) => setOrigins(e.target.value)}
-          />
-          <p id="key-origins-hint" className="hint">
-            One per line, scheme://host[:port]. Leave empty for server-to-server use only.
+          <label htmlFor="key-kind">Kind</label>
+          <select
+            id="key-kind"
+            value={kind}
+            aria-describedby="key-kind-hint"
+            onChange={(e) => setKind(e.target.value as ApiKey['kind'])}
+          >
+            <option value="browser">Browser (web pages of the allowed origins)</option>
+            <option value="server">Server (server-to-server, never from a web page)</option>
+          </select>
+          <p id="key-kind-hint" className="hint">
+            A browser key works only from the pages of its allowed origins; a server key only from programs, never from
+            a page. See the widget guide for what each protects.
           </p>
+          {kind === 'browser' && (
+            <>
+              <label htmlFor="key-origins">Allowed origins</label>
+              <textarea
+                id="key-origins"
+                rows={3}
+                value={origins}
+                placeholder="https://shop.example.com"
+                aria-describedby="key-origins-hint"
+                onChange={(e) => setOrigins(e.target.value)}
+              />
+              <p id="key-origins-hint" className="hint">
+                One per line, scheme://host[:port].
+              </p>
+            </>
+          )}
           <label htmlFor="key-rate">Rate limit (requests per minute)</label>
           <input
             id="key-rate"
@@ -181,7 +206,13 @@ export default function ApiKeys() {
                       <td>
                         <code>{k.prefix}…</code>
                       </td>
-                      <td>{k.allowed_origins.length ? k.allowed_origins.join(', ') : 'server only'}</td>
+                      <td>
+                        {k.kind === 'server'
+                          ? 'server only'
+                          : k.allowed_origins.length
+                            ? k.allowed_origins.join(', ')
+                            : 'no origin allowed'}
+                      </td>
                       <td className="num">{k.rate_limit_per_minute}</td>
                       <td>{when(k.created_at)}</td>
                       <td>{when(k.last_used_at)}</td>

@@ -6,6 +6,8 @@ export interface ApiKey {
   organization: string;
   allowed_origins: string[];
   rate_limit_per_minute: number;
+  /** browser: only from the allowed origins' pages; server: only without an Origin */
+  kind: 'browser' | 'server';
   created_at: string;
   revoked_at: string | null;
   last_used_at: string | null;
