@@ -7,6 +7,8 @@ import ConfirmDialog from '#web/components/ConfirmDialog.tsx';
 import { apiFetch, logAction } from '#web/api/client.ts';
 import { readDetail } from '#web/lib/upload.ts';
 import { saveUploadedFiles, toRows } from '#web/lib/bruiseResults.ts';
+import { bruiseRowsOf, failedCount, JOB_THRESHOLD, runBatchJob, type JobUpdate } from '#web/lib/jobs.ts';
+import JobProgress from '#web/components/JobProgress.tsx';
 import '../../tool-pages.css';
 
 const BRUISE_ENDPOINT = '/api-py/python/bruise_detection/DeepLearning';
@@ -16,6 +18,7 @@ export default function Bruise() {
   const [files, setFiles] = useState<File[]>([]);
   const [confirming, setConfirming] = useState(false);
   const [processing, setProcessing] = useState(false);
+  const [job, setJob] = useState<JobUpdate | null>(null);
 
   const onProcess = () => {
     if (files.length === 0) {
@@ -25,9 +28,29 @@ export default function Bruise() {
     setConfirming(true);
   };
 
+  /** More than JOB_THRESHOLD photos: one batch job with a progress bar, then the same results page. */
+  const runAsJob = async () => {
+    try {
+      const run = await runBatchJob('bruise', files, { method: 'auto' }, setJob);
+      const results = bruiseRowsOf(run);
+      const failed = failedCount(run);
+      if (failed > 0) alert(`${failed} of ${run.items.length} photos could not be processed.`);
+      saveUploadedFiles(results);
+      void logAction('Bruised Area Calculation', run.id);
+      navigate('/showarea/accuracy', { state: { results } });
+    } catch (e) {
+      console.error('Bruised area calculation job failed', e);
+      alert(`Error: ${(e as Error).message}`);
+    } finally {
+      setJob(null);
+      setProcessing(false);
+    }
+  };
+
   const onConfirm = async () => {
     setConfirming(false);
     setProcessing(true);
+    if (files.length > JOB_THRESHOLD) return runAsJob();
     const form = new FormData();
     for (const f of files) form.append('images', f, f.name);
     try {
@@ -71,11 +94,12 @@ export default function Bruise() {
               {processing ? 'Processing...' : 'Process'}
             </button>
           </div>
-          {processing && (
+          {processing && !job && (
             <p className="tool-status" role="status">
               Processing...
             </p>
           )}
+          {job && <JobProgress update={job} />}
         </div>
       </section>
       <ConfirmDialog
