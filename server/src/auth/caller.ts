@@ -146,6 +146,22 @@ export function requireCaller(ctx: ServerContext): MiddlewareHandler<CallerEnv> 
   };
 }
 
+/**
+ * An access token or a server API key (a browser key's call, made from a partner's page with an
+ * Origin, is refused with 403): for the caller's own data, stored runs and batch jobs, which a
+ * partner page's visitors must not reach.
+ */
+export function requireUserOrServerKey(ctx: ServerContext): MiddlewareHandler<CallerEnv> {
+  const caller = requireCaller(ctx);
+  return (c, next) =>
+    caller(c, async () => {
+      if (c.get('caller').apiKeyId !== undefined && c.req.header('origin')) {
+        return void (c.res = errorResponse(c, 403, 'A browser API key cannot be used here: use a server key'));
+      }
+      await next();
+    });
+}
+
 /** Records an operation in the caller's history (API key calls land under the key owner). */
 export async function logAction(
   ctx: ServerContext,

@@ -111,6 +111,19 @@ describe.each(TEST_DATABASES)('batch jobs on %s', (database) => {
     expect((await api.get(`/api-node/jobs/${sent.body.id}`)).status).toBe(401);
     const stream = await fetch(`${server.url}/api-node/jobs/${sent.body.id}/events?token=${alice.accessToken}`);
     expect(stream.status).toBe(401);
+
+    // A browser key (the widget's, from a partner page) reaches neither jobs nor runs.
+    const shop = 'https://shop.example';
+    const browserKey = await api.post<{ key: string }>(
+      '/api-node/api-keys',
+      { name: 'widget', kind: 'browser', allowedOrigins: [shop], rateLimitPerMinute: 100 },
+      alice.accessToken,
+    );
+    expect(browserKey.status).toBe(201);
+    for (const path of [`/api-node/jobs/${sent.body.id}`, `/api-node/runs/${end.run_id}`, '/api-node/runs']) {
+      const res = await api.call('GET', path, { token: browserKey.body.key, headers: { origin: shop } });
+      expect(res.status).toBe(403);
+    }
   });
 
   it('refuses a bad operation, bad options and no photos with 400', async () => {

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { MangoError } from '@mango/core';
 import { bruise, features } from '@mango/plugins';
 import type { ServerContext } from '../../context.ts';
-import { requireCaller, type CallerEnv } from '../../auth/caller.ts';
+import { requireUserOrServerKey, type CallerEnv } from '../../auth/caller.ts';
 import { cancelJob, createJob, failJob, jobView, type JobOperation, type JobView } from '../../jobs/store.ts';
 import { callerLimits } from '../api-py/guards.ts';
 import { readMultipart, uploadedFiles, withUploadSpool, type MultipartForm } from '../api-py/uploads.ts';
@@ -61,7 +61,7 @@ export function jobRoutes(ctx: ServerContext): Hono<CallerEnv> {
   const { db, jobs } = ctx;
   const notFound = (c: Context) => c.json({ error: 'Job not found' }, 404);
   // '/jobs/*' also matches '/jobs': one authentication (and one count against a key's limit) a request.
-  app.use('/jobs/*', requireCaller(ctx));
+  app.use('/jobs/*', requireUserOrServerKey(ctx));
 
   app.post('/jobs', callerLimits(ctx), withUploadSpool(ctx.config.uploadDir), async (c) => {
     const limits = { maxFileBytes: ctx.config.maxUploadBytes, maxFiles: ctx.config.maxJobFiles };

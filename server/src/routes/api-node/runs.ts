@@ -16,7 +16,7 @@ import {
 import { reportHtml } from '@mango/core/report';
 import type { FeatureResultItem } from '@mango/core';
 import type { ServerContext } from '../../context.ts';
-import { requireCaller, type CallerEnv } from '../../auth/caller.ts';
+import { requireUserOrServerKey, type CallerEnv } from '../../auth/caller.ts';
 import { deleteRun, getRun, isValidCursor, listRuns, resultsFileOf, type StoredRun } from '../../runs/index.ts';
 
 const isoDate = z
@@ -90,7 +90,7 @@ async function runZip(run: StoredRun): Promise<Uint8Array> {
 export function runRoutes(ctx: ServerContext): Hono<CallerEnv> {
   const app = new Hono<CallerEnv>();
   // '/runs/*' also matches '/runs': one authentication (and one count against a key's limit) a request.
-  app.use('/runs/*', requireCaller(ctx));
+  app.use('/runs/*', requireUserOrServerKey(ctx));
 
   app.get('/runs', async (c) => {
     const parsed = RunListQuery.safeParse(c.req.query());
