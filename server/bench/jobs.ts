@@ -3,7 +3,7 @@
  * recover a killed worker's photo (issue 14). Real processes on 127.0.0.1: one server instance
  * (JOB_WORKER=0, so only the workers score) and the workers, each with one thread.
  *
- *   DATABASE_URL=postgres://mango:mango@127.0.0.1:5432/mango_jobs npm run bench:jobs [-- --photos 200]
+ *   DATABASE_URL=postgres://mango:mango@127.0.0.1:5432/mango_jobs npm run bench:jobs [-- --photos 200 --side 240]
  */
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -21,8 +21,11 @@ import {
   type ClusterProcess,
 } from '../src/testing/cluster.ts';
 
-const { values } = parseArgs({ options: { photos: { type: 'string', default: '200' } } });
+const { values } = parseArgs({
+  options: { photos: { type: 'string', default: '200' }, side: { type: 'string', default: '240' } },
+});
 const PHOTOS = Number(values.photos);
+const SIDE = Number(values.side);
 const url = process.env.DATABASE_URL;
 if (!url) {
   console.error('set DATABASE_URL=postgres://...');
@@ -33,7 +36,7 @@ if (!builtForCluster()) {
   process.exit(2);
 }
 
-const photos = await smallPhotos(PHOTOS);
+const photos = await smallPhotos(PHOTOS, SIDE);
 const db = new pg.Client({ connectionString: url });
 await db.connect();
 
@@ -75,7 +78,9 @@ try {
   const two = await run(2);
   const killed = await run(2, true);
   const f = (v: number) => v.toFixed(2);
-  console.log(`${PHOTOS} photos of ${photos[0].length} bytes (240 px JPEG), classical bruise, one thread per worker`);
+  console.log(
+    `${PHOTOS} photos of ${photos[0].length} bytes (${SIDE} px JPEG), classical bruise, one thread per worker`,
+  );
   console.log(`1 worker : ${f(one.perSecond)} photos/s (${f(one.seconds)} s after the upload of ${f(one.upload)} s)`);
   console.log(`2 workers: ${f(two.perSecond)} photos/s (${f(two.seconds)} s), x${f(two.perSecond / one.perSecond)}`);
   console.log(
