@@ -13,7 +13,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PgBoss } from 'pg-boss';
 import type { Logger } from '@mango/core';
-import { jobPositions, pendingPhotos, stuckJobs } from './store.ts';
+import { createHash } from 'node:crypto';
+import { pendingPhotos, stuckJobs } from './store.ts';
 import { giveUpPhoto, processPhoto, type JobWorkDeps } from './work.ts';
 
 export interface JobQueue {
@@ -22,16 +23,25 @@ export interface JobQueue {
   close(): Promise<void>;
 }
 
-/** Reports active jobs that made no progress for a while (they are logged, and left to the queue). */
-function watchStuckJobs(deps: JobWorkDeps, stuckAfterMs: number): () => void {
+/**
+ * Reports active jobs that made no progress for a while, and hands their photos without a result to
+ * the queue again (`requeue`: harmless for photos already queued; it repairs a job whose server
+ * stopped between storing it and queueing it).
+ */
+function watchStuckJobs(
+  deps: JobWorkDeps,
+  stuckAfterMs: number,
+  requeue: (jobId: string) => Promise<void>,
+): () => void {
+  const check = async () => {
+    for (const j of await stuckJobs(deps.db, stuckAfterMs)) {
+      deps.logger.warn(`job ${j.id} is stuck: no progress since ${j.updated_at}; its photos are queued again`);
+      await requeue(j.id);
+    }
+  };
   const timer = setInterval(
     () => {
-      stuckJobs(deps.db, stuckAfterMs).then(
-        (jobs) => {
-          for (const j of jobs) deps.logger.warn(`job ${j.id} is stuck: no progress since ${j.updated_at}`);
-        },
-        (e) => deps.logger.error('checking for stuck jobs failed', e),
-      );
+      check().catch((e) => deps.logger.error('checking for stuck jobs failed', e));
     },
     Math.min(60_000, stuckAfterMs),
   );
@@ -48,7 +58,7 @@ export function createLocalQueue(deps: JobWorkDeps, options: { concurrency: numb
   let pumping = false;
   let again = false;
   let closed = false;
-  const stopWatch = watchStuckJobs(deps, options.stuckAfterMs);
+  const stopWatch = watchStuckJobs(deps, options.stuckAfterMs, async () => pump());
 
   const start = (jobId: string, position: number, key: string) => {
     const tries = (attempts.get(key) ?? 0) + 1;
@@ -138,6 +148,12 @@ export interface PgQueueOptions {
 
 const INSERT_CHUNK = 1000;
 
+/** A UUID made from the job and the photo (pg-boss ids are UUIDs). */
+function photoMessageId(jobId: string, position: number): string {
+  const h = createHash('sha256').update(`${jobId}/${position}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
 export async function createPgBossQueue(deps: JobWorkDeps, options: PgQueueOptions): Promise<JobQueue> {
   const boss = new PgBoss({
     connectionString: options.databaseUrl,
@@ -171,17 +187,24 @@ export async function createPgBossQueue(deps: JobWorkDeps, options: PgQueueOptio
       giveUpPhoto(deps, job.data.jobId, job.data.position, `${options.retryLimit + 1} attempts failed or timed out`),
     );
   }
-  const stopWatch = watchStuckJobs(deps, options.stuckAfterMs);
+  // A photo's message id is derived from the job and the photo: queueing it again is a no-op in
+  // pg-boss (its insert skips an id it has), so a job can be queued again safely.
+  const enqueue = async (jobId: string) => {
+    // Every photo of the job without a result (at most MAX_JOB_FILES).
+    const photos = await pendingPhotos(deps.db, Number.MAX_SAFE_INTEGER, jobId);
+    for (let i = 0; i < photos.length; i += INSERT_CHUNK) {
+      await boss.insert(
+        PHOTO_QUEUE,
+        photos.slice(i, i + INSERT_CHUNK).map(({ position }) => ({
+          id: photoMessageId(jobId, position),
+          data: { jobId, position },
+        })),
+      );
+    }
+  };
+  const stopWatch = watchStuckJobs(deps, options.stuckAfterMs, enqueue);
   return {
-    async enqueue(jobId) {
-      const positions = await jobPositions(deps.db, jobId);
-      for (let i = 0; i < positions.length; i += INSERT_CHUNK) {
-        await boss.insert(
-          PHOTO_QUEUE,
-          positions.slice(i, i + INSERT_CHUNK).map((position) => ({ data: { jobId, position } })),
-        );
-      }
-    },
+    enqueue,
     async close() {
       stopWatch();
       await boss.stop({ graceful: true, timeout: 5000 });

@@ -305,9 +305,14 @@ export async function failJob(db: DB, store: PhotoStore, jobId: string, error: s
 }
 
 /** Photos of active jobs with no result yet, oldest job first (the in-process queue's work list). */
-export async function pendingPhotos(db: DB, limit: number): Promise<{ job_id: string; position: number }[]> {
-  return db
-    .selectFrom('job_files')
+export async function pendingPhotos(
+  db: DB,
+  limit: number,
+  jobId?: string,
+): Promise<{ job_id: string; position: number }[]> {
+  let q = db.selectFrom('job_files');
+  if (jobId !== undefined) q = q.where('job_files.job_id', '=', jobId);
+  return q
     .innerJoin('jobs', 'jobs.id', 'job_files.job_id')
     .select(['job_files.job_id', 'job_files.position'])
     .where('jobs.state', 'in', ACTIVE_STATES)
@@ -337,15 +342,4 @@ export async function stuckJobs(db: DB, olderThanMs: number): Promise<{ id: stri
     .where('state', 'in', ACTIVE_STATES)
     .where('updated_at', '<', before)
     .execute();
-}
-
-/** Positions of a job's photos (what the PostgreSQL queue enqueues). */
-export async function jobPositions(db: DB, jobId: string): Promise<number[]> {
-  const rows = await db
-    .selectFrom('job_files')
-    .select('position')
-    .where('job_id', '=', jobId)
-    .orderBy('position')
-    .execute();
-  return rows.map((r) => r.position);
 }

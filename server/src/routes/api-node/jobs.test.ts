@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import JSZip from 'jszip';
@@ -221,3 +221,38 @@ async function countItems(dataDir: string, jobId: string): Promise<number> {
     await opened.close();
   }
 }
+
+describe.each(TEST_DATABASES)('a job stored but never queued, on %s', (database) => {
+  it('is reported as stuck and its photos are queued again, so it completes', async () => {
+    const server = await startTestServer({ workerThreads: 1, jobStuckAfterMs: 1000 }, { database });
+    try {
+      const api = client(server);
+      const alice = await signUp(api, 'Alice Farms');
+      const user = await server.ctx.db
+        .selectFrom('users')
+        .select('id')
+        .where('username', '=', alice.username)
+        .executeTakeFirstOrThrow();
+      const png = await encodeImage(bruisedPairScene().image, 'png');
+      const uploads = [0, 1].map((i) => {
+        const path = join(server.dataDir, `spooled-${i}`);
+        writeFileSync(path, png);
+        return { name: `m${i}.png`, path, size: png.length };
+      });
+      // As if the server had stopped right after storing the job, before handing it to the queue.
+      const { createJob } = await import('../../jobs/store.ts');
+      const id = await createJob(
+        server.ctx.db,
+        server.ctx.jobs.store,
+        { userId: user.id, organization: 'Alice Farms' },
+        'bruise',
+        { method: 'classical' },
+        uploads,
+      );
+      const end = await followJob(server.url, id, alice.accessToken);
+      expect(end).toMatchObject({ state: 'done', total: 2, done: 2, failed: 0 });
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+});
