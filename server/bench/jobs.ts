@@ -10,6 +10,8 @@ import pg from 'pg';
 import { followJob } from '@mango/core/jobs';
 import {
   builtForCluster,
+  dropQueueSchema,
+  uniqueQueueSchema,
   killMidPhoto,
   retriedPhotos,
   signUpAt,
@@ -39,14 +41,16 @@ if (!builtForCluster()) {
 const photos = await smallPhotos(PHOTOS, SIDE);
 const db = new pg.Client({ connectionString: url });
 await db.connect();
+// The benchmark's queue is its own: nothing else on the database takes its photos.
+const schema = uniqueQueueSchema('bench_jobs');
 
 /** Runs one job of PHOTOS photos with `workers` workers; with `kill`, SIGKILLs one halfway. */
 async function run(workers: number, kill = false) {
   const procs: ClusterProcess[] = [];
   try {
-    const server = await startServerProcess(url!);
+    const server = await startServerProcess(url!, { queueSchema: schema });
     procs.push(server);
-    const ws = await Promise.all(Array.from({ length: workers }, () => startWorkerProcess(url!, 1)));
+    const ws = await Promise.all(Array.from({ length: workers }, () => startWorkerProcess(url!, 1, schema)));
     procs.push(...ws);
     const token = await signUpAt(server.url);
     const t0 = performance.now();
@@ -59,9 +63,9 @@ async function run(workers: number, kill = false) {
     let recoveredS: number | null = null;
     if (kill) {
       while (!halfway) await new Promise((r) => setTimeout(r, 20));
-      const killedAt = await killMidPhoto(db, id, ws[0], workers);
+      const killedAt = await killMidPhoto(db, schema, id, ws[0], workers);
       await following;
-      const retried = await retriedPhotos(db, id);
+      const retried = await retriedPhotos(db, schema, id);
       if (retried.length) recoveredS = (Math.max(...retried.map((r) => r.completedOn.getTime())) - killedAt) / 1000;
     }
     const end = await following;
@@ -88,5 +92,6 @@ try {
       `${killed.recoveredS === null ? '(none was held)' : `${f(killed.recoveredS)} s`} after the kill`,
   );
 } finally {
+  await dropQueueSchema(db, schema);
   await db.end();
 }

@@ -62,6 +62,8 @@ export interface ServerConfig {
   jobHeartbeatSeconds: number;
   /** An active job without progress for this long is reported as stuck, ms (JOB_STUCK_AFTER_S, default 600). */
   jobStuckAfterMs: number;
+  /** PostgreSQL schema of the pg-boss queue (JOB_QUEUE_SCHEMA, default pgboss); one pool of workers per schema. */
+  jobQueueSchema: string;
 }
 
 const num = (v: string | undefined, d: number) =>
@@ -106,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     jobRetries: num(env.JOB_RETRIES, 2),
     jobHeartbeatSeconds: Math.max(10, num(env.JOB_HEARTBEAT_S, 10)),
     jobStuckAfterMs: num(env.JOB_STUCK_AFTER_S, 600) * 1000,
+    jobQueueSchema: env.JOB_QUEUE_SCHEMA || 'pgboss',
     ...overrides,
   };
 }

@@ -45,6 +45,7 @@ export async function createJobs(
       ? createLocalQueue(deps, { concurrency, stuckAfterMs: config.jobStuckAfterMs })
       : await createPgBossQueue(deps, {
           databaseUrl: config.databaseUrl,
+          schema: config.jobQueueSchema,
           work: role.worker,
           concurrency,
           retryLimit: config.jobRetries,

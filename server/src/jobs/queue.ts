@@ -132,6 +132,8 @@ interface PhotoMessage {
 
 export interface PgQueueOptions {
   databaseUrl: string;
+  /** the schema pg-boss keeps its tables in */
+  schema: string;
   /** take photos on this process (servers: unless JOB_WORKER=0; `mango worker`: always) */
   work: boolean;
   /** photos scored at once by this process */
@@ -157,6 +159,7 @@ function photoMessageId(jobId: string, position: number): string {
 export async function createPgBossQueue(deps: JobWorkDeps, options: PgQueueOptions): Promise<JobQueue> {
   const boss = new PgBoss({
     connectionString: options.databaseUrl,
+    schema: options.schema,
     max: 4,
     // Expired attempts and missed heartbeats are looked for every 2 s, so a dead worker's photo
     // goes back to the queue within heartbeatSeconds + 2 s.

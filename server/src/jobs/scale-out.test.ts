@@ -9,6 +9,8 @@ import pg from 'pg';
 import { followJob, type JobProgress } from '@mango/core/jobs';
 import {
   builtForCluster,
+  dropQueueSchema,
+  uniqueQueueSchema,
   killMidPhoto,
   retriedPhotos,
   signUpAt,
@@ -36,11 +38,13 @@ describe.skipIf(!DATABASE_URL)('batch jobs across processes on PostgreSQL', () =
     const url = DATABASE_URL!;
     // Each is kept as it starts, so afterAll stops it even when another fails to start.
     const kept = <T extends ClusterProcess>(p: Promise<T>) => p.then((x) => (procs.push(x), x));
+    // A queue of their own: other test servers on this database take no photo of this job.
+    const schema = uniqueQueueSchema('kill_test');
     const [a, b, w1, w2] = await Promise.all([
-      kept(startServerProcess(url)),
-      kept(startServerProcess(url)),
-      kept(startWorkerProcess(url, 1)),
-      kept(startWorkerProcess(url, 1)),
+      kept(startServerProcess(url, { queueSchema: schema })),
+      kept(startServerProcess(url, { queueSchema: schema })),
+      kept(startWorkerProcess(url, 1, schema)),
+      kept(startWorkerProcess(url, 1, schema)),
     ]);
     const db = new pg.Client({ connectionString: url });
     await db.connect();
@@ -56,7 +60,7 @@ describe.skipIf(!DATABASE_URL)('batch jobs across processes on PostgreSQL', () =
         if (p.done + p.failed >= PHOTOS / 2) halfway = true;
       });
       while (!halfway) await new Promise((r) => setTimeout(r, 20));
-      const killedAt = await killMidPhoto(db, id, w1);
+      const killedAt = await killMidPhoto(db, schema, id, w1);
       const end = await following;
       expect(w1.proc.signalCode).toBe('SIGKILL');
       expect(end).toMatchObject({ id, state: 'done', total: PHOTOS, done: PHOTOS, failed: 0 });
@@ -68,7 +72,7 @@ describe.skipIf(!DATABASE_URL)('batch jobs across processes on PostgreSQL', () =
       expect(items.rows.map((r) => r.position)).toEqual([...Array(PHOTOS).keys()]);
       expect(items.rows.every((r) => Number(r.n) === 1)).toBe(true);
       // The killed worker held a photo: pg-boss retried it (retry_count > 0) and it was stored once.
-      const retried = await retriedPhotos(db, id);
+      const retried = await retriedPhotos(db, schema, id);
       expect(retried.length).toBeGreaterThanOrEqual(1);
       const recoveredS = (Math.max(...retried.map((r) => r.completedOn.getTime())) - killedAt) / 1000;
       console.log(
@@ -80,7 +84,9 @@ describe.skipIf(!DATABASE_URL)('batch jobs across processes on PostgreSQL', () =
       // The other worker is still well.
       expect(w2.proc.exitCode).toBeNull();
     } finally {
+      await stopAll(procs);
+      await dropQueueSchema(db, schema);
       await db.end();
     }
-  }, 90_000);
+  }, 180_000);
 });

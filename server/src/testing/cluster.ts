@@ -73,8 +73,14 @@ export interface ServerProcess extends ClusterProcess {
   url: string;
 }
 
-/** A server instance on a free port; JOB_WORKER=0 unless `scores` (then it scores photos too). */
-export async function startServerProcess(databaseUrl: string, opts: { scores?: boolean } = {}): Promise<ServerProcess> {
+/**
+ * A server instance on a free port; JOB_WORKER=0 unless `scores` (then it scores photos too).
+ * `queueSchema` (JOB_QUEUE_SCHEMA) keeps a test's queue to its own processes.
+ */
+export async function startServerProcess(
+  databaseUrl: string,
+  opts: { scores?: boolean; queueSchema?: string } = {},
+): Promise<ServerProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'mango-cluster-'));
   const { handle, matched } = launch(
     [SERVER_MAIN],
@@ -86,6 +92,7 @@ export async function startServerProcess(databaseUrl: string, opts: { scores?: b
       JOB_WORKER: opts.scores ? '1' : '0',
       WORKER_THREADS: '1',
       LOGIN_LIMIT_PER_MINUTE: '1000',
+      ...(opts.queueSchema ? { JOB_QUEUE_SCHEMA: opts.queueSchema } : {}),
     },
     /listening on http:\/\/localhost:(\d+)/,
   );
@@ -101,11 +108,15 @@ export async function startServerProcess(databaseUrl: string, opts: { scores?: b
   };
 }
 
-/** A `mango worker` process with `concurrency` threads. */
-export async function startWorkerProcess(databaseUrl: string, concurrency = 1): Promise<ClusterProcess> {
+/** A `mango worker` process with `concurrency` threads (on the queue in `queueSchema`, if given). */
+export async function startWorkerProcess(
+  databaseUrl: string,
+  concurrency = 1,
+  queueSchema?: string,
+): Promise<ClusterProcess> {
   const { handle, matched } = launch(
     [MANGO_BIN, 'worker', '--database', databaseUrl, '--concurrency', String(concurrency)],
-    {},
+    queueSchema ? { JOB_QUEUE_SCHEMA: queueSchema } : {},
     /taking photos/,
   );
   await matched;
@@ -159,16 +170,30 @@ export async function submitJob(url: string, token: string, photos: Uint8Array[]
 /** Stops every process given, in parallel. */
 export const stopAll = (ps: (ClusterProcess | undefined)[]) => Promise.all(ps.map((p) => p?.stop()));
 
+/** A schema name of its own for a test's or a benchmark's queue (dropped with `dropQueueSchema`). */
+export const uniqueQueueSchema = (prefix: string) => `${prefix}_${Math.random().toString(36).slice(2, 10)}`;
+
+export async function dropQueueSchema(db: pg.Client, schema: string): Promise<void> {
+  if (!/^[a-z0-9_]+$/.test(schema)) throw new Error(`not a queue schema name: ${schema}`);
+  await db.query(`drop schema if exists ${schema} cascade`);
+}
+
 /** The queue jobs of `jobId`'s photos in pg-boss's table (state and attempts). */
-const PHOTO_ROWS = "from pgboss.job where name = 'mango-photo' and data->>'jobId' = $1";
+const photoRows = (schema: string) => `from ${schema}.job where name = 'mango-photo' and data->>'jobId' = $1`;
 
 /**
  * SIGKILLs `worker` in the middle of a photo: once `holders` workers hold one (that many active
  * queue jobs of the job), or after about a second. Answers the time of the kill.
  */
-export async function killMidPhoto(db: pg.Client, jobId: string, worker: ClusterProcess, holders = 2): Promise<number> {
+export async function killMidPhoto(
+  db: pg.Client,
+  schema: string,
+  jobId: string,
+  worker: ClusterProcess,
+  holders = 2,
+): Promise<number> {
   for (let i = 0; i < 200; i++) {
-    const active = await db.query(`select count(*)::int as n ${PHOTO_ROWS} and state = 'active'`, [jobId]);
+    const active = await db.query(`select count(*)::int as n ${photoRows(schema)} and state = 'active'`, [jobId]);
     if (active.rows[0].n >= holders) break;
     await sleep(5);
   }
@@ -177,9 +202,13 @@ export async function killMidPhoto(db: pg.Client, jobId: string, worker: Cluster
 }
 
 /** The photos of the job that pg-boss retried, with when their retry completed. */
-export async function retriedPhotos(db: pg.Client, jobId: string): Promise<{ position: number; completedOn: Date }[]> {
+export async function retriedPhotos(
+  db: pg.Client,
+  schema: string,
+  jobId: string,
+): Promise<{ position: number; completedOn: Date }[]> {
   const rows = await db.query<{ position: string; completed_on: Date }>(
-    `select data->>'position' as position, completed_on ${PHOTO_ROWS} and retry_count > 0`,
+    `select data->>'position' as position, completed_on ${photoRows(schema)} and retry_count > 0`,
     [jobId],
   );
   return rows.rows.map((r) => ({ position: Number(r.position), completedOn: r.completed_on }));
