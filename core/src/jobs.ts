@@ -44,19 +44,24 @@ async function* sseData(body: ReadableStream<Uint8Array>): AsyncGenerator<{ even
 
 /**
  * Follows a job until it ends (done, failed or cancelled), calling `onProgress` on every change;
- * answers its last progress. A dropped stream is opened again (the job goes on on the server).
+ * answers its last progress. A dropped stream is opened again (the job goes on on the server), with
+ * the current token when `token` is a function.
  */
 export async function followJob(
   baseUrl: string,
   id: string,
-  token: string,
+  token: string | (() => string),
   onProgress: (p: JobProgress) => void = () => {},
   signal?: AbortSignal,
+  /** called on a 401 (an access token that expired during a long job); true: try again with `token()` */
+  onUnauthorized?: () => Promise<boolean>,
 ): Promise<JobProgress> {
   const url = `${baseUrl.replace(/\/$/, '')}/api-node/jobs/${encodeURIComponent(id)}/events`;
   for (let attempt = 0; ; attempt++) {
     try {
-      const res = await fetch(url, { headers: { Authorization: `Bearer ${token}` }, signal });
+      const bearer = typeof token === 'function' ? token() : token;
+      const res = await fetch(url, { headers: { Authorization: `Bearer ${bearer}` }, signal });
+      if (res.status === 401 && onUnauthorized && attempt < 20 && (await onUnauthorized())) continue;
       if (!res.ok || !res.body) {
         const text = await res.text().catch(() => '');
         let message = `${res.status}`;

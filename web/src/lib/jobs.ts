@@ -6,7 +6,7 @@
 import { followJob } from '@mango/core/jobs';
 import { isBruiseFigures } from '@mango/core/results';
 import type { FeatureResultItem } from '@mango/core';
-import { apiJson } from '#web/api/client.ts';
+import { apiJson, refreshTokens } from '#web/api/client.ts';
 import { getAccessToken } from '#web/auth/tokens.ts';
 import type { BruiseRow } from './bruiseResults.ts';
 import type { StoredRun } from './runs.ts';
@@ -42,10 +42,18 @@ export async function runBatchJob(
   );
   const answer = JSON.parse((await sent.body.text()) || '{}') as { id?: string; error?: string };
   if (!sent.ok || !answer.id) throw new Error(answer.error ?? `the job was refused (${sent.status})`);
-  const end = await followJob(window.location.origin, answer.id, getAccessToken() ?? '', (p) => {
-    const finished = p.done + p.failed;
-    onUpdate({ phase: 'processing', finished, total: p.total, fraction: p.total ? finished / p.total : 1 });
-  });
+  const end = await followJob(
+    window.location.origin,
+    answer.id,
+    () => getAccessToken() ?? '',
+    (p) => {
+      const finished = p.done + p.failed;
+      onUpdate({ phase: 'processing', finished, total: p.total, fraction: p.total ? finished / p.total : 1 });
+    },
+    undefined,
+    // A job may outlive the access token: refreshed once it is refused, then followed on.
+    refreshTokens,
+  );
   if (end.state !== 'done' || !end.run_id) throw new Error(`the job ended ${end.state}`);
   const run = await apiJson<StoredRun>(`/api-node/runs/${encodeURIComponent(end.run_id)}`);
   if (!run.ok) throw new Error(`the results could not be read (${run.status})`);
