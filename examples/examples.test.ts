@@ -153,3 +153,17 @@ describe('postgres', () => {
     60_000,
   );
 });
+
+describe('scale-out', () => {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) console.warn('examples/scale-out SKIPPED: set TEST_DATABASE_URL=postgres://... to run it');
+  it.skipIf(!url)(
+    'two instances and two mango worker processes score one job sent by mango bruise --server (needs TEST_DATABASE_URL)',
+    async () => {
+      const r = await tsx('examples/scale-out/scale-out.ts', ['12'], { ...process.env, DATABASE_URL: url });
+      expect(r.stdout).toMatch(/^12 photos scored in/m);
+      expect(r.stdout).toContain('OK: two instances, two workers, one job of 12 photos.');
+    },
+    90_000,
+  );
+});

@@ -8,6 +8,7 @@ import { bruiseCommand, evalCommand } from './commands/bruise.ts';
 import { UsageError } from './util.ts';
 
 import { reportCommand } from './commands/report.ts';
+import { workerCommand } from './commands/worker.ts';
 import { VERSION } from './version.ts';
 
 export { VERSION };
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
   kmeansCommand(program);
   evalCommand(program);
   reportCommand(program);
+  workerCommand(program);
   return program;
 }
 

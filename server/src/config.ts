@@ -45,6 +45,25 @@ export interface ServerConfig {
   /** worker threads for image jobs (WORKER_THREADS, default: one per core) */
   workerThreads?: number;
   logRequests: boolean;
+  /** Most photos in one batch job (MAX_JOB_FILES, default 10,000). */
+  maxJobFiles: number;
+  /** Largest batch job upload, bytes (MAX_JOB_MB, default 10,240). */
+  maxJobBytes: number;
+  /**
+   * Where job photos wait for a worker (JOB_FILES_DIR). SQLite default DATA_DIR/jobs; PostgreSQL
+   * default: in the database. Set it on PostgreSQL to a directory every worker mounts.
+   */
+  jobFilesDir?: string;
+  /** PostgreSQL: this server instance scores job photos too (JOB_WORKER, default 1; 0: only `mango worker`s do). */
+  jobWorker: boolean;
+  /** Retries of a photo whose worker died or timed out (JOB_RETRIES, default 2). */
+  jobRetries: number;
+  /** A worker silent for this long is taken as dead and its photo retried, s (JOB_HEARTBEAT_S, default 10, at least 10). */
+  jobHeartbeatSeconds: number;
+  /** An active job without progress for this long is reported as stuck, ms (JOB_STUCK_AFTER_S, default 600). */
+  jobStuckAfterMs: number;
+  /** PostgreSQL schema of the pg-boss queue (JOB_QUEUE_SCHEMA, default pgboss); one pool of workers per schema. */
+  jobQueueSchema: string;
 }
 
 const num = (v: string | undefined, d: number) =>
@@ -82,6 +101,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: env.TRUST_PROXY === '1',
     logRequests: env.LOG_REQUESTS !== '0',
     workerThreads: env.WORKER_THREADS ? num(env.WORKER_THREADS, 1) : undefined,
+    maxJobFiles: num(env.MAX_JOB_FILES, 10_000),
+    maxJobBytes: num(env.MAX_JOB_MB, 10_240) * 1024 * 1024,
+    jobFilesDir: env.JOB_FILES_DIR ? resolve(env.JOB_FILES_DIR) : undefined,
+    jobWorker: env.JOB_WORKER !== '0',
+    jobRetries: num(env.JOB_RETRIES, 2),
+    jobHeartbeatSeconds: Math.max(10, num(env.JOB_HEARTBEAT_S, 10)),
+    jobStuckAfterMs: num(env.JOB_STUCK_AFTER_S, 600) * 1000,
+    jobQueueSchema: env.JOB_QUEUE_SCHEMA || 'pgboss',
     ...overrides,
   };
 }

@@ -11,6 +11,7 @@ import type { ServerConfig } from './config.ts';
 import { migrateToLatest, openDatabase, type DB } from './db/index.ts';
 import type { Dialect } from './db/migrations.ts';
 import { ensurePrivateDir } from './db/private-files.ts';
+import { createJobs, type Jobs } from './jobs/index.ts';
 import { backgroundSettled } from './background.ts';
 
 export interface ServerContext {
@@ -25,6 +26,8 @@ export interface ServerContext {
   logger: Logger;
   /** worker threads that decode and run plugins off the event loop */
   pool: JobPool;
+  /** batch jobs: where their photos wait and the queue that hands them to workers */
+  jobs: Jobs;
   close(): Promise<void>;
 }
 
@@ -63,6 +66,8 @@ export async function createServerContext(
     maxQueue: config.workerQueue,
     timeoutMs: config.photoTimeLimitMs,
   });
+  const logger = extra.logger ?? consoleLogger;
+  const jobs = await createJobs(config, opened, pool, logger);
   const ctx: ServerContext = {
     config,
     db: opened.db,
@@ -71,9 +76,11 @@ export async function createServerContext(
     registry: builtinRegistry,
     images: createNodeImageBackend({ maxPixels: config.maxPixels }),
     models,
-    logger: extra.logger ?? consoleLogger,
+    logger,
     pool,
+    jobs,
     close: async () => {
+      await jobs.queue.close();
       await backgroundSettled(ctx);
       await pool.destroy();
       await opened.close();

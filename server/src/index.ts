@@ -2,3 +2,4 @@ export { createApp } from './app.ts';
 export { createServerContext, type ServerContext } from './context.ts';
 export { loadConfig, type ServerConfig } from './config.ts';
 export { startServer, type RunningServer } from './server.ts';
+export { startJobWorker, type JobWorkerOptions, type RunningJobWorker } from './jobs/worker.ts';

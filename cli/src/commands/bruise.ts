@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { createHash } from 'node:crypto';
 import { thumbnailDataUrl } from '@mango/core/node';
 import {
+  bruiseFiguresOf,
   RESULTS_SCHEMA,
   THUMBNAIL_MAX_SIDE,
   fruitTableCsv,
@@ -24,6 +25,7 @@ import { checkScaleFor, loadGradeRules, loadWeights } from '../grades.ts';
 import { runBatch, summarise } from '../batch.ts';
 import { addSchemaOptions, readSchemaOptions, type FlagHelp } from '../schemaOptions.ts';
 import { parseOrExit, UsageError } from '../util.ts';
+import { bruiseOnServer } from '../server-job.ts';
 
 /** Per input path: the photo's and its overlay's thumbnails (data URLs, long side <= 256). */
 type Thumbnails = Map<string, { photo: string; overlay: string | null }>;
@@ -75,6 +77,8 @@ interface BruiseFlags {
   lot?: string;
   exportCoco?: string;
   concurrency?: number;
+  server?: string;
+  apiKey?: string;
 }
 
 /** The CLI's wording of the BruiseOptions it offers as flags (names, kinds and defaults come from the schema). */
@@ -115,6 +119,8 @@ export function bruiseCommand(program: Command) {
       'write the predicted fruit and bruise regions as a COCO file (RLE masks, categories fruit and bruise) to correct in CVAT or Label Studio',
     )
     .option('--concurrency <n>', 'worker threads (default: one per core)', Number)
+    .option('--server <url>', 'score on a Mango server as one batch job, with its progress (default: here)')
+    .option('--api-key <key>', 'the API key for --server (default: MANGO_API_KEY)')
     .action(async (inputs: string[], o: BruiseFlags) => {
       const options = parseOrExit(BruiseOptions, readSchemaOptions(BruiseOptions, o));
       // The options the plugin runs with (and provenance records): method, and the scale when given.
@@ -130,6 +136,10 @@ export function bruiseCommand(program: Command) {
       if (o.lot && !rules) throw new UsageError('--lot needs --grades');
       const weights = o.weights ? loadWeights(o.weights) : undefined;
       const { files, missing } = await collectInputs(inputs);
+      if (o.server) {
+        process.exitCode = await bruiseViaServer(files, missing, options, o);
+        return;
+      }
       const json = Boolean(o.out?.toLowerCase().endsWith('.json'));
       const digests = new Map<string, string>();
       const thumbnails: Thumbnails = new Map();
@@ -228,6 +238,36 @@ export function bruiseCommand(program: Command) {
       }
       process.exitCode = summarise(outcome, `bruise${o.out ? ` results written to ${o.out}` : ''}`, missing);
     });
+}
+
+/** --server: the photos are scored by the server's batch job; the same outputs are written from its run. */
+async function bruiseViaServer(
+  files: InputFile[],
+  missing: string[],
+  options: { method: string; pxPerCm?: number; referenceMm?: number },
+  o: BruiseFlags,
+): Promise<number> {
+  const apiKey = o.apiKey || process.env.MANGO_API_KEY;
+  if (!apiKey) throw new UsageError('--server needs --api-key KEY (or MANGO_API_KEY)');
+  if (o.overlays || o.masks || o.exportCoco || o.grades || o.lot) {
+    throw new UsageError('--overlays, --masks, --export-coco, --grades and --lot work with a local run only');
+  }
+  if (files.length === 0) throw new UsageError('no photos found in the inputs');
+  const jobOptions = {
+    method: options.method,
+    ...(options.pxPerCm ? { pxPerCm: options.pxPerCm } : {}),
+    ...(options.referenceMm ? { referenceMm: options.referenceMm } : {}),
+  };
+  const { file, failed, runId } = await bruiseOnServer(files, { server: o.server!, apiKey, options: jobOptions });
+  const items = bruiseFiguresOf(file);
+  if (o.fruits) await writeWithProvenance(o.fruits, fruitTableCsv(items), file.provenance);
+  if (!o.out) process.stdout.write(resultsCsv(items));
+  else if (o.out.toLowerCase().endsWith('.json')) await writeFile(o.out, JSON.stringify(file, null, 2) + '\n');
+  else await writeWithProvenance(o.out, resultsCsv(items), file.provenance);
+  for (const f of failed) console.error(`failed: ${f.filename}: ${f.error}`);
+  for (const m of missing) console.error(`not found: ${m}`);
+  console.error(`${items.length} photo(s) scored on the server (run ${runId})${o.out ? `, written to ${o.out}` : ''}`);
+  return failed.length || missing.length ? 1 : 0;
 }
 
 export function evalCommand(program: Command) {

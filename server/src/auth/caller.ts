@@ -126,7 +126,7 @@ export function requireCaller(ctx: ServerContext): MiddlewareHandler<CallerEnv> 
     if (!key || key.revoked_at !== null) return errorResponse(c, 401, 'Invalid or revoked API key');
     const refusal = keyOriginRefusal(key.kind, parseOrigins(key.allowed_origins), c.req.header('origin'));
     if (refusal) return errorResponse(c, 403, refusal);
-    const decision = securityState(ctx).limiter.hit(`api-key:${key.id}`, key.rate_limit_per_minute);
+    const decision = await securityState(ctx).limits.hit(`api-key:${key.id}`, key.rate_limit_per_minute);
     if (!decision.ok) {
       c.header('Retry-After', String(decision.retryAfter));
       return errorResponse(c, 429, `Rate limit of ${key.rate_limit_per_minute} requests per minute exceeded`);
@@ -144,6 +144,22 @@ export function requireCaller(ctx: ServerContext): MiddlewareHandler<CallerEnv> 
     });
     return next();
   };
+}
+
+/**
+ * An access token or a server API key (a browser key's call, made from a partner's page with an
+ * Origin, is refused with 403): for the caller's own data, stored runs and batch jobs, which a
+ * partner page's visitors must not reach.
+ */
+export function requireUserOrServerKey(ctx: ServerContext): MiddlewareHandler<CallerEnv> {
+  const caller = requireCaller(ctx);
+  return (c, next) =>
+    caller(c, async () => {
+      if (c.get('caller').apiKeyId !== undefined && c.req.header('origin')) {
+        return void (c.res = errorResponse(c, 403, 'A browser API key cannot be used here: use a server key'));
+      }
+      await next();
+    });
 }
 
 /** Records an operation in the caller's history (API key calls land under the key owner). */

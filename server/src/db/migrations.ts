@@ -173,5 +173,59 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('actions').addColumn('run_id', 'text').execute();
       },
     },
+    '0009_jobs': {
+      async up(db: Kysely<unknown>) {
+        // Batch jobs (issue 14): one row per job, one per uploaded photo until the job ends. A photo's
+        // bytes sit in `data` (PostgreSQL default: every worker reaches them) or in a directory.
+        await db.schema
+          .createTable('jobs')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+          .addColumn('organization', 'text', (c) => c.notNull())
+          .addColumn('api_key_id', 'integer')
+          .addColumn('operation', 'text', (c) => c.notNull())
+          .addColumn('options', 'text', (c) => c.notNull())
+          .addColumn('state', 'text', (c) => c.notNull())
+          .addColumn('total', 'integer', (c) => c.notNull())
+          .addColumn('done', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('failed', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('run_id', 'text')
+          .addColumn('error', 'text')
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('updated_at', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('jobs_state').on('jobs').columns(['state', 'created_at']).execute();
+        await db.schema
+          .createTable('job_files')
+          .addColumn('job_id', 'text', (c) => c.notNull().references('jobs.id').onDelete('cascade'))
+          .addColumn('position', 'integer', (c) => c.notNull())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('size', 'integer', (c) => c.notNull())
+          .addColumn('data', dialect === 'postgres' ? 'bytea' : 'blob')
+          .addPrimaryKeyConstraint('job_files_pk', ['job_id', 'position'])
+          .execute();
+        // Exactly one stored result per photo, however often a photo is retried.
+        await db.schema
+          .createIndex('run_items_run_position')
+          .unique()
+          .on('run_items')
+          .columns(['run_id', 'position'])
+          .execute();
+      },
+    },
+    '0010_rate_limits': {
+      async up(db: Kysely<unknown>) {
+        // PostgreSQL: rate-limiter-flexible's table, so every instance counts the same hits
+        // (security/shared-limits.ts). SQLite keeps its limits in memory (one process).
+        if (dialect !== 'postgres') return;
+        await db.schema
+          .createTable('rate_limits')
+          .ifNotExists()
+          .addColumn('key', 'varchar(255)', (c) => c.primaryKey())
+          .addColumn('points', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('expire', 'bigint')
+          .execute();
+      },
+    },
   };
 }

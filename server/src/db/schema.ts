@@ -136,7 +136,44 @@ export interface RunItemsTable {
   photo: string | null;
 }
 
+/** A batch job (POST /api-node/jobs). */
+export interface JobsTable {
+  /** random UUID */
+  id: string;
+  user_id: number;
+  organization: string;
+  api_key_id: number | null;
+  /** 'bruise' | 'features' */
+  operation: string;
+  /** JSON object: the plugin options */
+  options: string;
+  /** 'queued' | 'running' | 'done' | 'failed' | 'cancelled' */
+  state: string;
+  total: number;
+  done: Generated<number>;
+  failed: Generated<number>;
+  /** the stored run its results land in */
+  run_id: string | null;
+  /** why the job itself could not run (state 'failed') */
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A photo of a job, until the job ends. */
+export interface JobFilesTable {
+  job_id: string;
+  position: number;
+  /** the sent name, sanitised */
+  name: string;
+  size: number;
+  /** the bytes, when kept in the database (null: in the job file directory) */
+  data: Uint8Array | null;
+}
+
 export interface Database {
+  jobs: JobsTable;
+  job_files: JobFilesTable;
   runs: RunsTable;
   run_items: RunItemsTable;
   users: UsersTable;

@@ -385,7 +385,7 @@ function buildRegistry(): OpenAPIRegistry {
     },
   });
 
-  // Stored runs (routes/api-node/runs.ts): the signed-in user's own only.
+  // Stored runs (routes/api-node/runs.ts): the caller's own only (access token or API key).
   const RunSummary = named(
     'Run',
     Provenance.pick({
@@ -409,7 +409,7 @@ function buildRegistry(): OpenAPIRegistry {
   const RunItem = named('RunItem', ResultsPhoto.extend({ id: z.number().int(), position: z.number().int() }));
   named('Provenance', Provenance);
   const runs = (route: Omit<RouteConfig, 'tags' | 'security'>) =>
-    r.registerPath({ tags: ['Runs'], security: userOnly, ...route });
+    r.registerPath({ tags: ['Runs'], security: userOrKey, ...route });
   const runId = z.object({ id: z.string() });
   runs({
     method: 'get',
@@ -462,6 +462,75 @@ function buildRegistry(): OpenAPIRegistry {
     summary: 'Delete one of your runs and its items',
     request: { params: runId },
     responses: { 200: json(schemas.Message, 'Deleted'), ...signedIn, 404: err('No such run of yours') },
+  });
+
+  // Batch jobs (routes/api-node/jobs.ts).
+  const JobProgress = named(
+    'JobProgress',
+    z.object({
+      id: z.string(),
+      state: z.enum(['queued', 'running', 'done', 'failed', 'cancelled']),
+      total: z.number().int(),
+      done: z.number().int(),
+      failed: z.number().int(),
+      run_id: z.string().nullable(),
+    }),
+  );
+  const jobs = (route: Omit<RouteConfig, 'tags' | 'security'>) =>
+    r.registerPath({ tags: ['Jobs'], security: userOrKey, ...route });
+  jobs({
+    method: 'post',
+    path: '/api-node/jobs',
+    summary:
+      'Start a batch job: multipart `operation` (bruise | features), `options` (JSON, the plugin options; ' +
+      'features jobs may add isolate: true), repeated `images` or one `zip`, up to MAX_JOB_FILES photos. ' +
+      'Answers at once; the results land in the stored run `run_id` as they are produced',
+    request: {
+      body: {
+        content: {
+          'multipart/form-data': {
+            schema: z.object({
+              operation: z.enum(['bruise', 'features']),
+              options: z.string().optional().meta({ description: 'JSON object of the plugin options' }),
+              images: z.array(z.string().meta({ format: 'binary' })).optional(),
+              zip: z.string().meta({ format: 'binary' }).optional(),
+            }),
+          },
+        },
+      },
+    },
+    responses: {
+      202: json(z.object({ id: z.string() }), 'The job was accepted'),
+      400: err('Bad operation, options or photos'),
+      413: err('A photo or the upload is too large'),
+      429: err('Too many requests or uploads at once'),
+      ...signedIn,
+    },
+  });
+  jobs({
+    method: 'get',
+    path: '/api-node/jobs/{id}',
+    summary: 'The progress of one of your jobs (done + failed = total once it is done)',
+    request: { params: runId },
+    responses: { 200: json(JobProgress, 'The job'), ...signedIn, 404: err('No such job of yours') },
+  });
+  jobs({
+    method: 'get',
+    path: '/api-node/jobs/{id}/events',
+    summary: 'Server-Sent Events: a `progress` event (JobProgress) on every change, until the job ends',
+    request: { params: runId },
+    responses: {
+      200: { description: 'text/event-stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+      ...signedIn,
+      404: err('No such job of yours'),
+    },
+  });
+  jobs({
+    method: 'delete',
+    path: '/api-node/jobs/{id}',
+    summary: 'Cancel one of your jobs: no more photos are scored; the ones done stay in its run',
+    request: { params: runId },
+    responses: { 200: json(JobProgress, 'The job, cancelled'), ...signedIn, 404: err('No such job of yours') },
   });
   return r;
 }

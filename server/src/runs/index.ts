@@ -83,10 +83,16 @@ interface RunInput {
   results: readonly JobResult[];
 }
 
-/** One stored item: the upload read back for its sha256 (and size, thumbnail), with its result. */
-async function runItem(runId: string, position: number, upload: RunUpload, r: JobResult, operation: RunOperation) {
-  const bytes = new Uint8Array(await readFile(upload.path));
-  const filename = sanitizeFileName(upload.name);
+/** One stored item: a photo's bytes (for its sha256, size, thumbnail) with its result. */
+export async function runItemOf(
+  runId: string,
+  position: number,
+  name: string,
+  bytes: Uint8Array,
+  r: JobResult,
+  operation: RunOperation,
+) {
+  const filename = sanitizeFileName(name);
   let result: Record<string, unknown>;
   let size: { width: number | null; height: number | null };
   let overlay: string | null = null;
@@ -98,10 +104,13 @@ async function runItem(runId: string, position: number, upload: RunUpload, r: Jo
     if (o) overlay = await thumbnailDataUrl(o.bytes, THUMBNAIL_MAX_SIDE);
     // Shown beside the overlay on the run page and in the report.
     photo = await thumbnailDataUrl(bytes, THUMBNAIL_MAX_SIDE).catch(() => null);
+  } else if (r.ok) {
+    result = { image_name: filename, ...r.result };
+    size = await imageSize(bytes);
   } else {
-    result = r.ok
-      ? { image_name: filename, ...r.result }
-      : { image_name: filename, error: r.error.status >= 500 ? 'the image could not be analysed' : r.error.message };
+    // A failed photo is listed with its error (a bruise job keeps going past it).
+    const error = r.error.status >= 500 ? 'the image could not be analysed' : r.error.message;
+    result = operation === 'bruise' ? { filename, error } : { image_name: filename, error };
     size = await imageSize(bytes);
   }
   return {
@@ -115,48 +124,76 @@ async function runItem(runId: string, position: number, upload: RunUpload, r: Jo
     photo,
   };
 }
+export type RunItemRow = Awaited<ReturnType<typeof runItemOf>>;
+
+/** The run list's summary of its items' results (JSON strings as stored). */
+export function runSummary(operation: RunOperation, results: readonly string[]): Record<string, number | null> {
+  if (operation !== 'bruise') return { n: results.length };
+  const percents = results
+    .map((r) => (JSON.parse(r) as { bruise_percent?: unknown }).bruise_percent)
+    .filter((v): v is number => typeof v === 'number');
+  return {
+    n: percents.length,
+    mean_bruise_percent: percents.length ? percents.reduce((a, v) => a + v, 0) / percents.length : null,
+    max_bruise_percent: percents.length ? Math.max(...percents) : null,
+  };
+}
+
+/** What the plugin reported about itself (method, version, model), from a successful result. */
+export function pluginFigures(operation: RunOperation, figures: Record<string, unknown>) {
+  const str = (v: unknown) => (typeof v === 'string' ? v : null);
+  return {
+    method_used: operation === 'bruise' ? str(figures.method) : null,
+    plugin_version: str(figures.version),
+    model_id: str(figures.model_id),
+    model_sha256: str(figures.model_sha256),
+  };
+}
+
+/** The runs row of a new run (its figures, count and summary may be filled in later: a job's are). */
+export function runRowOf(
+  id: string,
+  owner: { userId: number; organization: string; apiKeyId?: number | null },
+  operation: RunOperation,
+  options: Record<string, unknown>,
+  figures: Record<string, unknown>,
+  itemCount: number,
+  summary: Record<string, number | null>,
+) {
+  return {
+    id,
+    user_id: owner.userId,
+    organization: owner.organization,
+    operation,
+    method: typeof options.method === 'string' ? options.method : null,
+    ...pluginFigures(operation, figures),
+    options: JSON.stringify(options),
+    app_version: APP_VERSION,
+    api_key_id: owner.apiKeyId ?? null,
+    item_count: itemCount,
+    summary: JSON.stringify(summary),
+    created_at: now(),
+  };
+}
 
 async function saveRun(ctx: ServerContext, caller: Caller, input: RunInput): Promise<string> {
   const id = randomUUID();
   // One photo after another: each is read back whole (up to MAX_UPLOAD_MB).
-  const items: Awaited<ReturnType<typeof runItem>>[] = [];
+  const items: RunItemRow[] = [];
   for (const [position, upload] of input.uploads.entries()) {
-    items.push(await runItem(id, position, upload, input.results[position], input.operation));
+    const bytes = new Uint8Array(await readFile(upload.path));
+    items.push(await runItemOf(id, position, upload.name, bytes, input.results[position], input.operation));
   }
   const first = input.results.find((r) => r.ok);
   const figures = first?.ok ? (first.result as Record<string, unknown>) : {};
-  const str = (v: unknown) => (typeof v === 'string' ? v : null);
-  const percents = items
-    .map((i) => (JSON.parse(i.result) as { bruise_percent?: unknown }).bruise_percent)
-    .filter((v): v is number => typeof v === 'number');
-  const summary =
-    input.operation === 'bruise'
-      ? {
-          n: percents.length,
-          mean_bruise_percent: percents.length ? percents.reduce((a, v) => a + v, 0) / percents.length : null,
-          max_bruise_percent: percents.length ? Math.max(...percents) : null,
-        }
-      : { n: items.length };
+  const summary = runSummary(
+    input.operation,
+    items.map((i) => i.result),
+  );
   await ctx.db.transaction().execute(async (trx) => {
     await trx
       .insertInto('runs')
-      .values({
-        id,
-        user_id: caller.userId,
-        organization: caller.organization,
-        operation: input.operation,
-        method: str(input.options.method),
-        method_used: input.operation === 'bruise' ? str(figures.method) : null,
-        plugin_version: str(figures.version),
-        model_id: str(figures.model_id),
-        model_sha256: str(figures.model_sha256),
-        options: JSON.stringify(input.options),
-        app_version: APP_VERSION,
-        api_key_id: caller.apiKeyId ?? null,
-        item_count: items.length,
-        summary: JSON.stringify(summary),
-        created_at: now(),
-      })
+      .values(runRowOf(id, caller, input.operation, input.options, figures, items.length, summary))
       .execute();
     if (items.length > 0) await trx.insertInto('run_items').values(items).execute();
   });
@@ -366,14 +403,17 @@ export function resultsFileOf(run: StoredRun): ResultsFile {
   return {
     schema: RESULTS_SCHEMA,
     provenance: provenanceOf(run),
-    photos: run.items.map((i) => ({
-      filename: i.filename,
-      sha256: i.sha256,
-      width: i.width,
-      height: i.height,
-      result: i.result,
-      overlay_thumbnail: i.overlay_thumbnail,
-      photo_thumbnail: i.photo_thumbnail,
-    })),
+    // A photo a batch job could not score is listed on the run with its error, not in the results file.
+    photos: run.items
+      .filter((i) => !(run.operation === 'bruise' && 'error' in i.result))
+      .map((i) => ({
+        filename: i.filename,
+        sha256: i.sha256,
+        width: i.width,
+        height: i.height,
+        result: i.result,
+        overlay_thumbnail: i.overlay_thumbnail,
+        photo_thumbnail: i.photo_thumbnail,
+      })),
   };
 }

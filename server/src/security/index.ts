@@ -77,8 +77,15 @@ export function applySecurity(app: Hono, ctx: ServerContext): void {
     c.req.path.startsWith('/api-py')
       ? c.json({ detail: 'Request body too large' }, 413)
       : c.json({ error: 'Request body too large' }, 413);
-  app.use('*', bodyLimit({ maxSize: ctx.config.maxRequestBytes, onError: tooLarge }));
-  app.use('/api-node/*', bodyLimit({ maxSize: JSON_BODY_LIMIT, onError: tooLarge }));
+  // A batch job's upload (POST /api-node/jobs) has its own bound; its files are streamed to disk.
+  const isJobUpload = (c: Context) => c.req.method === 'POST' && c.req.path === '/api-node/jobs';
+  const limited = (maxSize: number) => {
+    const limit = bodyLimit({ maxSize, onError: tooLarge });
+    const jobLimit = bodyLimit({ maxSize: ctx.config.maxJobBytes, onError: tooLarge });
+    return (c: Context, next: () => Promise<void>) => (isJobUpload(c) ? jobLimit(c, next) : limit(c, next));
+  };
+  app.use('*', limited(ctx.config.maxRequestBytes));
+  app.use('/api-node/*', limited(JSON_BODY_LIMIT));
 }
 
 /**
@@ -86,14 +93,14 @@ export function applySecurity(app: Hono, ctx: ServerContext): void {
  * {error} with Retry-After.
  * Returns null when the request may go on.
  */
-export function rateLimit(
+export async function rateLimit(
   c: Context,
   ctx: ServerContext,
   entries: { key: string; limit: number }[],
   window: 'minute' | 'day' = 'minute',
-): Response | null {
+): Promise<Response | null> {
   const state = securityState(ctx);
-  const decision = (window === 'day' ? state.dailyLimiter : state.limiter).hitAll(entries);
+  const decision = await (window === 'day' ? state.dailyLimits : state.limits).hitAll(entries);
   return decision.ok ? null : tooManyAttempts(c, decision.retryAfter);
 }
 

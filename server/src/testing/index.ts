@@ -49,3 +49,5 @@ export async function startTestServer(
 export const TEST_DATABASES: ('sqlite' | 'postgres')[] = process.env.TEST_DATABASE_URL
   ? ['sqlite', 'postgres']
   : ['sqlite'];
+
+export * from './cluster.ts';

@@ -365,6 +365,12 @@ export const th: Record<string, string> = {
   'Failed to remove background. Please try again.': 'ลบพื้นหลังไม่สำเร็จ โปรดลองอีกครั้ง',
   'Please select files to upload.': 'โปรดเลือกไฟล์ที่จะอัปโหลด',
   'Error: {{detail}}': 'ข้อผิดพลาด: {{detail}}',
+  '{{failed}} of {{total}} photos could not be processed.': 'ประมวลผลรูปไม่ได้ {{failed}} จาก {{total}} รูป',
+  'Uploading {{total}} photos: {{percent}}%': 'กำลังอัปโหลด {{total}} รูป: {{percent}}%',
+  'Processed {{finished}} of {{total}} photos': 'ประมวลผลแล้ว {{finished}} จาก {{total}} รูป',
+  'Job progress': 'ความคืบหน้าของงาน',
+  'Grades are applied to up to 10 photos at a time: this batch is scored without grades.':
+    'การจัดเกรดใช้ได้ครั้งละไม่เกิน 10 รูป: ชุดนี้จะคำนวณโดยไม่จัดเกรด',
   'Failed to process the request.': 'ประมวลผลคำขอไม่สำเร็จ',
   'Error processing the files. Please check the console for details.':
     'เกิดข้อผิดพลาดในการประมวลผลไฟล์ โปรดดูรายละเอียดในคอนโซล',

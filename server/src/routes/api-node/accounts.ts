@@ -41,7 +41,7 @@ export function accountRoutes(ctx: ServerContext): Hono<CallerEnv> {
   const limit = () => ctx.config.loginLimitPerMinute;
 
   app.post('/register', async (c) => {
-    const limited = rateLimit(c, ctx, [{ key: addressKey(c, ctx, 'register'), limit: limit() }]);
+    const limited = await rateLimit(c, ctx, [{ key: addressKey(c, ctx, 'register'), limit: limit() }]);
     if (limited) return limited;
     const parsed = await readJson(c, RegisterRequest);
     if (!parsed.ok) return parsed.response;

@@ -4,6 +4,7 @@ import type { ServerContext } from '../../context.ts';
 import type { CallerEnv } from '../../auth/caller.ts';
 import { accountRoutes } from './accounts.ts';
 import { apiKeyRoutes } from './api-keys.ts';
+import { jobRoutes } from './jobs.ts';
 import { recoveryRoutes } from './recovery.ts';
 import { runRoutes } from './runs.ts';
 import { userRoutes } from './user.ts';
@@ -15,5 +16,6 @@ export function apiNodeRoutes(ctx: ServerContext): Hono<CallerEnv> {
   app.route('/', recoveryRoutes(ctx));
   app.route('/', apiKeyRoutes(ctx));
   app.route('/', runRoutes(ctx));
+  app.route('/', jobRoutes(ctx));
   return app;
 }

@@ -26,12 +26,12 @@ export function recoveryRoutes(ctx: ServerContext): Hono<CallerEnv> {
     const parsed = await readJson(c, ForgotPasswordRequest);
     if (!parsed.ok) return parsed.response;
     const email = parsed.data.email.toLowerCase();
-    const limited = rateLimit(c, ctx, [
+    const limited = await rateLimit(c, ctx, [
       { key: addressKey(c, ctx, 'recovery'), limit: limit() },
       { key: `recovery:account:${email}`, limit: limit() },
     ]);
     if (limited) return limited;
-    const daily = rateLimit(
+    const daily = await rateLimit(
       c,
       ctx,
       [{ key: addressKey(c, ctx, 'recovery-day'), limit: ctx.config.recoveryPerAddressPerDay }],
@@ -47,7 +47,7 @@ export function recoveryRoutes(ctx: ServerContext): Hono<CallerEnv> {
     const parsed = await readJson(c, VerifyCodeRequest);
     if (!parsed.ok) return parsed.response;
     // Per address and per account: a new code every few minutes must not multiply the guesses.
-    const limited = rateLimit(c, ctx, [
+    const limited = await rateLimit(c, ctx, [
       { key: addressKey(c, ctx, 'verify-code'), limit: limit() },
       { key: `verify-code:account:${parsed.data.email.toLowerCase()}`, limit: limit() },
     ]);
@@ -87,7 +87,7 @@ export function recoveryRoutes(ctx: ServerContext): Hono<CallerEnv> {
         400,
       );
     }
-    const limited = rateLimit(c, ctx, [{ key: `change-password:user:${caller.userId}`, limit: limit() }]);
+    const limited = await rateLimit(c, ctx, [{ key: `change-password:user:${caller.userId}`, limit: limit() }]);
     if (limited) return limited;
     const user = await ctx.db
       .selectFrom('users')

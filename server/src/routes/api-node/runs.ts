@@ -1,5 +1,5 @@
 /**
- * The signed-in user's stored runs: /api-node/runs (list, filters, cursor pages), /runs/{id}
+ * The caller's stored runs (access token or API key of theirs): /api-node/runs (list, filters, cursor pages), /runs/{id}
  * (the run and its items), /runs/{id}/export (per-fruit or per-image CSV, results JSON, zip, HTML
  * report) and DELETE /runs/{id}. Another user's run answers 404, exactly like a missing one.
  */
@@ -16,7 +16,7 @@ import {
 import { reportHtml } from '@mango/core/report';
 import type { FeatureResultItem } from '@mango/core';
 import type { ServerContext } from '../../context.ts';
-import { requireUser, type CallerEnv } from '../../auth/caller.ts';
+import { requireUserOrServerKey, type CallerEnv } from '../../auth/caller.ts';
 import { deleteRun, getRun, isValidCursor, listRuns, resultsFileOf, type StoredRun } from '../../runs/index.ts';
 
 const isoDate = z
@@ -89,8 +89,8 @@ async function runZip(run: StoredRun): Promise<Uint8Array> {
 
 export function runRoutes(ctx: ServerContext): Hono<CallerEnv> {
   const app = new Hono<CallerEnv>();
-  app.use('/runs', requireUser(ctx));
-  app.use('/runs/*', requireUser(ctx));
+  // '/runs/*' also matches '/runs': one authentication (and one count against a key's limit) a request.
+  app.use('/runs/*', requireUserOrServerKey(ctx));
 
   app.get('/runs', async (c) => {
     const parsed = RunListQuery.safeParse(c.req.query());

@@ -60,7 +60,9 @@ export function userRoutes(ctx: ServerContext): Hono<CallerEnv> {
         400,
       );
     }
-    const limited = rateLimit(c, ctx, [{ key: `profile-email:user:${userId}`, limit: ctx.config.loginLimitPerMinute }]);
+    const limited = await rateLimit(c, ctx, [
+      { key: `profile-email:user:${userId}`, limit: ctx.config.loginLimitPerMinute },
+    ]);
     if (limited) return limited;
     if (!(await verifyPassword(currentPassword, user.password_hash))) {
       return c.json({ error: 'Current password is incorrect' }, 400);
@@ -79,7 +81,9 @@ export function userRoutes(ctx: ServerContext): Hono<CallerEnv> {
     const parsed = await readJson(c, ConfirmEmailRequest);
     if (!parsed.ok) return parsed.response;
     const { userId } = c.get('caller');
-    const limited = rateLimit(c, ctx, [{ key: `email-confirm:user:${userId}`, limit: ctx.config.loginLimitPerMinute }]);
+    const limited = await rateLimit(c, ctx, [
+      { key: `email-confirm:user:${userId}`, limit: ctx.config.loginLimitPerMinute },
+    ]);
     if (limited) return limited;
     const email = await confirmEmailChange(ctx, userId, parsed.data.code);
     if (!email) return c.json({ error: INCORRECT_CODE }, 400);

@@ -29,7 +29,7 @@ export function callerLimits(ctx: ServerContext): MiddlewareHandler {
       return errorResponse(c, 429, message);
     };
     if (caller.apiKeyId === undefined) {
-      const decision = securityState(ctx).limiter.hit(`api-py:user:${caller.userId}`, apiPyLimitPerMinute);
+      const decision = await securityState(ctx).limits.hit(`api-py:user:${caller.userId}`, apiPyLimitPerMinute);
       if (!decision.ok) {
         return refuse(decision.retryAfter, `Rate limit of ${apiPyLimitPerMinute} requests per minute exceeded`);
       }

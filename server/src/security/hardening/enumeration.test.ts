@@ -20,7 +20,7 @@ describe('issue 16 item 7: enumeration', () => {
 
   it('answers forgot-password for a known address no slower than for an unknown one, and mails after', async () => {
     const users = [];
-    for (let i = 0; i < 12; i++) users.push(await signUp(api));
+    for (let i = 0; i < 16; i++) users.push(await signUp(api));
     const time = async (email: string) => {
       const t0 = performance.now();
       const res = await api.post('/api-node/forgot-password', { email });
@@ -30,15 +30,17 @@ describe('issue 16 item 7: enumeration', () => {
       });
       return ms;
     };
-    const known: number[] = [];
-    const unknown: number[] = [];
-    // Interleaved, each address once (fresh accounts: no cap on codes applies).
+    // Interleaved pairs, each address once (fresh accounts: no cap on codes applies). The difference
+    // within a pair (two requests a moment apart) is what is compared, so load from other test files
+    // moves both sides of a pair alike.
+    const extra: number[] = [];
     for (let i = 0; i < users.length; i++) {
-      unknown.push(await time(`nobody.${i}.${Date.now()}@example.org`));
-      known.push(await time(users[i].email));
+      const unknown = await time(`nobody.${i}.${Date.now()}@example.org`);
+      extra.push((await time(users[i].email)) - unknown);
     }
-    // Before: the known address waited for the code's insert and the outbox file (6.4 vs 3.5 ms median).
-    expect(median(known)).toBeLessThan(median(unknown) + 1);
+    // Before: the known address waited for the code's insert and the outbox file (6.4 vs 3.5 ms median,
+    // a median extra time of about 3 ms).
+    expect(median(extra)).toBeLessThan(1);
     for (const u of users) expect(await mailedCode(server, u.email)).not.toBeNull();
   });
 

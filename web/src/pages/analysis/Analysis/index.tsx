@@ -13,8 +13,26 @@ import ScrollTopButton from './ScrollTopButton.tsx';
 import '../../tool-pages.css';
 import './analysis.css';
 import { useTranslation } from 'react-i18next';
+import { failedCount, featureItemsOf, JOB_THRESHOLD, runBatchJob, type JobUpdate } from '#web/lib/jobs.ts';
+import JobProgress from '#web/components/JobProgress.tsx';
 
 const ANALYZE_ENDPOINT = '/api-py/python/analyze';
+
+/** More than JOB_THRESHOLD photos: one batch job with a progress bar, then the same results page. */
+async function analyzeAsJob(files: File[], selectedIds: string[], isolate: boolean, onUpdate: (u: JobUpdate) => void) {
+  const run = await runBatchJob(
+    'features',
+    files,
+    { features: selectedIds, ...(isolate ? { isolate } : {}) },
+    onUpdate,
+  );
+  const state = toAnalysisState({
+    selectedFeatures: selectedIds,
+    analysisResults: featureItemsOf(run),
+    selectedFiles: files,
+  });
+  return { state, failed: failedCount(run), total: run.items.length };
+}
 
 type Category = keyof typeof FEATURE_CATEGORIES;
 const CATEGORIES = Object.keys(FEATURE_CATEGORIES) as Category[];
@@ -42,6 +60,7 @@ export default function Analysis() {
   const [isolate, setIsolate] = useState(false);
   const [loadingImages, setLoadingImages] = useState(false);
   const [processing, setProcessing] = useState(false);
+  const [job, setJob] = useState<JobUpdate | null>(null);
 
   // Images handed over by another tool as {url, name}: fetched and turned into png files, once.
   const images = state?.images;
@@ -90,6 +109,23 @@ export default function Analysis() {
       return;
     }
     setProcessing(true);
+    if (files.length > JOB_THRESHOLD) {
+      try {
+        const { state: result, failed, total } = await analyzeAsJob(files, selectedIds, isolate, setJob);
+        if (failed > 0) alert(t('{{failed}} of {{total}} photos could not be processed.', { failed, total }));
+        if (!result) throw new Error('no results');
+        saveAnalysisSession(result);
+        void logAction(`Features Analysis: ${selectedIds.join(',')}`, result.analysisResults[0]?.run_id);
+        navigate('/analysis/result', { state: result });
+      } catch (e) {
+        console.error('Feature analysis job failed', e);
+        alert(t('Error processing the image.'));
+      } finally {
+        setJob(null);
+        setProcessing(false);
+      }
+      return;
+    }
     const form = new FormData();
     for (const f of files) form.append('images', f, f.name);
     form.append('features', JSON.stringify(selectedIds));
@@ -200,6 +236,7 @@ export default function Analysis() {
             <input type="checkbox" checked={isolate} onChange={(e) => setIsolate(e.target.checked)} />{' '}
             {t('Isolate fruit (remove background first)')}
           </label>
+          {job && <JobProgress update={job} />}
           <div className="tool-actions">
             <button
               type="button"

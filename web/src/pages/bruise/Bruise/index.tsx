@@ -7,6 +7,8 @@ import ConfirmDialog from '#web/components/ConfirmDialog.tsx';
 import { apiFetch, logAction } from '#web/api/client.ts';
 import { readDetail } from '#web/lib/upload.ts';
 import { saveUploadedFiles, toRows } from '#web/lib/bruiseResults.ts';
+import { bruiseRowsOf, failedCount, JOB_THRESHOLD, runBatchJob, type JobUpdate } from '#web/lib/jobs.ts';
+import JobProgress from '#web/components/JobProgress.tsx';
 import '../../tool-pages.css';
 import { useTranslation } from 'react-i18next';
 
@@ -27,6 +29,7 @@ export default function Bruise() {
   const [confirming, setConfirming] = useState(false);
   const [processing, setProcessing] = useState(false);
   const [scale, setScale] = useState<ScaleFields>({ referenceMm: '', pxPerCm: '', grades: '' });
+  const [job, setJob] = useState<JobUpdate | null>(null);
 
   const onProcess = () => {
     if (files.length === 0) {
@@ -36,9 +39,38 @@ export default function Bruise() {
     setConfirming(true);
   };
 
+  /** More than JOB_THRESHOLD photos: one batch job with a progress bar, then the same results page. */
+  const runAsJob = async () => {
+    try {
+      // A batch job takes the plugin's options: the scale goes with it; grades apply to up to 10 photos.
+      const options = {
+        method: 'auto',
+        ...(scale.referenceMm.trim() ? { referenceMm: Number(scale.referenceMm) } : {}),
+        ...(scale.pxPerCm.trim() ? { pxPerCm: Number(scale.pxPerCm) } : {}),
+      };
+      if (scale.grades)
+        alert(t('Grades are applied to up to 10 photos at a time: this batch is scored without grades.'));
+      const run = await runBatchJob('bruise', files, options, setJob);
+      const results = bruiseRowsOf(run);
+      const failed = failedCount(run);
+      if (failed > 0)
+        alert(t('{{failed}} of {{total}} photos could not be processed.', { failed, total: run.items.length }));
+      saveUploadedFiles(results);
+      void logAction('Bruised Area Calculation', run.id);
+      navigate('/showarea/accuracy', { state: { results } });
+    } catch (e) {
+      console.error('Bruised area calculation job failed', e);
+      alert(t('Error: {{detail}}', { detail: (e as Error).message }));
+    } finally {
+      setJob(null);
+      setProcessing(false);
+    }
+  };
+
   const onConfirm = async () => {
     setConfirming(false);
     setProcessing(true);
+    if (files.length > JOB_THRESHOLD) return runAsJob();
     const form = new FormData();
     for (const f of files) form.append('images', f, f.name);
     if (scale.referenceMm.trim()) form.append('reference_mm', scale.referenceMm.trim());
@@ -130,11 +162,12 @@ export default function Bruise() {
               {t(processing ? 'Processing...' : 'Process')}
             </button>
           </div>
-          {processing && (
+          {processing && !job && (
             <p className="tool-status" role="status">
               {t('Processing...')}
             </p>
           )}
+          {job && <JobProgress update={job} />}
         </div>
       </section>
       <ConfirmDialog

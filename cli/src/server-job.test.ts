@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { encodeImage } from '@mango/core/node';
+import { bruisedPairScene } from '@mango/core/testing';
+import { ResultsFile } from '@mango/core/results';
+import { startTestServer, type TestServer } from '@mango/server/testing';
+
+const run = promisify(execFile);
+const BIN = resolve(import.meta.dirname, '../bin/mango.js');
+
+describe('mango bruise --server URL --api-key KEY DIR (a batch job on a real server)', () => {
+  let server: TestServer;
+  let dir: string;
+  let key: string;
+  beforeAll(async () => {
+    server = await startTestServer({ workerThreads: 1 });
+    dir = mkdtempSync(join(tmpdir(), 'mango-cli-server-'));
+    mkdirSync(join(dir, 'crate'), { recursive: true });
+    const png = await encodeImage(bruisedPairScene().image, 'png');
+    for (let i = 0; i < 12; i++) writeFileSync(join(dir, 'crate', `m${String(i).padStart(2, '0')}.png`), png);
+    writeFileSync(join(dir, 'crate', 'broken.jpg'), 'not a photo');
+    const post = (path: string, body: object, token?: string) =>
+      fetch(server.url + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(body),
+      }).then((r) => r.json() as Promise<Record<string, string>>);
+    const user = { username: 'cli_job', email: 'cli_job@example.org', organization: 'Lab', password: 'pw-cli-job-1' };
+    await post('/api-node/register', user);
+    const { accessToken } = await post('/api-node/login', { email: user.username, password: user.password });
+    key = (
+      await post(
+        '/api-node/api-keys',
+        { name: 'cli', kind: 'server', allowedOrigins: [], rateLimitPerMinute: 100 },
+        accessToken,
+      )
+    ).key;
+  });
+  afterAll(async () => {
+    await server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('submits the directory as one job, shows progress, writes the results file and lists the failed photo', async () => {
+    const out = join(dir, 'results.json');
+    const r = await run(process.execPath, [
+      BIN,
+      'bruise',
+      '--server',
+      server.url,
+      '--api-key',
+      key,
+      '--method',
+      'classical',
+      '--out',
+      out,
+      join(dir, 'crate'),
+    ]).then(
+      () => ({ code: 0, stderr: '' }),
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/job [0-9a-f-]{36}: 13 photo\(s\) sent/);
+    expect(r.stderr).toMatch(/13\/13 \(1 failed\)/);
+    expect(r.stderr).toMatch(/failed: broken\.jpg: /);
+    const file = ResultsFile.parse(JSON.parse(readFileSync(out, 'utf8')));
+    expect(file.photos).toHaveLength(12);
+    expect(file.provenance.source).toBe('api');
+    expect(file.photos.every((p) => (p.result as { bruise_percent: number }).bruise_percent > 1)).toBe(true);
+  });
+
+  it('refuses --server without a key (usage error, exit 2)', async () => {
+    const r = await run(process.execPath, [BIN, 'bruise', '--server', server.url, join(dir, 'crate')], {
+      env: { ...process.env, MANGO_API_KEY: '' },
+    }).then(
+      () => ({ code: 0, stderr: '' }),
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--api-key/);
+  });
+});

@@ -1,0 +1,78 @@
+/**
+ * `mango bruise --server URL --api-key KEY DIR`: the photos go to a Mango server as one batch job
+ * (POST /api-node/jobs, each file streamed from disk), its progress is shown as it comes (Server-Sent
+ * Events), and the stored run's results file is written like a local run's outputs.
+ */
+import { openAsBlob } from 'node:fs';
+import { SingleBar, Presets } from 'cli-progress';
+import { followJob, type JobProgress } from '@mango/core/jobs';
+import { ResultsFile } from '@mango/core/results';
+import type { InputFile } from './inputs.ts';
+import { parseOrExit, UsageError } from './util.ts';
+
+export interface ServerJobOptions {
+  server: string;
+  apiKey: string;
+  options: Record<string, unknown>;
+}
+
+async function answerError(res: Response): Promise<string> {
+  const text = await res.text();
+  try {
+    return (JSON.parse(text) as { error?: string }).error ?? `${res.status}`;
+  } catch {
+    return `${res.status} ${text.slice(0, 200)}`;
+  }
+}
+
+/** Runs the files as a bruise job on the server; answers its results file and the failed photos. */
+export async function bruiseOnServer(
+  files: InputFile[],
+  o: ServerJobOptions,
+): Promise<{ file: ResultsFile; failed: { filename: string; error: string }[]; runId: string }> {
+  const base = o.server.replace(/\/$/, '');
+  if (!/^https?:\/\//.test(base)) throw new UsageError(`--server must be an http(s) URL (got ${o.server})`);
+  const auth = { Authorization: `Bearer ${o.apiKey}` };
+  const form = new FormData();
+  form.append('operation', 'bruise');
+  form.append('options', JSON.stringify(o.options));
+  for (const f of files) form.append('images', await openAsBlob(f.path), f.relative);
+  const sent = await fetch(`${base}/api-node/jobs`, { method: 'POST', body: form, headers: auth });
+  if (sent.status !== 202) throw new Error(`the server refused the job: ${await answerError(sent)}`);
+  const { id } = (await sent.json()) as { id: string };
+  console.error(`job ${id}: ${files.length} photo(s) sent to ${base}`);
+
+  const bar =
+    process.stderr.isTTY && files.length > 1
+      ? new SingleBar(
+          { format: ' {bar} {value}/{total} photos | failed {failed}', stream: process.stderr },
+          Presets.shades_classic,
+        )
+      : null;
+  bar?.start(files.length, 0, { failed: 0 });
+  let lastTenth = -1;
+  const show = (p: JobProgress) => {
+    const n = p.done + p.failed;
+    if (bar) return bar.update(n, { failed: p.failed });
+    const tenth = Math.floor((10 * n) / Math.max(1, p.total));
+    if (tenth !== lastTenth) console.error(`job ${id}: ${n}/${p.total} (${p.failed} failed)`);
+    lastTenth = tenth;
+  };
+  let end: JobProgress;
+  try {
+    end = await followJob(base, id, o.apiKey, show);
+  } finally {
+    bar?.stop();
+  }
+  if (end.state !== 'done' || !end.run_id) throw new Error(`job ${id} ended ${end.state}`);
+
+  const exported = await fetch(`${base}/api-node/runs/${end.run_id}/export?format=json`, { headers: auth });
+  if (!exported.ok) throw new Error(`the results could not be read: ${await answerError(exported)}`);
+  const file = parseOrExit(ResultsFile, await exported.json());
+  const run = await fetch(`${base}/api-node/runs/${end.run_id}`, { headers: auth });
+  const items = run.ok
+    ? ((await run.json()) as { items: { filename: string; result: { error?: string } }[] }).items
+    : [];
+  const failed = items.flatMap((i) => (i.result.error ? [{ filename: i.filename, error: i.result.error }] : []));
+  return { file, failed, runId: end.run_id };
+}

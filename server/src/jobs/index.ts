@@ -1,0 +1,59 @@
+/** Batch jobs (issue 14): the store, the queue of this database, and the worker that `mango worker` runs. */
+import { join } from 'node:path';
+import type { Logger } from '@mango/core';
+import type { JobPool } from '@mango/runner';
+import type { ServerConfig } from '../config.ts';
+import type { DB } from '../db/index.ts';
+import type { Dialect } from '../db/migrations.ts';
+import { createLocalQueue, createPgBossQueue, type JobQueue } from './queue.ts';
+import { databasePhotoStore, directoryPhotoStore, type PhotoStore } from './store.ts';
+import type { JobWorkDeps } from './work.ts';
+
+export type { JobQueue } from './queue.ts';
+export type { JobView, JobOperation, PhotoStore } from './store.ts';
+
+export interface Jobs {
+  queue: JobQueue;
+  store: PhotoStore;
+}
+
+/** Photos in a directory (SQLite, or JOB_FILES_DIR), otherwise in the database. */
+export function photoStoreFor(config: ServerConfig, dialect: Dialect): PhotoStore {
+  if (config.jobFilesDir) return directoryPhotoStore(config.jobFilesDir);
+  return dialect === 'sqlite' ? directoryPhotoStore(join(config.dataDir, 'jobs')) : databasePhotoStore();
+}
+
+export async function createJobs(
+  config: ServerConfig,
+  opened: { db: DB; dialect: Dialect },
+  pool: JobPool,
+  logger: Logger,
+  role: { worker: boolean } = { worker: config.jobWorker },
+): Promise<Jobs> {
+  const store = photoStoreFor(config, opened.dialect);
+  const deps: JobWorkDeps = {
+    db: opened.db,
+    store,
+    pool,
+    logger,
+    maxPixels: config.maxPixels,
+    maxBytes: config.maxUploadBytes,
+  };
+  const concurrency = Math.max(1, pool.threads);
+  const queue =
+    opened.dialect === 'sqlite' || !config.databaseUrl
+      ? createLocalQueue(deps, { concurrency, stuckAfterMs: config.jobStuckAfterMs })
+      : await createPgBossQueue(deps, {
+          databaseUrl: config.databaseUrl,
+          schema: config.jobQueueSchema,
+          work: role.worker,
+          concurrency,
+          retryLimit: config.jobRetries,
+          heartbeatSeconds: config.jobHeartbeatSeconds,
+          // The photo's own limit on its thread, plus reading and storing it.
+          expireInSeconds: Math.ceil(config.photoTimeLimitMs / 1000) + 60,
+          stuckAfterMs: config.jobStuckAfterMs,
+          logger,
+        });
+  return { queue, store };
+}

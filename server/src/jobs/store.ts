@@ -1,0 +1,345 @@
+/**
+ * Batch jobs in the database (issue 14): the job row, its photos until it ends, and the stored run
+ * its results land in. Every function here is safe to call from any server instance or
+ * `mango worker` process at once: a photo's result is inserted once (unique run_id + position), and
+ * the counters move in the same transaction, so a photo retried after a crash is counted once.
+ */
+import { randomUUID } from 'node:crypto';
+import { copyFile, mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { PipelineStep } from '@mango/core';
+import type { JobProgress, JobState } from '@mango/core/jobs';
+import type { JobResult } from '@mango/runner';
+import type { DB } from '../db/index.ts';
+import { now } from '../db/index.ts';
+import { PRIVATE_DIR_MODE } from '../db/private-files.ts';
+import { pluginFigures, runItemOf, runRowOf, runSummary, type RunItemRow, type RunOperation } from '../runs/index.ts';
+
+export type JobOperation = 'bruise' | 'features';
+export type { JobState };
+export const ACTIVE_STATES: JobState[] = ['queued', 'running'];
+
+/** The answer of GET /api-node/jobs/{id}. */
+export type JobView = JobProgress;
+
+export interface JobOwner {
+  userId: number;
+  organization: string;
+  apiKeyId?: number | null;
+}
+
+/** An uploaded photo, spooled to disk by the request. */
+export interface JobUpload {
+  name: string;
+  path: string;
+  size: number;
+}
+
+/**
+ * Where a job's photos wait for a worker: in the database (PostgreSQL's default: every worker on
+ * any machine reaches them) or in a directory (SQLite's default; on PostgreSQL a shared directory).
+ */
+export interface PhotoStore {
+  /** true: the bytes go in job_files.data */
+  readonly inDatabase: boolean;
+  /** takes the spooled file (moved or read) and stores it */
+  put(db: DB, jobId: string, position: number, upload: JobUpload): Promise<void>;
+  read(db: DB, jobId: string, position: number): Promise<Uint8Array>;
+  /** removes every photo of the job */
+  removeJob(db: DB, jobId: string): Promise<void>;
+}
+
+export function databasePhotoStore(): PhotoStore {
+  return {
+    inDatabase: true,
+    async put(db, jobId, position, upload) {
+      const data = new Uint8Array(await readFile(upload.path));
+      await db
+        .updateTable('job_files')
+        .set({ data })
+        .where('job_id', '=', jobId)
+        .where('position', '=', position)
+        .execute();
+    },
+    async read(db, jobId, position) {
+      const row = await db
+        .selectFrom('job_files')
+        .select('data')
+        .where('job_id', '=', jobId)
+        .where('position', '=', position)
+        .executeTakeFirst();
+      if (!row?.data) throw new Error(`photo ${position} of job ${jobId} is gone`);
+      return new Uint8Array(row.data);
+    },
+    async removeJob(db, jobId) {
+      await db.deleteFrom('job_files').where('job_id', '=', jobId).execute();
+    },
+  };
+}
+
+export function directoryPhotoStore(root: string): PhotoStore {
+  const dirOf = (jobId: string) => join(root, jobId);
+  return {
+    inDatabase: false,
+    async put(_db, jobId, position, upload) {
+      await mkdir(dirOf(jobId), { recursive: true, mode: PRIVATE_DIR_MODE });
+      const target = join(dirOf(jobId), String(position));
+      // A shared directory may sit on another file system than the request's spool.
+      await rename(upload.path, target).catch(async (e: NodeJS.ErrnoException) => {
+        if (e.code !== 'EXDEV') throw e;
+        await copyFile(upload.path, target);
+      });
+    },
+    async read(_db, jobId, position) {
+      return new Uint8Array(await readFile(join(dirOf(jobId), String(position))));
+    },
+    async removeJob(db, jobId) {
+      await db.deleteFrom('job_files').where('job_id', '=', jobId).execute();
+      await rm(dirOf(jobId), { recursive: true, force: true });
+    },
+  };
+}
+
+export const runOperationOf = (op: JobOperation): RunOperation => (op === 'bruise' ? 'bruise' : 'analyze');
+
+/** The pipeline of a job's photos. */
+export function jobSteps(operation: JobOperation, options: Record<string, unknown>): PipelineStep[] {
+  if (operation === 'bruise') return [{ plugin: 'bruise', options }];
+  const { isolate, ...featureOptions } = options;
+  return [...(isolate ? [{ plugin: 'remove-background' }] : []), { plugin: 'features', options: featureOptions }];
+}
+
+/** Rows are inserted in chunks: 10,000 photos in one statement would pass PostgreSQL's parameter limit. */
+const CHUNK = 500;
+
+/**
+ * Creates the job, its stored run (filled in as photos are scored) and its photos (moved into the
+ * store one at a time). Answers the job's id; the caller then hands it to the queue.
+ */
+export async function createJob(
+  db: DB,
+  store: PhotoStore,
+  owner: JobOwner,
+  operation: JobOperation,
+  options: Record<string, unknown>,
+  uploads: readonly JobUpload[],
+): Promise<string> {
+  const id = randomUUID();
+  const runId = randomUUID();
+  const t = now();
+  const runOperation = runOperationOf(operation);
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('runs')
+      .values(runRowOf(runId, owner, runOperation, options, {}, uploads.length, runSummary(runOperation, [])))
+      .execute();
+    await trx
+      .insertInto('jobs')
+      .values({
+        id,
+        user_id: owner.userId,
+        organization: owner.organization,
+        api_key_id: owner.apiKeyId ?? null,
+        operation,
+        options: JSON.stringify(options),
+        // 'failed' until every photo is stored: a request cut short leaves no job for the queue.
+        state: 'failed',
+        error: 'the upload did not complete',
+        total: uploads.length,
+        run_id: runId,
+        created_at: t,
+        updated_at: t,
+      })
+      .execute();
+    for (let i = 0; i < uploads.length; i += CHUNK) {
+      const rows = uploads
+        .slice(i, i + CHUNK)
+        .map((u, k) => ({ job_id: id, position: i + k, name: u.name, size: u.size, data: null }));
+      await trx.insertInto('job_files').values(rows).execute();
+    }
+  });
+  try {
+    for (const [position, upload] of uploads.entries()) await store.put(db, id, position, upload);
+  } catch (e) {
+    await store.removeJob(db, id);
+    throw e;
+  }
+  await db.updateTable('jobs').set({ state: 'queued', error: null }).where('id', '=', id).execute();
+  return id;
+}
+
+export async function jobView(db: DB, id: string, userId?: number): Promise<JobView | null> {
+  let q = db.selectFrom('jobs').select(['id', 'state', 'total', 'done', 'failed', 'run_id']).where('id', '=', id);
+  if (userId !== undefined) q = q.where('user_id', '=', userId);
+  const row = await q.executeTakeFirst();
+  return row ? { ...row, state: row.state as JobState } : null;
+}
+
+export interface JobForWork {
+  id: string;
+  operation: JobOperation;
+  options: Record<string, unknown>;
+  state: JobState;
+  run_id: string;
+  name: string;
+}
+
+/** The job and the photo's name, or null when the job is gone or no longer active. */
+export async function jobForPhoto(db: DB, jobId: string, position: number): Promise<JobForWork | null> {
+  const row = await db
+    .selectFrom('jobs')
+    .innerJoin('job_files', 'job_files.job_id', 'jobs.id')
+    .select(['jobs.id', 'jobs.operation', 'jobs.options', 'jobs.state', 'jobs.run_id', 'job_files.name'])
+    .where('jobs.id', '=', jobId)
+    .where('job_files.position', '=', position)
+    .executeTakeFirst();
+  if (!row || !row.run_id || !ACTIVE_STATES.includes(row.state as JobState)) return null;
+  return {
+    ...row,
+    run_id: row.run_id,
+    operation: row.operation as JobOperation,
+    options: JSON.parse(row.options) as Record<string, unknown>,
+    state: row.state as JobState,
+  };
+}
+
+/** True when the photo already has its result (a retry after a crash that happened after storing). */
+export async function hasResult(db: DB, runId: string, position: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('run_items')
+    .select('id')
+    .where('run_id', '=', runId)
+    .where('position', '=', position)
+    .executeTakeFirst();
+  return Boolean(row);
+}
+
+class JobNotActive extends Error {}
+
+/**
+ * Stores one photo's result and counts it, once: a second result for the same photo is dropped.
+ * Answers true when this call completed the job (every photo has a result or an error).
+ */
+export async function recordPhoto(db: DB, jobId: string, item: RunItemRow, failed: boolean): Promise<boolean> {
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const inserted = await trx
+        .insertInto('run_items')
+        .values(item)
+        .onConflict((oc) => oc.columns(['run_id', 'position']).doNothing())
+        .executeTakeFirst();
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
+      const counter = failed ? 'failed' : 'done';
+      const row = await trx
+        .updateTable('jobs')
+        .set((eb) => ({ [counter]: eb(counter, '+', 1), state: 'running', updated_at: now() }))
+        .where('id', '=', jobId)
+        .where('state', 'in', ACTIVE_STATES)
+        .returning(['done', 'failed', 'total'])
+        .executeTakeFirst();
+      // Cancelled meanwhile: the result is not kept.
+      if (!row) throw new JobNotActive();
+      if (row.done + row.failed < row.total) return false;
+      await trx.updateTable('jobs').set({ state: 'done', updated_at: now() }).where('id', '=', jobId).execute();
+      return true;
+    });
+  } catch (e) {
+    if (e instanceof JobNotActive) return false;
+    throw e;
+  }
+}
+
+/** The stored-run item of a photo's outcome. */
+export function photoItem(
+  job: JobForWork,
+  position: number,
+  bytes: Uint8Array,
+  result: JobResult,
+): Promise<RunItemRow> {
+  return runItemOf(job.run_id, position, job.name, bytes, result, runOperationOf(job.operation));
+}
+
+/** Ends a job: its run gets its count, summary and plugin figures; its photos are deleted. */
+export async function closeJob(db: DB, store: PhotoStore, jobId: string): Promise<void> {
+  const job = await db.selectFrom('jobs').select(['run_id', 'operation']).where('id', '=', jobId).executeTakeFirst();
+  await store.removeJob(db, jobId);
+  if (!job?.run_id) return;
+  const operation = runOperationOf(job.operation as JobOperation);
+  const items = await db
+    .selectFrom('run_items')
+    .select('result')
+    .where('run_id', '=', job.run_id)
+    .orderBy('position')
+    .execute();
+  const results = items.map((i) => i.result);
+  const first = results.map((r) => JSON.parse(r) as Record<string, unknown>).find((r) => !('error' in r));
+  await db
+    .updateTable('runs')
+    .set({
+      item_count: results.length,
+      summary: JSON.stringify(runSummary(operation, results)),
+      ...(first ? pluginFigures(operation, first) : {}),
+    })
+    .where('id', '=', job.run_id)
+    .execute();
+}
+
+/** Cancels the caller's active job; false when there is no such job of theirs or it has ended. */
+export async function cancelJob(db: DB, store: PhotoStore, jobId: string, userId: number): Promise<boolean> {
+  const r = await db
+    .updateTable('jobs')
+    .set({ state: 'cancelled', updated_at: now() })
+    .where('id', '=', jobId)
+    .where('user_id', '=', userId)
+    .where('state', 'in', ACTIVE_STATES)
+    .executeTakeFirst();
+  if (Number(r.numUpdatedRows) === 0) return false;
+  await closeJob(db, store, jobId);
+  return true;
+}
+
+/** Marks a job that could not be handed to the queue. */
+export async function failJob(db: DB, store: PhotoStore, jobId: string, error: string): Promise<void> {
+  await db.updateTable('jobs').set({ state: 'failed', error, updated_at: now() }).where('id', '=', jobId).execute();
+  await closeJob(db, store, jobId);
+}
+
+/** Photos of active jobs with no result yet, oldest job first (the in-process queue's work list). */
+export async function pendingPhotos(
+  db: DB,
+  limit: number,
+  jobId?: string,
+): Promise<{ job_id: string; position: number }[]> {
+  let q = db.selectFrom('job_files');
+  if (jobId !== undefined) q = q.where('job_files.job_id', '=', jobId);
+  return q
+    .innerJoin('jobs', 'jobs.id', 'job_files.job_id')
+    .select(['job_files.job_id', 'job_files.position'])
+    .where('jobs.state', 'in', ACTIVE_STATES)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('run_items')
+            .select('run_items.id')
+            .whereRef('run_items.run_id', '=', 'jobs.run_id')
+            .whereRef('run_items.position', '=', 'job_files.position'),
+        ),
+      ),
+    )
+    .orderBy('jobs.created_at')
+    .orderBy('job_files.position')
+    .limit(limit)
+    .execute();
+}
+
+/** Active jobs with no progress for `olderThanMs` (reported in the log as stuck). */
+export async function stuckJobs(db: DB, olderThanMs: number): Promise<{ id: string; updated_at: string }[]> {
+  const before = new Date(Date.now() - olderThanMs).toISOString();
+  return db
+    .selectFrom('jobs')
+    .select(['id', 'updated_at'])
+    .where('state', 'in', ACTIVE_STATES)
+    .where('updated_at', '<', before)
+    .execute();
+}

@@ -1,0 +1,258 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import JSZip from 'jszip';
+import { silentLogger } from '@mango/core';
+import { followJob, type JobProgress } from '@mango/core/jobs';
+import { encodeImage } from '@mango/core/node';
+import { bruisedPairScene } from '@mango/core/testing';
+import { loadConfig } from '../../config.ts';
+import { startServer } from '../../server.ts';
+import { startTestServer, TEST_DATABASES, type TestServer } from '../../testing/index.ts';
+import { client, signUp, type Client, type SignedIn } from './testing.ts';
+
+const classical = JSON.stringify({ method: 'classical' });
+
+/** POSTs a job; files go as `images` unless `field` says otherwise. */
+async function submit(
+  url: string,
+  token: string,
+  files: [string, Uint8Array][],
+  fields: Record<string, string> = { operation: 'bruise', options: classical },
+  field = 'images',
+) {
+  const fd = new FormData();
+  for (const [k, v] of Object.entries(fields)) fd.append(k, v);
+  for (const [name, bytes] of files) fd.append(field, new Blob([bytes as BlobPart]), name);
+  const res = await fetch(`${url}/api-node/jobs`, {
+    method: 'POST',
+    body: fd,
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  return { status: res.status, body: (await res.json()) as { id?: string; error?: string } };
+}
+
+describe.each(TEST_DATABASES)('batch jobs on %s', (database) => {
+  let server: TestServer;
+  let api: Client;
+  let alice: SignedIn;
+  let bob: SignedIn;
+  let png: Uint8Array;
+  beforeAll(async () => {
+    server = await startTestServer({ workerThreads: 1 }, { database });
+    api = client(server);
+    alice = await signUp(api, 'Alice Farms');
+    bob = await signUp(api, 'Bob Exports');
+    png = await encodeImage(bruisedPairScene().image, 'png');
+  });
+  afterAll(() => server.close());
+
+  it('answers { id } at once, streams progress, and stores every photo once, a bad one with its error', async () => {
+    const files: [string, Uint8Array][] = Array.from({ length: 11 }, (_, i) => [`mango-${i}.png`, png]);
+    files.splice(5, 0, ['broken.jpg', new TextEncoder().encode('not a photo')]);
+    const sent = await submit(server.url, alice.accessToken, files);
+    expect(sent.status).toBe(202);
+    const id = sent.body.id!;
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+
+    const seen: JobProgress[] = [];
+    const end = await followJob(server.url, id, alice.accessToken, (p) => seen.push(p));
+    expect(end).toMatchObject({ id, state: 'done', total: 12, done: 11, failed: 1 });
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    for (let i = 1; i < seen.length; i++)
+      expect(seen[i].done + seen[i].failed).toBeGreaterThanOrEqual(seen[i - 1].done + seen[i - 1].failed);
+
+    const got = await api.get<JobProgress>(`/api-node/jobs/${id}`, alice.accessToken);
+    expect(got.body).toEqual(end);
+    const run = await api.get<{
+      item_count: number;
+      operation: string;
+      method_used: string;
+      items: { position: number; filename: string; result: Record<string, unknown> }[];
+    }>(`/api-node/runs/${end.run_id}`, alice.accessToken);
+    expect(run.status).toBe(200);
+    expect(run.body.operation).toBe('bruise');
+    expect(run.body.method_used).toBe('classical');
+    expect(run.body.item_count).toBe(12);
+    expect(run.body.items.map((i) => i.position)).toEqual([...Array(12).keys()]);
+    expect(run.body.items[5].filename).toBe('broken.jpg');
+    expect(run.body.items[5].result.error).toMatch(/broken\.jpg/);
+    expect(run.body.items[0].result.bruise_percent).toBeGreaterThan(1);
+  });
+
+  it('takes one zip of photos and a features job; an API key may call; others see 404', async () => {
+    const zip = new JSZip();
+    zip.file('crate/a.png', png);
+    zip.file('crate/b.png', png);
+    zip.file('__MACOSX/crate/._a.png', 'junk');
+    zip.file('notes.txt', 'skip me');
+    const bytes = await zip.generateAsync({ type: 'uint8array' });
+    const key = await api.post<{ key: string }>(
+      '/api-node/api-keys',
+      { name: 'lab batch', kind: 'server', allowedOrigins: [], rateLimitPerMinute: 100 },
+      alice.accessToken,
+    );
+    expect(key.status).toBe(201);
+    const fields = { operation: 'features', options: JSON.stringify({ features: ['rgb', 'area'] }) };
+    const sent = await submit(server.url, key.body.key, [['photos.zip', bytes]], fields, 'zip');
+    expect(sent.status).toBe(202);
+    const end = await followJob(server.url, sent.body.id!, key.body.key);
+    expect(end).toMatchObject({ state: 'done', total: 2, done: 2, failed: 0 });
+    const run = await api.get<{ operation: string; items: { filename: string; result: { features: object } }[] }>(
+      `/api-node/runs/${end.run_id}`,
+      key.body.key,
+    );
+    expect(run.body.operation).toBe('analyze');
+    expect(run.body.items.map((i) => i.filename)).toEqual(['a.png', 'b.png']);
+    expect(Object.keys(run.body.items[0].result.features).sort()).toEqual(['area', 'rgb']);
+
+    expect((await api.get(`/api-node/jobs/${sent.body.id}`, bob.accessToken)).status).toBe(404);
+    expect((await api.get(`/api-node/jobs/${sent.body.id}`)).status).toBe(401);
+    const stream = await fetch(`${server.url}/api-node/jobs/${sent.body.id}/events?token=${alice.accessToken}`);
+    expect(stream.status).toBe(401);
+
+    // A browser key (the widget's, from a partner page) reaches neither jobs nor runs.
+    const shop = 'https://shop.example';
+    const browserKey = await api.post<{ key: string }>(
+      '/api-node/api-keys',
+      { name: 'widget', kind: 'browser', allowedOrigins: [shop], rateLimitPerMinute: 100 },
+      alice.accessToken,
+    );
+    expect(browserKey.status).toBe(201);
+    for (const path of [`/api-node/jobs/${sent.body.id}`, `/api-node/runs/${end.run_id}`, '/api-node/runs']) {
+      const res = await api.call('GET', path, { token: browserKey.body.key, headers: { origin: shop } });
+      expect(res.status).toBe(403);
+    }
+  });
+
+  it('refuses a bad operation, bad options and no photos with 400', async () => {
+    expect((await submit(server.url, alice.accessToken, [['a.png', png]], { operation: 'resize' })).status).toBe(400);
+    const badOptions = await submit(server.url, alice.accessToken, [['a.png', png]], {
+      operation: 'bruise',
+      options: JSON.stringify({ method: 'magic' }),
+    });
+    expect(badOptions.status).toBe(400);
+    expect(badOptions.body.error).toMatch(/options/);
+    expect((await submit(server.url, alice.accessToken, [])).status).toBe(400);
+  });
+
+  it('DELETE cancels a job: no more photos are scored and its photos are deleted', async () => {
+    const files: [string, Uint8Array][] = Array.from({ length: 40 }, (_, i) => [`m${i}.png`, png]);
+    const sent = await submit(server.url, alice.accessToken, files);
+    const cancelled = await api.del<JobProgress>(`/api-node/jobs/${sent.body.id}`, alice.accessToken);
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.state).toBe('cancelled');
+    const end = await followJob(server.url, sent.body.id!, alice.accessToken);
+    expect(end.state).toBe('cancelled');
+    expect(end.done + end.failed).toBeLessThan(40);
+    const left = await server.ctx.db
+      .selectFrom('job_files')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('job_id', '=', sent.body.id!)
+      .executeTakeFirstOrThrow();
+    expect(Number(left.n)).toBe(0);
+  });
+});
+
+describe('batch jobs on SQLite survive a restart of the server', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'mango-jobs-restart-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('a job cut off by a restart goes on and every photo is stored once', async () => {
+    const config = loadConfig({}, { port: 0, host: '127.0.0.1', dataDir, logRequests: false, workerThreads: 1 });
+    const png = await encodeImage(bruisedPairScene().image, 'png');
+    let server = await startServer(config, { logger: silentLogger });
+    const alice = await signUp(client(server), 'Alice Farms');
+    const files: [string, Uint8Array][] = Array.from({ length: 24 }, (_, i) => [`m${i}.png`, png]);
+    const sent = await submit(server.url, alice.accessToken, files);
+    expect(sent.status).toBe(202);
+    // Stop once a few photos are in, while the rest wait.
+    for (let p = await followUntil(server.url, sent.body.id!, alice.accessToken, 3); p.state !== 'running';) break;
+    await server.close();
+    const before = await countItems(dataDir, sent.body.id!);
+    expect(before).toBeLessThan(24);
+
+    server = await startServer(config, { logger: silentLogger });
+    try {
+      const end = await followJob(server.url, sent.body.id!, alice.accessToken);
+      expect(end).toMatchObject({ state: 'done', total: 24, done: 24, failed: 0 });
+      const items = await server.ctx.db
+        .selectFrom('run_items')
+        .select('position')
+        .where('run_id', '=', end.run_id!)
+        .orderBy('position')
+        .execute();
+      expect(items.map((i) => i.position)).toEqual([...Array(24).keys()]);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+/** Follows the job until at least `n` photos are in; answers that progress. */
+async function followUntil(url: string, id: string, token: string, n: number): Promise<JobProgress> {
+  const stop = new AbortController();
+  let last: JobProgress | null = null;
+  await followJob(
+    url,
+    id,
+    token,
+    (p) => {
+      last = p;
+      if (p.done + p.failed >= n) stop.abort();
+    },
+    stop.signal,
+  ).catch(() => {});
+  return last!;
+}
+
+async function countItems(dataDir: string, jobId: string): Promise<number> {
+  const { openDatabase } = await import('../../db/index.ts');
+  const opened = openDatabase({ dataDir });
+  try {
+    const job = await opened.db
+      .selectFrom('jobs')
+      .select(['done', 'failed'])
+      .where('id', '=', jobId)
+      .executeTakeFirstOrThrow();
+    return job.done + job.failed;
+  } finally {
+    await opened.close();
+  }
+}
+
+describe.each(TEST_DATABASES)('a job stored but never queued, on %s', (database) => {
+  it('is reported as stuck and its photos are queued again, so it completes', async () => {
+    const server = await startTestServer({ workerThreads: 1, jobStuckAfterMs: 1000 }, { database });
+    try {
+      const api = client(server);
+      const alice = await signUp(api, 'Alice Farms');
+      const user = await server.ctx.db
+        .selectFrom('users')
+        .select('id')
+        .where('username', '=', alice.username)
+        .executeTakeFirstOrThrow();
+      const png = await encodeImage(bruisedPairScene().image, 'png');
+      const uploads = [0, 1].map((i) => {
+        const path = join(server.dataDir, `spooled-${i}`);
+        writeFileSync(path, png);
+        return { name: `m${i}.png`, path, size: png.length };
+      });
+      // As if the server had stopped right after storing the job, before handing it to the queue.
+      const { createJob } = await import('../../jobs/store.ts');
+      const id = await createJob(
+        server.ctx.db,
+        server.ctx.jobs.store,
+        { userId: user.id, organization: 'Alice Farms' },
+        'bruise',
+        { method: 'classical' },
+        uploads,
+      );
+      const end = await followJob(server.url, id, alice.accessToken);
+      expect(end).toMatchObject({ state: 'done', total: 2, done: 2, failed: 0 });
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
+});

@@ -1,0 +1,130 @@
+/**
+ * Batch jobs (issue 14): POST /api-node/jobs takes `operation`, optional `options` (the plugin's
+ * options as JSON) and repeated `images` (or one `zip`), streams them to the job's photo store and
+ * answers `{ id }` at once; GET /jobs/{id} answers its progress, GET /jobs/{id}/events streams it
+ * (Server-Sent Events, bearer header), DELETE /jobs/{id} cancels it. An access token or an API key.
+ * The results land in a stored run (`run_id`) as they are produced.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Hono, type Context } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { z } from 'zod';
+import { MangoError } from '@mango/core';
+import { bruise, features } from '@mango/plugins';
+import type { ServerContext } from '../../context.ts';
+import { requireUserOrServerKey, type CallerEnv } from '../../auth/caller.ts';
+import { cancelJob, createJob, failJob, jobView, type JobOperation, type JobView } from '../../jobs/store.ts';
+import { callerLimits } from '../api-py/guards.ts';
+import { readMultipart, uploadedFiles, withUploadSpool, type MultipartForm } from '../api-py/uploads.ts';
+import { zipPhotos } from './job-zip.ts';
+
+const Operation = z.enum(['bruise', 'features']);
+/** `features` jobs may ask for the background to be removed first, as /api-py/python/analyze does. */
+const FeaturesJobOptions = features.options.extend({ isolate: z.boolean().optional() });
+
+const invalid = (message: string) => new MangoError('INVALID_INPUT', message);
+
+function text(form: MultipartForm, field: string): string | undefined {
+  const v = form[field]?.find((x): x is string => typeof x === 'string');
+  return v;
+}
+
+/** The job's operation and options, checked by the plugin's own schema (400 on a bad one). */
+function readJobFields(form: MultipartForm): { operation: JobOperation; options: Record<string, unknown> } {
+  const op = Operation.safeParse(text(form, 'operation'));
+  if (!op.success) throw invalid('field `operation` must be `bruise` or `features`');
+  let options: unknown = {};
+  const raw = text(form, 'options');
+  if (raw !== undefined && raw.trim() !== '') {
+    try {
+      options = JSON.parse(raw);
+    } catch {
+      throw invalid('field `options` must be a JSON object');
+    }
+  }
+  const schema = op.data === 'bruise' ? bruise.options : FeaturesJobOptions;
+  const parsed = schema.safeParse(options);
+  if (!parsed.success || typeof options !== 'object' || options === null) {
+    throw invalid(
+      `invalid options for ${op.data}: ${parsed.success ? 'expected an object' : z.prettifyError(parsed.error)}`,
+    );
+  }
+  return { operation: op.data, options: options as Record<string, unknown> };
+}
+
+const TERMINAL = new Set(['done', 'failed', 'cancelled']);
+/** How often the event stream looks at the job (it may be advanced by any instance or worker). */
+const EVENT_POLL_MS = 500;
+
+export function jobRoutes(ctx: ServerContext): Hono<CallerEnv> {
+  const app = new Hono<CallerEnv>();
+  const { db, jobs } = ctx;
+  const notFound = (c: Context) => c.json({ error: 'Job not found' }, 404);
+  // '/jobs/*' also matches '/jobs': one authentication (and one count against a key's limit) a request.
+  app.use('/jobs/*', requireUserOrServerKey(ctx));
+
+  app.post('/jobs', callerLimits(ctx), withUploadSpool(ctx.config.uploadDir), async (c) => {
+    const limits = { maxFileBytes: ctx.config.maxUploadBytes, maxFiles: ctx.config.maxJobFiles };
+    const form = await readMultipart(c, limits, ['images', 'zip']);
+    const { operation, options } = readJobFields(form);
+    const zips = uploadedFilesOrNone(form, 'zip');
+    const uploads = zips.length
+      ? await zipPhotos(zips, c.get('uploadSpool').dir, limits)
+      : uploadedFiles(form, ['images']);
+    const caller = c.get('caller');
+    const id = await createJob(db, jobs.store, caller, operation, options, uploads);
+    try {
+      await jobs.queue.enqueue(id);
+    } catch (e) {
+      ctx.logger.error(`job ${id} could not be queued`, e);
+      await failJob(db, jobs.store, id, 'the job could not be queued');
+    }
+    return c.json({ id }, 202);
+  });
+
+  app.get('/jobs/:id', async (c) => {
+    const view = await jobView(db, c.req.param('id'), c.get('caller').userId);
+    return view ? c.json(view) : notFound(c);
+  });
+
+  app.get('/jobs/:id/events', async (c) => {
+    const id = c.req.param('id');
+    const userId = c.get('caller').userId;
+    const first = await jobView(db, id, userId);
+    if (!first) return notFound(c);
+    // A database gone away (the server stopping) ends the stream; the client opens it again.
+    const ended = async () => {};
+    return streamSSE(
+      c,
+      async (stream) => {
+        let last = '';
+        let view: JobView | null = first;
+        while (view && !stream.aborted) {
+          const data = JSON.stringify(view);
+          if (data !== last) {
+            await stream.writeSSE({ event: 'progress', data });
+            last = data;
+          }
+          if (TERMINAL.has(view.state)) break;
+          await sleep(EVENT_POLL_MS);
+          view = await jobView(db, id, userId);
+        }
+      },
+      ended,
+    );
+  });
+
+  app.delete('/jobs/:id', async (c) => {
+    const id = c.req.param('id');
+    const userId = c.get('caller').userId;
+    if (!(await jobView(db, id, userId))) return notFound(c);
+    await cancelJob(db, jobs.store, id, userId);
+    return c.json(await jobView(db, id, userId));
+  });
+
+  return app;
+}
+
+function uploadedFilesOrNone(form: MultipartForm, field: string) {
+  return (form[field] ?? []).filter((v) => typeof v !== 'string');
+}

@@ -1,0 +1,80 @@
+/**
+ * More photos than the spec's single-request flow takes go to the server as one batch job
+ * (POST /api-node/jobs): uploaded with progress, followed through its Server-Sent Events (fetch
+ * with the bearer header), then read back from its stored run as the rows the results pages show.
+ */
+import { followJob } from '@mango/core/jobs';
+import { isBruiseFigures } from '@mango/core/results';
+import type { FeatureResultItem } from '@mango/core';
+import { apiJson, refreshTokens } from '#web/api/client.ts';
+import { getAccessToken } from '#web/auth/tokens.ts';
+import type { BruiseRow } from './bruiseResults.ts';
+import type { StoredRun } from './runs.ts';
+import { uploadWithProgress } from './upload.ts';
+
+/** Up to this many photos the pages keep the spec's flow (one request); more go as a job. */
+export const JOB_THRESHOLD = 10;
+
+export interface JobUpdate {
+  phase: 'uploading' | 'processing';
+  /** photos with a result or an error */
+  finished: number;
+  total: number;
+  /** 0 to 1 of the phase */
+  fraction: number;
+}
+
+/** Runs the photos as a job and answers its stored run; `onUpdate` follows the upload and the scoring. */
+export async function runBatchJob(
+  operation: 'bruise' | 'features',
+  files: readonly File[],
+  options: Record<string, unknown>,
+  onUpdate: (u: JobUpdate) => void,
+): Promise<StoredRun> {
+  const total = files.length;
+  const form = new FormData();
+  form.append('operation', operation);
+  form.append('options', JSON.stringify(options));
+  for (const f of files) form.append('images', f, f.name);
+  onUpdate({ phase: 'uploading', finished: 0, total, fraction: 0 });
+  const sent = await uploadWithProgress('/api-node/jobs', form, (fraction) =>
+    onUpdate({ phase: 'uploading', finished: 0, total, fraction }),
+  );
+  const answer = JSON.parse((await sent.body.text()) || '{}') as { id?: string; error?: string };
+  if (!sent.ok || !answer.id) throw new Error(answer.error ?? `the job was refused (${sent.status})`);
+  const end = await followJob(
+    window.location.origin,
+    answer.id,
+    () => getAccessToken() ?? '',
+    (p) => {
+      const finished = p.done + p.failed;
+      onUpdate({ phase: 'processing', finished, total: p.total, fraction: p.total ? finished / p.total : 1 });
+    },
+    undefined,
+    // A job may outlive the access token: refreshed once it is refused, then followed on.
+    refreshTokens,
+  );
+  if (end.state !== 'done' || !end.run_id) throw new Error(`the job ended ${end.state}`);
+  const run = await apiJson<StoredRun>(`/api-node/runs/${encodeURIComponent(end.run_id)}`);
+  if (!run.ok) throw new Error(`the results could not be read (${run.status})`);
+  return run.data;
+}
+
+/** The bruise results table's rows of a job's run (the overlay is the run's 256 px copy). */
+export function bruiseRowsOf(run: StoredRun): BruiseRow[] {
+  return run.items.flatMap((i) =>
+    isBruiseFigures(i.result)
+      ? [{ ...i.result, filename: i.filename, overlay_img: i.overlay_thumbnail ?? undefined, run_id: run.id }]
+      : [],
+  );
+}
+
+/** The feature analysis items of a job's run (photos that failed are left out). */
+export function featureItemsOf(run: StoredRun): FeatureResultItem[] {
+  return run.items.flatMap((i) =>
+    'features' in i.result ? [{ ...(i.result as FeatureResultItem), run_id: run.id }] : [],
+  );
+}
+
+/** Photos of the run that could not be scored. */
+export const failedCount = (run: StoredRun) => run.items.filter((i) => 'error' in i.result).length;
