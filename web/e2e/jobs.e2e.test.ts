@@ -55,6 +55,31 @@ describe('batch jobs from the web pages (more than 10 photos)', () => {
     expect(jobCalls.some((c) => /\/api-node\/jobs\/[0-9a-f-]+\/events$/.test(c))).toBe(true);
   });
 
+  it('bruise: a photo the job cannot score is reported, and the stored run lists it with its error', async () => {
+    const { page } = e2e;
+    const broken = join(dir, 'broken.png');
+    writeFileSync(broken, 'this is not a PNG');
+    const { alerts } = e2e;
+    const before = alerts.length;
+    await page.goto(e2e.url('/bruise'));
+    await page.getByTestId('file-input').setInputFiles([...photos.slice(0, 10), broken]);
+    await page.getByRole('button', { name: 'Process' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await page.waitForURL('**/showarea/accuracy', { timeout: 90_000 });
+    await expect.poll(() => page.getByTestId('result-row').count()).toBe(10);
+    expect(alerts.slice(before)).toEqual(['1 of 11 photos could not be processed.']);
+    const href = await page.getByRole('link', { name: 'Open stored run' }).getAttribute('href');
+    expect(href).toMatch(/^\/results\/[0-9a-f-]{36}$/);
+    await page.goto(e2e.url(href!));
+    const failed = page.getByTestId('run-failed');
+    await failed.waitFor();
+    expect(await failed.locator('p').innerText()).toBe('1 of 11 photos could not be processed.');
+    const items = await failed.locator('li').allInnerTexts();
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatch(/^broken\.png: \S/);
+    await expect.poll(() => page.getByTestId('run-photo').count()).toBe(10);
+  });
+
   it('features: 11 photos run as a job and end on /analysis/result with 11 rows', async () => {
     const { page } = e2e;
     await page.goto(e2e.url('/analysis'));

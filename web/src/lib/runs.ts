@@ -110,3 +110,11 @@ export async function downloadExport(id: string, format: ExportFormat, threshold
 export function bruiseItems(run: StoredRun): { item: RunItem; figures: BruiseFigures }[] {
   return run.items.flatMap((item) => (isBruiseFigures(item.result) ? [{ item, figures: item.result }] : []));
 }
+
+/** The photos of a run that could not be scored (a batch job goes on past them), with their error. */
+export function failedItems(run: StoredRun): { item: RunItem; error: string }[] {
+  return run.items.flatMap((item) => {
+    const error = 'error' in item.result ? item.result.error : undefined;
+    return typeof error === 'string' && !isBruiseFigures(item.result) ? [{ item, error }] : [];
+  });
+}

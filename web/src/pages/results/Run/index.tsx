@@ -16,6 +16,7 @@ import EmptyState from '#web/components/EmptyState.tsx';
 import { formatTime } from '#web/pages/home/Dashboard/history.ts';
 import {
   bruiseItems,
+  failedItems,
   deleteRun,
   downloadExport,
   fetchRun,
@@ -82,6 +83,7 @@ export default function Run() {
   }, [id]);
 
   const photos = useMemo(() => (run ? bruiseItems(run) : []), [run]);
+  const failed = useMemo(() => (run ? failedItems(run) : []), [run]);
   const percents = useMemo(() => photos.map((p) => p.figures.bruise_percent), [photos]);
   const stats = useMemo(() => summaryStats(percents, threshold), [percents, threshold]);
   const bins = useMemo(() => histogramBins(percents), [percents]);
@@ -277,6 +279,24 @@ export default function Run() {
               </ResponsiveContainer>
             </div>
           </>
+        )}
+
+        {bruise && failed.length > 0 && (
+          <div className="card" role="alert" data-testid="run-failed">
+            <p>
+              {t('{{failed}} of {{total}} photos could not be processed.', {
+                failed: failed.length,
+                total: run.items.length,
+              })}
+            </p>
+            <ul>
+              {failed.map(({ item, error: reason }) => (
+                <li key={item.id}>
+                  {item.filename}: {reason}
+                </li>
+              ))}
+            </ul>
+          </div>
         )}
 
         <h2>{t('Photos')}</h2>
