@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createImage } from '@mango/core';
 import { encodeImage, decodeImage } from '@mango/core/node';
@@ -42,6 +43,8 @@ describe('image jobs', () => {
     if (!r.ok) return;
     const item = r.result as { filename: string; width: number; height: number; total_mango_pixels: number };
     expect(item.filename).toBe('big.jpg');
+    // provenance: the sha256 of exactly the bytes scored
+    expect(r.sha256).toBe(createHash('sha256').update(jpeg).digest('hex'));
     expect([item.width, item.height]).toEqual([2400, 1800]);
     expect(item.total_mango_pixels / (Math.PI * 800 * 560)).toBeCloseTo(1, 1);
     expect(Object.keys(r.images).sort()).toEqual(['bruise-mask', 'fruit-mask']);

@@ -5,6 +5,7 @@
  * asked for go to the plugins through their context. The server and the CLI run these jobs, on
  * worker threads through pool.ts, so a slow photo never blocks the event loop and a batch uses every core.
  */
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import sharp from 'sharp';
@@ -52,6 +53,8 @@ export interface EncodedImage {
 export type JobSuccess = {
   ok: true;
   name: string;
+  /** sha256 (hex) of the bytes the job read: provenance without reading the file a second time */
+  sha256: string;
   /** the last step's result without its images (JSON) */
   result: Record<string, unknown>;
   /** a transform's image, encoded as `output` asked */
@@ -59,7 +62,13 @@ export type JobSuccess = {
   /** the extra images by name */
   images: Record<string, EncodedImage>;
 };
-export type JobFailure = { ok: false; name: string; error: { code: string; status: number; message: string } };
+export type JobFailure = {
+  ok: false;
+  name: string;
+  /** sha256 (hex) of the bytes, when they could be read */
+  sha256?: string;
+  error: { code: string; status: number; message: string };
+};
 export type JobResult = JobSuccess | JobFailure;
 
 let models: Promise<ModelLoader> | null = null;
@@ -102,9 +111,11 @@ function isRaster(v: unknown): v is RasterImage {
 
 export async function runImageJob(job: ImageJob): Promise<JobResult> {
   const name = job.name ?? (job.path ? basename(job.path) : 'image');
+  let sha256: string | undefined;
   try {
     const bytes = job.bytes ?? (job.path ? new Uint8Array(await readFile(job.path)) : undefined);
     if (!bytes) throw new Error('the job has neither bytes nor a path');
+    sha256 = createHash('sha256').update(bytes).digest('hex');
     if (job.maxBytes !== undefined && bytes.length > job.maxBytes) {
       throw new MangoError(
         'FILE_TOO_LARGE',
@@ -132,16 +143,24 @@ export async function runImageJob(job: ImageJob): Promise<JobResult> {
         if (job.output) image = await encodeImage(v, job.output.format, { quality: job.output.quality });
       } else result[k] = v;
     }
-    return { ok: true, name, result, image, images };
+    return { ok: true, name, sha256, result, image, images };
   } catch (e) {
-    if (isMangoError(e)) return { ok: false, name, error: { code: e.code, status: e.status, message: e.message } };
+    if (isMangoError(e)) {
+      return { ok: false, name, sha256, error: { code: e.code, status: e.status, message: e.message } };
+    }
     const err = e as NodeJS.ErrnoException;
     if (err?.code === 'ENOENT' || err?.code === 'EACCES' || err?.code === 'EISDIR') {
-      return { ok: false, name, error: { code: 'INVALID_INPUT', status: 400, message: `${name}: ${err.message}` } };
+      return {
+        ok: false,
+        name,
+        sha256,
+        error: { code: 'INVALID_INPUT', status: 400, message: `${name}: ${err.message}` },
+      };
     }
     return {
       ok: false,
       name,
+      sha256,
       error: { code: 'INTERNAL', status: 500, message: `${name}: ${String(err?.message ?? e)}` },
     };
   }

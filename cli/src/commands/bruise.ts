@@ -163,15 +163,20 @@ export function bruiseCommand(program: Command) {
         {
           concurrency: o.concurrency,
           onResult: async (f, r) => {
-            // Provenance: the sha256 of every input read.
-            const bytes = await readFile(f.path);
-            digests.set(f.path, createHash('sha256').update(bytes).digest('hex'));
+            // Provenance: the sha256 of every input, as the worker hashed the bytes it read (the file
+            // is read here again only when the worker could not read it, or for the JSON thumbnail).
+            const sha256 =
+              r.sha256 ??
+              createHash('sha256')
+                .update(await readFile(f.path))
+                .digest('hex');
+            digests.set(f.path, sha256);
             if (!r.ok) return;
             // results.json: small copies of the photo and its overlay, made as each photo is done.
             if (json) {
               const overlay = r.images.overlay;
               thumbnails.set(f.path, {
-                photo: await thumbnailDataUrl(bytes, THUMBNAIL_MAX_SIDE),
+                photo: await thumbnailDataUrl(await readFile(f.path), THUMBNAIL_MAX_SIDE),
                 overlay: overlay ? await thumbnailDataUrl(overlay.bytes, THUMBNAIL_MAX_SIDE) : null,
               });
             }

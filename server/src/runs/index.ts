@@ -117,7 +117,8 @@ export async function runItemOf(
     run_id: runId,
     position,
     filename,
-    sha256: sha256Hex(bytes),
+    // The worker hashed the bytes it scored; hashed here only when it could not read them.
+    sha256: r.sha256 ?? sha256Hex(bytes),
     ...size,
     result: JSON.stringify(result),
     overlay,
