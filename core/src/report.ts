@@ -4,8 +4,10 @@
  * table, the overlay thumbnails and the provenance. `mango report` and a stored run's
  * `export?format=html` write it from the same results file. Browser-safe: no Node imports.
  */
+import { lotSummary } from './grades/index.ts';
 import {
   bruiseFiguresOf,
+  fruitRows,
   histogramBins,
   isBruiseFigures,
   summaryStats,
@@ -49,6 +51,45 @@ function histogram(values: number[]): string {
     )
     .join('');
   return `<div class="histogram" role="img" aria-label="Histogram of bruise % over ${values.length} photos">${bars}</div><p class="axis">bruise % of the photo (bins); bar height: number of photos</p>`;
+}
+
+/**
+ * One row per fruit: its bruise % and, when the run had a scale, its areas in cm²; when it was
+ * graded, its grade, then the lot summary (fruit per grade, share accepted) under the table. Columns
+ * no fruit of the run has are left out.
+ */
+function fruitSection(items: ReturnType<typeof bruiseFiguresOf>): string {
+  const rows = fruitRows(items);
+  if (rows.length === 0) return '<p>No fruit found in these photos.</p>';
+  const scaled = rows.some((r) => typeof r.fruit.area_cm2 === 'number');
+  const graded = rows.some((r) => Boolean(r.fruit.grade));
+  const num = (v: string) => `<td class="num">${v}</td>`;
+  const head =
+    '<tr><th>Photo</th><th class="num">Fruit</th><th class="num">Fruit pixels</th><th class="num">Bruise %</th><th class="num">Lesions</th>' +
+    (scaled ? '<th class="num">Fruit cm²</th><th class="num">Bruise cm²</th>' : '') +
+    (graded ? '<th>Grade</th>' : '') +
+    '</tr>';
+  const body = rows
+    .map(
+      ({ image, index, fruit }) =>
+        `<tr><td>${escapeHtml(image.filename)}</td>${num(String(index))}${num(String(fruit.pixels))}${num(fixed(fruit.bruise_percent))}${num(String(fruit.lesion_count))}` +
+        (scaled ? num(fixed(fruit.area_cm2)) + num(fixed(fruit.bruise_area_cm2)) : '') +
+        (graded ? `<td>${escapeHtml(fruit.grade ?? '–')}${fruit.grade && !fruit.grade_accepted ? ' (not accepted)' : ''}</td>` : '') +
+        '</tr>',
+    )
+    .join('');
+  let lot = '';
+  if (graded) {
+    const l = lotSummary(items);
+    const counts = l.counts
+      .map((c) => `<tr><th>${escapeHtml(c.grade)}${c.accepted ? '' : ' (not accepted)'}</th><td class="num">${c.count}</td></tr>`)
+      .join('');
+    const share = l.accepted_share === null ? '–' : `${l.accepted} (${(100 * l.accepted_share).toFixed(1)} %)`;
+    lot =
+      `<h3>Lot (${escapeHtml(l.grades ?? 'grades')}): ${l.graded} of ${l.fruit_count} fruit graded</h3>` +
+      `<table class="stats lot">${counts}<tr><th>Accepted</th><td class="num">${share}</td></tr></table>`;
+  }
+  return `<table class="fruit">${head}${body}</table>${lot}`;
 }
 
 const STYLE = `
@@ -114,6 +155,8 @@ ${statsTable(summaryStats(values, threshold))}
 ${histogram(values)}
 <h2>Photos</h2>
 <table class="photos"><thead><tr><th>Photo</th><th class="num">Fruit</th><th class="num">Fruit pixels</th><th class="num">Bruise %</th><th class="num">Non-bruise %</th><th class="num">Lesions</th><th class="num">Colour difference (ΔE00)</th><th>Method</th><th>sha256</th></tr></thead><tbody>${rows}</tbody></table>
+<h2>Fruit</h2>
+${fruitSection(items)}
 <h2>Overlays</h2>
 <div class="gallery">${gallery || '<p>No overlay thumbnails in this results file.</p>'}</div>
 <h2>Provenance</h2>

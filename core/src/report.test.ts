@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { reportHtml } from './report.ts';
+import { makeProvenance, RESULTS_SCHEMA, type BruiseFigures, type ResultsFile } from './results.ts';
+
+const fruit = (pct: number, extra: Partial<BruiseFigures['fruits'][number]> = {}) => ({
+  bbox: { x: 0, y: 0, width: 40, height: 30 },
+  pixels: 1000,
+  bruise_pixels: pct * 10,
+  bruise_percent: pct,
+  lesion_count: pct > 0 ? 1 : 0,
+  colour_difference: null,
+  ...extra,
+});
+
+function file(photos: { name: string; fruits: BruiseFigures['fruits']; extra?: Partial<BruiseFigures> }[]): ResultsFile {
+  return {
+    schema: RESULTS_SCHEMA,
+    provenance: makeProvenance({
+      app_version: '0.1.0',
+      source: 'cli',
+      run_id: null,
+      operation: 'bruise',
+      method: 'classical',
+      options: {},
+      created_at: '2026-11-25T20:00:00.000Z',
+      inputs: photos.map((p) => ({ filename: p.name, sha256: 'a'.repeat(64) })),
+    }),
+    photos: photos.map((p) => ({
+      filename: p.name,
+      sha256: 'a'.repeat(64),
+      width: 640,
+      height: 480,
+      overlay_thumbnail: null,
+      result: {
+        filename: p.name,
+        total_mango_pixels: 1000 * p.fruits.length,
+        bruise_percent: p.fruits[0]?.bruise_percent ?? 0,
+        non_bruise_percent: 100 - (p.fruits[0]?.bruise_percent ?? 0),
+        bruise_pixels: p.fruits.reduce((a, f) => a + f.bruise_pixels, 0),
+        fruits: p.fruits,
+        colour_difference: null,
+        severity: null,
+        method: 'classical',
+        version: '0.1.0',
+        width: 640,
+        height: 480,
+        elapsed_ms: 5,
+        ...p.extra,
+      },
+    })),
+  };
+}
+
+/** The cells of the report's per-fruit table, row by row (header first). */
+function fruitTable(html: string): string[][] {
+  const table = html.match(/<table class="fruit">(.*?)<\/table>/s)?.[1] ?? '';
+  return [...table.matchAll(/<tr>(.*?)<\/tr>/gs)].map((r) =>
+    [...r[1].matchAll(/<t[hd][^>]*>(.*?)<\/t[hd]>/gs)].map((c) => c[1]),
+  );
+}
+
+describe('run report: per-fruit table', () => {
+  it('lists every fruit with its bruise %, and no area or grade columns when the run had neither', () => {
+    const html = reportHtml(file([{ name: 'a.jpg', fruits: [fruit(12.5), fruit(0)] }, { name: 'b.jpg', fruits: [] }]));
+    expect(fruitTable(html)).toEqual([
+      ['Photo', 'Fruit', 'Fruit pixels', 'Bruise %', 'Lesions'],
+      ['a.jpg', '1', '1000', '12.50', '1'],
+      ['a.jpg', '2', '1000', '0.00', '0'],
+    ]);
+    expect(html).not.toContain('Lot (');
+  });
+
+  it('adds the areas in cm² and the grades with the lot summary when the run had a scale and grade rules', () => {
+    const graded = (pct: number, cm2: number, grade: string, accepted: boolean) =>
+      fruit(pct, { area_cm2: 200, bruise_area_cm2: cm2, grade, grade_accepted: accepted });
+    const html = reportHtml(
+      file([
+        {
+          name: '<x>.jpg',
+          fruits: [graded(0.5, 1, 'extra', true), graded(3, 6, 'reject', false)],
+          extra: { px_per_cm: 30, grades: 'codex-mango' },
+        },
+        { name: 'c.jpg', fruits: [graded(1.5, 3, 'class-i', true)], extra: { px_per_cm: 30, grades: 'codex-mango' } },
+      ]),
+    );
+    expect(fruitTable(html)).toEqual([
+      ['Photo', 'Fruit', 'Fruit pixels', 'Bruise %', 'Lesions', 'Fruit cm²', 'Bruise cm²', 'Grade'],
+      ['&lt;x&gt;.jpg', '1', '1000', '0.50', '1', '200.00', '1.00', 'extra'],
+      ['&lt;x&gt;.jpg', '2', '1000', '3.00', '1', '200.00', '6.00', 'reject (not accepted)'],
+      ['c.jpg', '1', '1000', '1.50', '1', '200.00', '3.00', 'class-i'],
+    ]);
+    expect(html).toContain('<h3>Lot (codex-mango): 3 of 3 fruit graded</h3>');
+    expect(html).toContain('<tr><th>Accepted</th><td class="num">2 (66.7 %)</td></tr>');
+    expect(html).toContain('<tr><th>reject (not accepted)</th><td class="num">1</td></tr>');
+  });
+});
