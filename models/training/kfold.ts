@@ -110,6 +110,8 @@ const pooled = {
   labels: summariseLabelSet(perFold.flatMap((e) => e.labels!.per_image)),
   // every fold model scores every box: the pooled share is the mean over the fold models
   boxes: spread(perFold.map((e) => e.boxes!.found_share)),
+  box_hits: spread(perFold.map((e) => e.boxes!.hit_share)),
+  box_control_hits: spread(perFold.map((e) => e.boxes!.control_hit_share)),
 };
 const folds = {
   abs_error_median: spread(perFold.map((e) => e.pixel!.abs_error_median)),
@@ -119,6 +121,8 @@ const folds = {
   bruise_iou_median: spread(perFold.map((e) => e.pixel!.bruise_iou_median ?? NaN)),
   auc: spread(perFold.map((e) => e.labels!.auc)),
   boxes_found_share: spread(perFold.map((e) => e.boxes!.found_share)),
+  boxes_hit_share: spread(perFold.map((e) => e.boxes!.hit_share)),
+  boxes_control_hit_share: spread(perFold.map((e) => e.boxes!.control_hit_share)),
 };
 
 let classical: BruiseEvaluation | undefined;
@@ -142,7 +146,16 @@ const report = {
     pixel: { ...pooled.pixel, per_image: undefined },
     labels: { ...pooled.labels, per_image: undefined },
     boxes_found_share: pooled.boxes,
-    boxes_per_fold: perFold.map((e) => ({ found: e.boxes!.found, boxes: e.boxes!.boxes, by_class: e.boxes!.by_class })),
+    boxes_hit_share: pooled.box_hits,
+    boxes_control_hit_share: pooled.box_control_hits,
+    boxes_per_fold: perFold.map((e) => ({
+      found: e.boxes!.found,
+      hits: e.boxes!.hits,
+      boxes: e.boxes!.boxes,
+      control_windows: e.boxes!.control_windows,
+      control_hit_share: e.boxes!.control_hit_share,
+      by_class: e.boxes!.by_class,
+    })),
   },
   per_fold_spread: folds,
   classical_same_photos: strip(classical),
@@ -159,4 +172,5 @@ console.log(`grouped ${k}-fold (folds scored: ${trained.join(', ')}), pooled out
   composites: error median ${p.abs_error_median} / p90 ${p.abs_error_p90} / max ${p.abs_error_max}, CCC ${p.lin_ccc}, bruise IoU median ${p.bruise_iou_median}, clean max ${p.clean_max_percent}
   senmango: AUC ${l.auc}, medians ${JSON.stringify(l.median_percent_by_class)}
   aicup: boxes found ${JSON.stringify(pooled.boxes)}
+  aicup: boxes hit ${JSON.stringify(pooled.box_hits)}, control windows hit ${JSON.stringify(pooled.box_control_hits)}
 written to ${values.out}`);
