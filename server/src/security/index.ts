@@ -14,7 +14,6 @@ import { securityState } from './state.ts';
 
 export { clientAddress } from './client-address.ts';
 export { hashPassword, verifyPassword, verifyAgainstDummy } from './passwords.ts';
-export { RateLimiter } from './rate-limit.ts';
 
 /** JSON endpoints need little; uploads (the /api-py routes) get config.maxRequestBytes. */
 export const JSON_BODY_LIMIT = 64 * 1024;
