@@ -2,7 +2,7 @@
  * Rate limits as every instance sees them. SQLite (one process): rate-limiter-flexible's
  * RateLimiterMemory (rate-limit.ts). PostgreSQL (any number of instances): its RateLimiterPostgres,
  * counting in the shared table `rate_limits` (migration 0010), so a limit of 60 a minute is 60 across
- * all instances, not 60 per instance.
+ * all instances, not 60 per instance; the sign-in throttle counts its failures in the same store.
  * Keys are stored as a fixed-size hash (they carry what the client sent).
  */
 import { createHash } from 'node:crypto';

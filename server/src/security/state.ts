@@ -1,9 +1,9 @@
 /**
- * Per-server security state: the rate limits, counted by rate-limiter-flexible in memory (SQLite, one
+ * Per-server security state: the rate limits and the sign-in throttle, counted in memory (SQLite, one
  * process) or in the shared PostgreSQL database (every instance sees the same counts), kept apart for
  * each ServerContext.
  */
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import pg from 'pg';
 import type { ServerContext } from '../context.ts';
 import { memoryStore, type CounterStore } from './rate-limit.ts';
@@ -11,7 +11,7 @@ import { postgresStore, storeLimits, type Limits } from './shared-limits.ts';
 import { LoginThrottle } from './login-throttle.ts';
 
 export interface SecurityState {
-  /** where the counts live: in memory on SQLite, the table `rate_limits` on PostgreSQL */
+  /** where every count lives: in memory on SQLite, the table `rate_limits` on PostgreSQL */
   counters: CounterStore;
   /** per-minute limits as every instance counts them */
   limits: Limits;
@@ -41,7 +41,12 @@ export function securityState(ctx: ServerContext): SecurityState {
       counters,
       limits: storeLimits(counters, 'minute', 60),
       dailyLimits: storeLimits(counters, 'day', 86_400),
-      loginThrottle: new LoginThrottle({ pair: perMinute, address: 3 * perMinute, account: 5 * perMinute }),
+      loginThrottle: new LoginThrottle({
+        limits: { pair: perMinute, address: 3 * perMinute, account: 5 * perMinute },
+        store: counters,
+        db: ctx.db,
+        secret: createHmac('sha256', ctx.jwtKey).update('login-throttle').digest(),
+      }),
     };
     states.set(ctx, s);
   }
