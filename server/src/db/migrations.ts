@@ -227,5 +227,18 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    '0011_login_known_addresses': {
+      async up(db: Kysely<unknown>) {
+        // The addresses each account signed in from (security/login-throttle.ts), shared by the
+        // instances: they are exempt from the account's looser limit of failures. Both as keyed hashes.
+        await db.schema
+          .createTable('login_known_addresses')
+          .addColumn('account', 'text', (c) => c.notNull())
+          .addColumn('address', 'text', (c) => c.notNull())
+          .addColumn('last_seen', 'text', (c) => c.notNull())
+          .addPrimaryKeyConstraint('login_known_addresses_pk', ['account', 'address'])
+          .execute();
+      },
+    },
   };
 }

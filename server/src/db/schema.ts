@@ -171,6 +171,15 @@ export interface JobFilesTable {
   data: Uint8Array | null;
 }
 
+/** Addresses that signed in to an account (security/login-throttle.ts); at most 32 per account. */
+export interface LoginKnownAddressesTable {
+  /** HMAC of the sign-in throttle's account name */
+  account: string;
+  /** HMAC of the client address */
+  address: string;
+  last_seen: string;
+}
+
 export interface Database {
   jobs: JobsTable;
   job_files: JobFilesTable;
@@ -182,4 +191,5 @@ export interface Database {
   api_keys: ApiKeysTable;
   password_resets: PasswordResetsTable;
   email_changes: EmailChangesTable;
+  login_known_addresses: LoginKnownAddressesTable;
 }

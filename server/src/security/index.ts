@@ -14,7 +14,6 @@ import { securityState } from './state.ts';
 
 export { clientAddress } from './client-address.ts';
 export { hashPassword, verifyPassword, verifyAgainstDummy } from './passwords.ts';
-export { RateLimiter } from './rate-limit.ts';
 
 /** JSON endpoints need little; uploads (the /api-py routes) get config.maxRequestBytes. */
 export const JSON_BODY_LIMIT = 64 * 1024;
@@ -114,8 +113,8 @@ export function tooManyAttempts(c: Context, retryAfter: number): Response {
 export const loginAccount = (user: { id: number } | undefined, identifier: string) =>
   user ? `user:${user.id}` : `unknown:${identifier}`;
 
-/** A password reset clears the account's failed sign-ins: the owner can sign in at once. */
-export const clearLoginFailures = (ctx: ServerContext, userId: number) =>
+/** A password reset clears the account's failed sign-ins (on every instance): the owner can sign in at once. */
+export const clearLoginFailures = (ctx: ServerContext, userId: number): Promise<void> =>
   securityState(ctx).loginThrottle.clear(loginAccount({ id: userId }, ''));
 
 /** Rate-limit key for the client address of a request. */

@@ -6,10 +6,19 @@
  * - per account, looser, across addresses: many addresses guessing one account. Addresses that have
  *   signed in to that account before are exempt, so a distributed attack does not lock the owner out.
  * A successful sign-in clears its (account, address) failures and remembers the address; a password
- * reset clears the account's failures. In memory, like the other limits: a restart forgets both the
- * failures and the known addresses. Keys are stored hashed and every map is bounded.
+ * reset clears the account's failures.
+ *
+ * The failures are counted by rate-limiter-flexible in the same store as the other limits: in memory
+ * on SQLite (one process), in the shared table `rate_limits` on PostgreSQL, so every instance counts
+ * the same failures. The known addresses are in the database (table `login_known_addresses`, migration
+ * 0011): shared by the instances, kept across restarts, at most KNOWN_ADDRESSES per account (the
+ * least recently used goes). Accounts and addresses are stored only as keyed hashes (HMAC-SHA256 with
+ * a key derived from JWT_SECRET, which the instances of one deployment share).
  */
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+import { now, type DB } from '../db/index.ts';
+import { current, retryAfter, type CounterStore } from './rate-limit.ts';
 
 export interface LoginThrottleLimits {
   /** failures per (account, address) */
@@ -22,102 +31,122 @@ export interface LoginThrottleLimits {
 
 export type ThrottleDecision = { ok: true } | { ok: false; retryAfter: number };
 
-interface Window {
-  count: number;
-  resetAt: number;
-}
+/** Addresses remembered per account (the least recently used is forgotten first). */
+export const KNOWN_ADDRESSES = 32;
 
-interface AccountState {
-  failures?: Window;
-  pairs: Map<string, Window>;
-  known: Set<string>;
-}
-
-/** Addresses remembered per account (the oldest is forgotten first). */
-const KNOWN_ADDRESSES = 32;
-/** Addresses with failures kept per account. */
-const PAIRS_PER_ACCOUNT = 1024;
-
-const hash = (s: string) => createHash('sha256').update(s).digest('base64url');
-
-/** Adds to a bounded Map, dropping the oldest entry when full (a Map iterates in insertion order). */
-function boundedSet<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
-  map.delete(key);
-  if (map.size >= max) map.delete(map.keys().next().value as K);
-  map.set(key, value);
+export interface LoginThrottleOptions {
+  limits: LoginThrottleLimits;
+  /** where the failures are counted (shared-limits.ts) */
+  store: CounterStore;
+  /** where the known addresses are kept */
+  db: DB;
+  /** keys the hashes of accounts and addresses */
+  secret: string | Uint8Array;
+  windowSeconds?: number;
 }
 
 export class LoginThrottle {
-  private readonly accounts = new Map<string, AccountState>();
-  private readonly addresses = new Map<string, Window>();
+  private readonly limits: LoginThrottleLimits;
+  private readonly store: CounterStore;
+  private readonly db: DB;
+  private readonly secret: string | Uint8Array;
+  private readonly pairs: RateLimiterAbstract;
+  private readonly addresses: RateLimiterAbstract;
+  private readonly accounts: RateLimiterAbstract;
 
-  constructor(
-    private readonly limits: LoginThrottleLimits,
-    private readonly windowMs = 60_000,
-    private readonly clock: () => number = Date.now,
-    private readonly maxEntries = 100_000,
-  ) {}
+  constructor(options: LoginThrottleOptions) {
+    this.limits = options.limits;
+    this.store = options.store;
+    this.db = options.db;
+    this.secret = options.secret;
+    const seconds = options.windowSeconds ?? 60;
+    this.pairs = this.store.counter('login-pair', seconds);
+    this.addresses = this.store.counter('login-address', seconds);
+    this.accounts = this.store.counter('login-account', seconds);
+  }
 
   /** Whether a sign-in to `account` from `address` may be tried now (nothing is counted). */
-  check(account: string, address: string): ThrottleDecision {
-    const t = this.clock();
-    const a = this.accounts.get(hash(account));
-    const addr = hash(address);
-    const over = [
-      this.live(this.addresses.get(addr), t, this.limits.address),
-      this.live(a?.pairs.get(addr), t, this.limits.pair),
-      a && !a.known.has(addr) ? this.live(a.failures, t, this.limits.account) : undefined,
-    ].filter((w): w is Window => w !== undefined);
-    if (over.length === 0) return { ok: true };
-    return { ok: false, retryAfter: Math.max(...over.map((w) => Math.max(1, Math.ceil((w.resetAt - t) / 1000)))) };
+  async check(account: string, address: string): Promise<ThrottleDecision> {
+    const acct = this.hash(account);
+    const addr = this.hash(address);
+    const [perAddress, perPair, perAccount] = await Promise.all([
+      this.addresses.get(addr),
+      this.pairs.get(pairKey(acct, addr)),
+      this.accounts.get(acct),
+    ]);
+    const over = [atLimit(perAddress, this.limits.address), atLimit(perPair, this.limits.pair)];
+    const accountOver = atLimit(perAccount, this.limits.account);
+    if (accountOver && !(await this.isKnown(acct, addr))) over.push(accountOver);
+    const refused = over.filter((r): r is RateLimiterRes => r !== null);
+    if (refused.length === 0) return { ok: true };
+    return { ok: false, retryAfter: Math.max(...refused.map(retryAfter)) };
   }
 
   /** Counts a failed sign-in. */
-  fail(account: string, address: string): void {
-    const t = this.clock();
-    const addr = hash(address);
-    const a = this.account(account);
-    a.failures = this.count(a.failures, t);
-    boundedSet(a.pairs, addr, this.count(a.pairs.get(addr), t), PAIRS_PER_ACCOUNT);
-    boundedSet(this.addresses, addr, this.count(this.addresses.get(addr), t), this.maxEntries);
+  async fail(account: string, address: string): Promise<void> {
+    const acct = this.hash(account);
+    const addr = this.hash(address);
+    await Promise.all([
+      this.pairs.penalty(pairKey(acct, addr)),
+      this.addresses.penalty(addr),
+      this.accounts.penalty(acct),
+    ]);
   }
 
   /** A successful sign-in: the address becomes known to the account and its failures there are cleared. */
-  succeed(account: string, address: string): void {
-    const addr = hash(address);
-    const a = this.account(account);
-    a.pairs.delete(addr);
-    a.known.delete(addr);
-    if (a.known.size >= KNOWN_ADDRESSES) a.known.delete(a.known.values().next().value as string);
-    a.known.add(addr);
+  async succeed(account: string, address: string): Promise<void> {
+    const acct = this.hash(account);
+    const addr = this.hash(address);
+    await Promise.all([this.pairs.delete(pairKey(acct, addr)), this.remember(acct, addr)]);
   }
 
-  /** After a password reset: the account's failures go (its known addresses stay). */
-  clear(account: string): void {
-    const a = this.accounts.get(hash(account));
-    if (!a) return;
-    a.failures = undefined;
-    a.pairs.clear();
+  /** After a password reset: the account's failures go, from every address (its known addresses stay). */
+  async clear(account: string): Promise<void> {
+    const acct = this.hash(account);
+    await Promise.all([this.accounts.delete(acct), this.store.deleteStartingWith('login-pair', pairKey(acct, ''))]);
   }
 
-  private account(account: string): AccountState {
-    const key = hash(account);
-    let a = this.accounts.get(key);
-    if (!a) {
-      a = { pairs: new Map(), known: new Set() };
-      boundedSet(this.accounts, key, a, this.maxEntries);
-    }
-    return a;
+  private hash(s: string): string {
+    return createHmac('sha256', this.secret).update(s).digest('base64url');
   }
 
-  /** The window when it is current and at its limit. */
-  private live(w: Window | undefined, t: number, limit: number): Window | undefined {
-    return w && w.resetAt > t && w.count >= limit ? w : undefined;
+  private async isKnown(account: string, address: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('login_known_addresses')
+      .select('address')
+      .where('account', '=', account)
+      .where('address', '=', address)
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
-  private count(w: Window | undefined, t: number): Window {
-    if (!w || w.resetAt <= t) return { count: 1, resetAt: t + this.windowMs };
-    w.count += 1;
-    return w;
+  private async remember(account: string, address: string): Promise<void> {
+    const lastSeen = now();
+    await this.db
+      .insertInto('login_known_addresses')
+      .values({ account, address, last_seen: lastSeen })
+      .onConflict((oc) => oc.columns(['account', 'address']).doUpdateSet({ last_seen: lastSeen }))
+      .execute();
+    await this.db
+      .deleteFrom('login_known_addresses')
+      .where('account', '=', account)
+      .where('address', 'not in', (eb) =>
+        eb
+          .selectFrom('login_known_addresses')
+          .select('address')
+          .where('account', '=', account)
+          .orderBy('last_seen', 'desc')
+          .limit(KNOWN_ADDRESSES),
+      )
+      .execute();
   }
+}
+
+/** The key of an (account, address) pair; the pairs of one account share the prefix pairKey(account, ''). */
+const pairKey = (account: string, address: string) => `${account}.${address}`;
+
+/** A current count that has reached `limit`, or null. */
+function atLimit(res: RateLimiterRes | null, limit: number): RateLimiterRes | null {
+  const c = current(res);
+  return c && c.consumedPoints >= limit ? c : null;
 }

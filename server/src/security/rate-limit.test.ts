@@ -1,53 +1,89 @@
-import { describe, expect, it } from 'vitest';
-import { RateLimiter } from './rate-limit.ts';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { memoryStore } from './rate-limit.ts';
+import { storeLimits } from './shared-limits.ts';
 
-describe('RateLimiter', () => {
-  it('allows `limit` hits per window, then refuses until the window resets', () => {
-    let t = 1_000;
-    const limiter = new RateLimiter(60_000, () => t);
-    expect([1, 2, 3].map(() => limiter.hit('a', 3).ok)).toEqual([true, true, true]);
-    const refused = limiter.hit('a', 3);
-    expect(refused).toEqual({ ok: false, retryAfter: 60 });
-    expect(limiter.hit('b', 3).ok).toBe(true);
-    t += 30_000;
-    expect(limiter.hit('a', 3).retryAfter).toBe(30);
-    t += 30_000;
-    expect(limiter.hit('a', 3).ok).toBe(true);
+describe('rate limits in memory (rate-limiter-flexible RateLimiterMemory)', () => {
+  beforeEach(() => vi.useFakeTimers({ now: 1_000 }));
+  afterEach(() => vi.useRealTimers());
+
+  it('allows `limit` hits per window, then refuses until the window resets', async () => {
+    const limits = storeLimits(memoryStore(), 'minute', 60);
+    const hits = async (key: string, n: number) => {
+      const ok: boolean[] = [];
+      for (let i = 0; i < n; i++) ok.push((await limits.hit(key, 3)).ok);
+      return ok;
+    };
+    expect(await hits('a', 3)).toEqual([true, true, true]);
+    expect(await limits.hit('a', 3)).toEqual({ ok: false, retryAfter: 60 });
+    expect((await limits.hit('b', 3)).ok).toBe(true);
+    vi.advanceTimersByTime(30_000);
+    expect(await limits.hit('a', 3)).toEqual({ ok: false, retryAfter: 30 });
+    vi.advanceTimersByTime(30_000);
+    expect(await hits('a', 4)).toEqual([true, true, true, false]);
   });
 
-  it('hitAll refuses when any key is over its limit', () => {
-    const limiter = new RateLimiter();
-    expect(
-      limiter.hitAll([
-        { key: 'ip', limit: 5 },
-        { key: 'acct', limit: 1 },
-      ]).ok,
-    ).toBe(true);
-    expect(
-      limiter.hitAll([
-        { key: 'ip', limit: 5 },
-        { key: 'acct', limit: 1 },
-      ]).ok,
-    ).toBe(false);
-    expect(
-      limiter.hitAll([
-        { key: 'ip', limit: 5 },
-        { key: 'other', limit: 1 },
-      ]).ok,
-    ).toBe(true);
+  it('hitAll refuses when any key is over its limit', async () => {
+    const limits = storeLimits(memoryStore(), 'minute', 60);
+    const ip = { key: 'ip', limit: 5 };
+    expect((await limits.hitAll([ip, { key: 'acct', limit: 1 }])).ok).toBe(true);
+    expect(await limits.hitAll([ip, { key: 'acct', limit: 1 }])).toEqual({ ok: false, retryAfter: 60 });
+    expect((await limits.hitAll([ip, { key: 'other', limit: 1 }])).ok).toBe(true);
   });
 
-  it('keeps at most maxKeys windows of fixed size, whatever the keys hold', () => {
-    let t = 1_000;
-    const limiter = new RateLimiter(60_000, () => t, 100);
+  it("counts a key the same whatever limit it is checked against, and keeps the windows' counters apart", async () => {
+    const store = memoryStore();
+    const minute = storeLimits(store, 'minute', 60);
+    const day = storeLimits(store, 'day', 86_400);
+    expect((await minute.hit('key', 2)).ok).toBe(true);
+    expect((await minute.hit('key', 2)).ok).toBe(true);
+    expect((await minute.hit('key', 5)).ok).toBe(true);
+    expect((await minute.hit('key', 3)).ok).toBe(false);
+    expect(await day.hit('key', 1)).toEqual({ ok: true, retryAfter: 0 });
+    expect(await day.hit('key', 1)).toEqual({ ok: false, retryAfter: 86_400 });
+  });
+
+  it('keeps at most maxKeys keys of fixed size, whatever the keys hold (the oldest go first)', async () => {
+    const store = memoryStore(100);
+    const limits = storeLimits(store, 'minute', 60);
     const long = 'x'.repeat(50_000);
-    for (let i = 0; i < 1_000; i++) limiter.hit(`login:account:${long}${i}`, 3);
-    expect(limiter.size).toBe(100);
-    const keys = [...(limiter as unknown as { windows: Map<string, unknown> }).windows.keys()];
-    expect(keys.every((k) => k.length === 43)).toBe(true);
-    // The newest windows are kept and still count.
-    expect([1, 2, 3].map(() => limiter.hit(`login:account:${long}999`, 3).ok)).toEqual([true, true, false]);
-    t += 60_000;
-    expect(limiter.hit(`login:account:${long}999`, 3).ok).toBe(true);
+    for (let i = 0; i < 1_000; i++) await limits.hit(`login:account:${long}${i}`, 3);
+    expect(store.size).toBe(100);
+    // What rate-limiter-flexible itself holds: 100 records, keyed by a hash.
+    const held = Object.keys(
+      (store.counter('minute', 60) as unknown as { _memoryStorage: { _storage: object } })._memoryStorage._storage,
+    );
+    expect(held).toHaveLength(100);
+    expect(held.every((k) => k.length === 'minute:'.length + 43)).toBe(true);
+    // The newest keys are kept and still count; the oldest were forgotten.
+    const newest = `login:account:${long}999`;
+    expect((await limits.hit(newest, 2)).ok).toBe(true);
+    expect((await limits.hit(newest, 2)).ok).toBe(false);
+    expect((await limits.hit(`login:account:${long}0`, 1)).ok).toBe(true);
+    vi.advanceTimersByTime(60_000);
+    expect((await limits.hit(newest, 2)).ok).toBe(true);
+  });
+
+  it('makes room with the windows that ended before it forgets a current one', async () => {
+    const store = memoryStore(3);
+    const limits = storeLimits(store, 'minute', 60);
+    await limits.hit('a', 1);
+    await limits.hit('b', 1);
+    vi.advanceTimersByTime(30_000);
+    await limits.hit('c', 1);
+    vi.advanceTimersByTime(30_000);
+    await limits.hit('d', 1);
+    expect(store.size).toBe(2);
+    expect(await limits.hit('c', 1)).toEqual({ ok: false, retryAfter: 30 });
+  });
+
+  it('deletes the keys of a counter that start with a prefix', async () => {
+    const store = memoryStore();
+    const counter = store.counter('pairs', 60);
+    await Promise.all(['a.1', 'a.2', 'b.1'].map((k) => counter.penalty(k, 5)));
+    await store.deleteStartingWith('pairs', 'a.');
+    expect(await counter.get('a.1')).toBeNull();
+    expect(await counter.get('a.2')).toBeNull();
+    expect((await counter.get('b.1'))?.consumedPoints).toBe(5);
+    expect(store.size).toBe(1);
   });
 });

@@ -1,73 +1,61 @@
 /**
- * Rate limits as every instance sees them. SQLite (one process): the in-memory RateLimiter. PostgreSQL
- * (any number of instances): rate-limiter-flexible's RateLimiterPostgres, counting in the shared
- * table `rate_limits` (migration 0010), so a limit of 60 a minute is 60 across all instances, not 60
- * per instance. Keys are stored as a fixed-size hash, as in memory (they carry what the client sent).
+ * Rate limits as every instance sees them. SQLite (one process): rate-limiter-flexible's
+ * RateLimiterMemory (rate-limit.ts). PostgreSQL (any number of instances): its RateLimiterPostgres,
+ * counting in the shared table `rate_limits` (migration 0010), so a limit of 60 a minute is 60 across
+ * all instances, not 60 per instance; the sign-in throttle counts its failures in the same store.
+ * Keys are stored as a fixed-size hash (they carry what the client sent).
  */
 import { createHash } from 'node:crypto';
-import pg from 'pg';
-import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
-import { RateLimiter, type RateDecision } from './rate-limit.ts';
+import type pg from 'pg';
+import { RateLimiterPostgres } from 'rate-limiter-flexible';
+import { allOf, retryAfter, type CounterStore, type RateDecision } from './rate-limit.ts';
 
 export interface Limits {
-  /** Counts one hit for `key` and says whether it is within `limit` hits a minute. */
+  /** Counts one hit for `key` and says whether it is within `limit` hits a window. */
   hit(key: string, limit: number): Promise<RateDecision>;
   /** Counts the hit on every key; refused if any is over its limit. */
   hitAll(entries: { key: string; limit: number }[]): Promise<RateDecision>;
 }
 
-async function allOf(limits: Limits['hit'], entries: { key: string; limit: number }[]): Promise<RateDecision> {
-  const decisions = await Promise.all(entries.map((e) => limits(e.key, e.limit)));
-  const refused = decisions.filter((d) => !d.ok);
-  if (refused.length === 0) return { ok: true, retryAfter: 0 };
-  return { ok: false, retryAfter: Math.max(...refused.map((d) => d.retryAfter)) };
-}
-
-export function memoryLimits(limiter: RateLimiter): Limits {
-  return {
-    hit: async (key, limit) => limiter.hit(key, limit),
-    hitAll: async (entries) => limiter.hitAll(entries),
+/**
+ * Limits counted by `store`'s counter `name` in windows of `windowSeconds`. A key's count is the same
+ * whatever limit it is checked against (an API key whose limit changes keeps its count).
+ */
+export function storeLimits(store: CounterStore, name: string, windowSeconds: number): Limits {
+  const counter = store.counter(name, windowSeconds);
+  const hit = async (key: string, limit: number): Promise<RateDecision> => {
+    const res = await counter.penalty(createHash('sha256').update(key).digest('base64url'));
+    return res.consumedPoints <= limit ? { ok: true, retryAfter: 0 } : { ok: false, retryAfter: retryAfter(res) };
   };
+  return { hit, hitAll: async (entries) => allOf(await Promise.all(entries.map((e) => hit(e.key, e.limit)))) };
 }
 
 /**
- * `namespace` keeps deployments that share a database apart (the instances of one deployment share
- * JWT_SECRET, so the caller derives it from that).
+ * Counters in the shared table `rate_limits`. `namespace` keeps deployments that share a database
+ * apart (the instances of one deployment share JWT_SECRET, so the caller derives it from that).
  */
-export function postgresLimits(
-  databaseUrl: string,
-  namespace: string,
-  windowSeconds: number,
-): Limits & { close(): Promise<void> } {
-  // Its own small pool: a limit check never waits behind a long query of the app.
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 3, allowExitOnIdle: true });
-  // One limiter per limit value (points); they share the table and count the same keys.
-  const byLimit = new Map<number, RateLimiterPostgres>();
-  const limiterFor = (limit: number) => {
-    let l = byLimit.get(limit);
-    if (!l) {
-      l = new RateLimiterPostgres({
+export function postgresStore(pool: pg.Pool, namespace: string): CounterStore {
+  const counters = new Map<string, RateLimiterPostgres>();
+  const counter = (name: string, seconds: number) => {
+    let c = counters.get(name);
+    if (!c) {
+      c = new RateLimiterPostgres({
         storeClient: pool,
         storeType: 'pool',
         tableName: 'rate_limits',
         tableCreated: true,
-        keyPrefix: `mango:${namespace}`,
-        points: limit,
-        duration: windowSeconds,
+        keyPrefix: `mango:${namespace}:${name}`,
+        duration: seconds,
       });
-      byLimit.set(limit, l);
+      counters.set(name, c);
     }
-    return l;
+    return c;
   };
-  const hit = async (key: string, limit: number): Promise<RateDecision> => {
-    const id = createHash('sha256').update(key).digest('base64url');
-    try {
-      await limiterFor(limit).consume(id);
-      return { ok: true, retryAfter: 0 };
-    } catch (e) {
-      if (!(e instanceof RateLimiterRes)) throw e;
-      return { ok: false, retryAfter: Math.max(1, Math.ceil(e.msBeforeNext / 1000)) };
-    }
+  return {
+    counter,
+    async deleteStartingWith(name, prefix) {
+      const start = counters.get(name)?.getKey(prefix);
+      if (start) await pool.query('DELETE FROM rate_limits WHERE left(key, $2) = $1', [start, start.length]);
+    },
   };
-  return { hit, hitAll: (entries) => allOf(hit, entries), close: () => pool.end() };
 }

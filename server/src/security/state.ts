@@ -1,19 +1,19 @@
 /**
- * Per-server security state: the rate limits, in memory (SQLite) or counted in the shared PostgreSQL
- * database (every instance sees the same counts), kept apart for each ServerContext.
+ * Per-server security state: the rate limits and the sign-in throttle, counted in memory (SQLite, one
+ * process) or in the shared PostgreSQL database (every instance sees the same counts), kept apart for
+ * each ServerContext.
  */
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
+import pg from 'pg';
 import type { ServerContext } from '../context.ts';
-import { RateLimiter } from './rate-limit.ts';
-import { memoryLimits, postgresLimits, type Limits } from './shared-limits.ts';
+import { memoryStore, type CounterStore } from './rate-limit.ts';
+import { postgresStore, storeLimits, type Limits } from './shared-limits.ts';
 import { LoginThrottle } from './login-throttle.ts';
 
 export interface SecurityState {
-  /** the in-memory windows (used on SQLite) */
-  limiter: RateLimiter;
-  /** the same with day-long windows */
-  dailyLimiter: RateLimiter;
-  /** per-minute limits as every instance counts them (shared in PostgreSQL; in memory on SQLite) */
+  /** where every count lives: in memory on SQLite, the table `rate_limits` on PostgreSQL */
+  counters: CounterStore;
+  /** per-minute limits as every instance counts them */
   limits: Limits;
   /** the same with day-long windows */
   dailyLimits: Limits;
@@ -23,21 +23,30 @@ export interface SecurityState {
 
 const states = new WeakMap<ServerContext, SecurityState>();
 
+function counterStore(ctx: ServerContext): CounterStore {
+  if (ctx.dialect !== 'postgres' || !ctx.config.databaseUrl) return memoryStore();
+  // Its own small pool: a limit check never waits behind a long query of the app.
+  const pool = new pg.Pool({ connectionString: ctx.config.databaseUrl, max: 3, allowExitOnIdle: true });
+  // Instances of one deployment share JWT_SECRET: the same namespace, the same counts.
+  const namespace = createHash('sha256').update(ctx.jwtKey).digest('base64url').slice(0, 16);
+  return postgresStore(pool, namespace);
+}
+
 export function securityState(ctx: ServerContext): SecurityState {
   let s = states.get(ctx);
   if (!s) {
     const perMinute = ctx.config.loginLimitPerMinute;
-    const limiter = new RateLimiter();
-    const dailyLimiter = new RateLimiter(86_400_000);
-    const url = ctx.dialect === 'postgres' ? ctx.config.databaseUrl : undefined;
-    // Instances of one deployment share JWT_SECRET: the same namespace, the same counts.
-    const namespace = createHash('sha256').update(ctx.jwtKey).digest('base64url').slice(0, 16);
+    const counters = counterStore(ctx);
     s = {
-      limiter,
-      dailyLimiter,
-      limits: url ? postgresLimits(url, namespace, 60) : memoryLimits(limiter),
-      dailyLimits: url ? postgresLimits(url, `${namespace}:day`, 86_400) : memoryLimits(dailyLimiter),
-      loginThrottle: new LoginThrottle({ pair: perMinute, address: 3 * perMinute, account: 5 * perMinute }),
+      counters,
+      limits: storeLimits(counters, 'minute', 60),
+      dailyLimits: storeLimits(counters, 'day', 86_400),
+      loginThrottle: new LoginThrottle({
+        limits: { pair: perMinute, address: 3 * perMinute, account: 5 * perMinute },
+        store: counters,
+        db: ctx.db,
+        secret: createHmac('sha256', ctx.jwtKey).update('login-throttle').digest(),
+      }),
     };
     states.set(ctx, s);
   }

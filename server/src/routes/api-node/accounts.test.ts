@@ -74,14 +74,16 @@ describe.each(TEST_DATABASES)('accounts on %s', (database) => {
   });
 
   it('refuses over-long sign-in fields before they reach the rate limiter', async () => {
-    const limiter = securityState(server.ctx).limiter;
-    const before = limiter.size;
+    // On SQLite the counts are in memory: the keys they hold must not grow with such requests (on
+    // PostgreSQL they are rows of `rate_limits`, which has no size here).
+    const counters = securityState(server.ctx).counters;
+    const before = counters.size ?? 0;
     for (let i = 0; i < 20; i++) {
       const res = await api.post('/api-node/login', { email: `${'a'.repeat(60_000)}${i}@x.org`, password: 'x' });
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ details: [{ path: 'email' }] });
     }
-    expect(limiter.size - before).toBeLessThanOrEqual(1);
+    expect((counters.size ?? 0) - before).toBeLessThanOrEqual(1);
     const longName = await api.post('/api-node/login', { username: 'u'.repeat(255), password: 'x' });
     expect(longName.status).toBe(400);
   });

@@ -80,20 +80,21 @@ export function accountRoutes(ctx: ServerContext): Hono<CallerEnv> {
       .select(['id', 'username', 'password_hash', 'token_version'])
       .where(identifier.includes('@') ? sql<string>`email` : sql<string>`lower(username)`, '=', identifier)
       .executeTakeFirst();
-    // Only failures count, per account (username and e-mail alike) and address: see login-throttle.ts.
+    // Only failures count, per account (username and e-mail alike) and address, on every instance:
+    // see login-throttle.ts.
     const throttle = securityState(ctx).loginThrottle;
     const account = loginAccount(user, identifier);
     const address = clientAddress(c, ctx.config.trustProxy);
-    const decision = throttle.check(account, address);
+    const decision = await throttle.check(account, address);
     if (!decision.ok) return tooManyAttempts(c, decision.retryAfter);
     const ok = user
       ? await verifyPassword(parsed.data.password, user.password_hash)
       : await verifyAgainstDummy(parsed.data.password);
     if (!user || !ok) {
-      throttle.fail(account, address);
+      await throttle.fail(account, address);
       return c.json({ error: INVALID_LOGIN }, 401);
     }
-    throttle.succeed(account, address);
+    await throttle.succeed(account, address);
     return c.json(await issueTokenPair(ctx, user), 200);
   });
 

@@ -75,7 +75,7 @@ export function recoveryRoutes(ctx: ServerContext): Hono<CallerEnv> {
         .execute();
       await endOtherSessions(ctx, userId);
       await revokeApiKeys(ctx, userId);
-      clearLoginFailures(ctx, userId);
+      await clearLoginFailures(ctx, userId);
       return c.json({ message: PASSWORD_UPDATED }, 200);
     }
 
