@@ -129,7 +129,7 @@ function markedShare(mask: Uint8Array, w: number, x0: number, y0: number, x1: nu
 export function scoreBoxes(
   filename: string,
   full: { width: number; height: number; fruit: Uint8Array; bruise: Uint8Array },
-  rows: { class: string; x: string | number; y: string | number; w: string | number; h: string | number }[],
+  rows: readonly Record<string, string | number>[],
   wanted: Set<string>,
   foundFraction = 0.1,
   hitFraction = BOX_HIT_FRACTION,
@@ -143,10 +143,10 @@ export function scoreBoxes(
   }));
   return boxes.map(({ row, x0, y0, x1, y1 }) => {
     const fraction = markedShare(full.bruise, full.width, x0, y0, x1, y1);
-    const controls = wanted.has(row.class) ? controlShares(full, x1 - x0, y1 - y0, boxes) : [];
+    const controls = wanted.has(String(row.class)) ? controlShares(full, x1 - x0, y1 - y0, boxes) : [];
     return {
       filename,
-      class: row.class,
+      class: String(row.class),
       bruise_fraction: r4(fraction),
       found: fraction >= foundFraction,
       hit: fraction >= hitFraction,
