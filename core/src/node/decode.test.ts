@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { decodeImage, encodeImage } from './index.ts';
+import { inflateSync } from 'node:zlib';
+import { decodeImage, encodeImage, encodePngWithSharp } from './index.ts';
 import { createImage } from '../image.ts';
 import { pngHeader } from '../testing/png-header.ts';
 
@@ -76,5 +77,41 @@ describe('node image backend', () => {
     const back = await decodeImage(await encodeImage(img, 'png'));
     expect(back.hasAlpha).toBe(true);
     expect(Array.from(back.data)).toEqual(Array.from(img.data));
+  });
+
+  it("writes PNGs (8-bit RGBA, Up filter, fast deflate) whose pixels are exactly those of sharp's PNG", async () => {
+    // A cut-out-like picture: a noisy, shaded disc with a soft edge on transparent black, on an
+    // unaligned view (a subarray one pixel into its buffer).
+    const width = 301;
+    const height = 203;
+    const backing = new Uint8ClampedArray((width * height + 1) * 4);
+    const img = { width, height, data: backing.subarray(4) };
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width; x++) {
+        const r = Math.hypot(x - 150, y - 100);
+        const a = Math.max(0, Math.min(255, Math.round((90 - r) * 128)));
+        if (a === 0) continue;
+        img.data.set([(x * 7 + y * 3) % 256, (x * y) % 251, 200 - (r | 0), a], (y * width + x) * 4);
+      }
+    const png = Buffer.from(await encodeImage(img, 'png'));
+    // IHDR: bit depth 8, colour type 6 (RGBA); every scanline of the inflated IDAT data starts
+    // with filter type 2 (Up), which sharp's PNG (filter 0 on every line) does not write.
+    expect([png.readUInt32BE(16), png.readUInt32BE(20), png[24], png[25]]).toEqual([width, height, 8, 6]);
+    const idat: Buffer[] = [];
+    for (let at = 8; at < png.length;) {
+      const length = png.readUInt32BE(at);
+      if (png.toString('ascii', at + 4, at + 8) === 'IDAT') idat.push(png.subarray(at + 8, at + 8 + length));
+      at += 12 + length;
+    }
+    const rows = inflateSync(Buffer.concat(idat));
+    expect(rows.length).toBe(height * (1 + 4 * width));
+    const filters = new Set(Array.from({ length: height }, (_, y) => rows[y * (1 + 4 * width)]));
+    expect([...filters]).toEqual([2]);
+    const decoded = await sharp(png).raw().toBuffer();
+    const fromSharp = await sharp(Buffer.from(await encodePngWithSharp(img)))
+      .raw()
+      .toBuffer();
+    expect(decoded.equals(Buffer.from(img.data.buffer, img.data.byteOffset, img.data.byteLength))).toBe(true);
+    expect(decoded.equals(fromSharp)).toBe(true);
   });
 });

@@ -35,8 +35,11 @@ export type { BackgroundMode, LabPlanes } from './background.ts';
 export interface FruitSegmentation {
   width: number;
   height: number;
-  /** 1 = fruit, full resolution, holes inside a fruit filled (bruises and dark spots are fruit) */
-  mask: Uint8Array;
+  /**
+   * 1 = fruit, full resolution, holes inside a fruit filled (bruises and dark spots are fruit); built
+   * on first access (it is exactly `alpha >= 128`; a cut-out needs only the alpha)
+   */
+  readonly mask: Uint8Array;
   /** 0..255 soft edge for cut-outs (a tight 1-2 px feather), 255 inside */
   alpha: Uint8Array;
   /** 0 background, 1..count one label per fruit (built on first access) */
@@ -510,7 +513,7 @@ export function segmentFruit(image: RasterImage, options: Partial<SegmentOptions
     opts.feather,
   );
   return Object.defineProperties(
-    { width: W, height: H, mask: full.mask, alpha: full.alpha, pixels: full.pixels, count: coarse.count, background },
-    { labels: { get: () => full.labels, enumerable: true } },
+    { width: W, height: H, alpha: full.alpha, pixels: full.pixels, count: coarse.count, background },
+    { mask: { get: () => full.mask, enumerable: true }, labels: { get: () => full.labels, enumerable: true } },
   ) as FruitSegmentation;
 }

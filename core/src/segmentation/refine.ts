@@ -17,7 +17,8 @@ export interface CoarseSegmentation {
 }
 
 export interface FullResolution {
-  mask: Uint8Array;
+  /** built on first access from the alpha (`alpha >= 128` is the mask, exactly): a cut-out never needs it */
+  readonly mask: Uint8Array;
   alpha: Uint8Array;
   /** built on first access (a 12-megapixel label image costs 48 MB that a cut-out never needs) */
   readonly labels: Int32Array;
@@ -38,7 +39,8 @@ export function refineToFullResolution(
   const { width: W, height: H, data } = image;
   const { width: sw, height: sh, factor: f, mask: cm } = coarse;
   const N = W * H;
-  const mask = new Uint8Array(N);
+  // The alpha is the only full-resolution output: 0 background, 255 fruit, and while the band is
+  // worked on, a state per band pixel (values below 128 other than 0: see BAND_BG and the others).
   const alpha = new Uint8Array(N);
   let pixels = 0;
 
@@ -75,9 +77,11 @@ export function refineToFullResolution(
     const y0 = Math.floor(b / sw) * f;
     bandCount += (Math.min(W, x0 + f) - x0) * (Math.min(H, y0 + f) - y0);
   }
-  for (let y = 0; y < H; y++) {
-    const brow = Math.floor(y / f) * sw;
-    const row = y * W;
+  // The runs are found once per row of blocks and filled on each of its f pixel rows.
+  const runs: number[] = [];
+  for (let by = 0; by < sh; by++) {
+    const brow = by * sw;
+    runs.length = 0;
     let bx = 0;
     while (bx < sw) {
       const b = brow + bx;
@@ -87,15 +91,18 @@ export function refineToFullResolution(
       }
       let end = bx + 1;
       while (end < sw && !band[brow + end] && cm[brow + end]) end++;
-      const x0 = row + bx * f;
-      const x1 = row + Math.min(W, end * f);
-      mask.fill(1, x0, x1);
-      alpha.fill(255, x0, x1);
-      pixels += x1 - x0;
+      runs.push(bx * f, Math.min(W, end * f));
       bx = end;
     }
+    for (let y = by * f; y < Math.min(H, (by + 1) * f); y++) {
+      const row = y * W;
+      for (let r = 0; r < runs.length; r += 2) {
+        alpha.fill(255, row + runs[r], row + runs[r + 1]);
+        pixels += runs[r + 1] - runs[r];
+      }
+    }
   }
-  if (bandCount === 0) return withLabels(mask, alpha, pixels, coarse, W, null, 0);
+  if (bandCount === 0) return withLabels(alpha, pixels, coarse, W, null, 0);
 
   // Classify band pixels with the colour score.
   const idx = new Int32Array(bandCount);
@@ -126,34 +133,35 @@ export function refineToFullResolution(
   }
   const lab = rgbaToLabPlanes(rgba, bandCount);
   const score = fruitScore(lab, bandCount, modes);
-  for (let s = 0; s < bandCount; s++) mask[idx[s]] = score[s] > threshold[blk[s]] ? 1 : 0;
+  // Band states: classified fruit or background, and reached by the flood from outside the band.
+  const BAND_BG = 1;
+  const BAND_FRUIT = 2;
+  const SEEN_BG = 3;
+  const SEEN_FRUIT = 4;
+  for (let s = 0; s < bandCount; s++) alpha[idx[s]] = score[s] > threshold[blk[s]] ? BAND_FRUIT : BAND_BG;
 
   // Fruit pixels of the band must connect to fruit outside the band (or be confidently fruit in a
   // fruit block); background pixels of the band must connect to the outside, else they are holes.
-  // Until the feather is computed, `alpha` marks band pixels (BAND, SEEN once flooded); pixels
-  // outside the band hold 0 or 255.
-  const BAND = 1;
-  const SEEN = 2;
-  for (let s = 0; s < bandCount; s++) alpha[idx[s]] = BAND;
   const stack = new Int32Array(bandCount);
   const lastRow = N - W;
-  // An outside-band neighbour (alpha 0 or 255, i.e. not BAND or SEEN) with mask value v.
-  const outsideWith = (j: number, v: number) => mask[j] === v && alpha[j] !== BAND && alpha[j] !== SEEN;
   for (const value of [1, 0]) {
+    const inBand = value ? BAND_FRUIT : BAND_BG;
+    const seen = value ? SEEN_FRUIT : SEEN_BG;
+    const outside = value ? 255 : 0; // a pixel outside the band with this value
     let top = 0;
     for (let s = 0; s < bandCount; s++) {
       const i = idx[s];
-      if (mask[i] !== value) continue;
+      if (alpha[i] !== inBand) continue;
       const x = i % W;
       let seed =
-        (x > 0 && outsideWith(i - 1, value)) ||
-        (x < W - 1 && outsideWith(i + 1, value)) ||
-        (i >= W && outsideWith(i - W, value)) ||
-        (i < lastRow && outsideWith(i + W, value));
+        (x > 0 && alpha[i - 1] === outside) ||
+        (x < W - 1 && alpha[i + 1] === outside) ||
+        (i >= W && alpha[i - W] === outside) ||
+        (i < lastRow && alpha[i + W] === outside);
       if (!seed && value === 1) seed = cm[blk[s]] === 1 && score[s] > 2 * threshold[blk[s]];
       if (!seed && value === 0) seed = x === 0 || x === W - 1 || i < W || i >= lastRow;
       if (seed) {
-        alpha[i] = SEEN;
+        alpha[i] = seen;
         stack[top++] = i;
       }
     }
@@ -161,65 +169,78 @@ export function refineToFullResolution(
       const i = stack[--top];
       const x = i % W;
       let j = i - 1;
-      if (x > 0 && alpha[j] === BAND && mask[j] === value) {
-        alpha[j] = SEEN;
+      if (x > 0 && alpha[j] === inBand) {
+        alpha[j] = seen;
         stack[top++] = j;
       }
       j = i + 1;
-      if (x < W - 1 && alpha[j] === BAND && mask[j] === value) {
-        alpha[j] = SEEN;
+      if (x < W - 1 && alpha[j] === inBand) {
+        alpha[j] = seen;
         stack[top++] = j;
       }
       j = i - W;
-      if (i >= W && alpha[j] === BAND && mask[j] === value) {
-        alpha[j] = SEEN;
+      if (i >= W && alpha[j] === inBand) {
+        alpha[j] = seen;
         stack[top++] = j;
       }
       j = i + W;
-      if (i < lastRow && alpha[j] === BAND && mask[j] === value) {
-        alpha[j] = SEEN;
+      if (i < lastRow && alpha[j] === inBand) {
+        alpha[j] = seen;
         stack[top++] = j;
       }
     }
+    // Not reached: the other value (a speck dropped, a hole filled).
+    const other = value ? BAND_BG : BAND_FRUIT;
     for (let s = 0; s < bandCount; s++) {
       const i = idx[s];
-      if (mask[i] === value && alpha[i] !== SEEN) mask[i] = 1 - value;
-      alpha[i] = BAND;
+      if (alpha[i] === seen) alpha[i] = inBand;
+      else if (alpha[i] === inBand) alpha[i] = other;
     }
   }
 
-  for (let s = 0; s < bandCount; s++) pixels += mask[idx[s]];
+  for (let s = 0; s < bandCount; s++) if (alpha[idx[s]] === BAND_FRUIT) pixels++;
 
-  // Feather: the mean of the binary mask over a (2r+1)^2 window, kept on the mask's side of 128.
+  // Feather: the mean of the binary mask over a (2r+1)^2 window, kept on the mask's side of 128;
+  // computed for the whole band before any band pixel's state is overwritten.
   const r = Math.max(0, Math.round(feather));
   const win = (2 * r + 1) ** 2;
+  const isFruit = new Uint8Array(256); // by alpha or band state: 1 = fruit
+  isFruit[255] = isFruit[BAND_FRUIT] = 1;
+  const feathered = new Uint8Array(bandCount);
   for (let s = 0; s < bandCount; s++) {
     const i = idx[s];
-    const m = mask[i];
+    const m = alpha[i] === BAND_FRUIT;
     if (r === 0) {
-      alpha[i] = m ? 255 : 0;
+      feathered[s] = m ? 255 : 0;
       continue;
     }
     const x = i % W;
     const y = (i - x) / W;
     let sum = 0;
-    for (let dy = -r; dy <= r; dy++) {
-      const yy = Math.min(H - 1, Math.max(0, y + dy));
-      const row = yy * W;
-      for (let dx = -r; dx <= r; dx++) sum += mask[row + Math.min(W - 1, Math.max(0, x + dx))];
-    }
+    if (x >= r && x < W - r && y >= r && y < H - r) {
+      // The whole window inside the image (nearly every band pixel): no clamping.
+      for (let dy = -r; dy <= r; dy++) {
+        const row = i + dy * W;
+        for (let dx = -r; dx <= r; dx++) sum += isFruit[alpha[row + dx]];
+      }
+    } else
+      for (let dy = -r; dy <= r; dy++) {
+        const row = Math.min(H - 1, Math.max(0, y + dy)) * W;
+        for (let dx = -r; dx <= r; dx++) sum += isFruit[alpha[row + Math.min(W - 1, Math.max(0, x + dx))]];
+      }
     const v = Math.round((255 * sum) / win);
-    alpha[i] = m ? Math.max(128, v) : Math.min(127, v);
+    feathered[s] = m ? Math.max(128, v) : Math.min(127, v);
   }
-  return withLabels(mask, alpha, pixels, coarse, W, idx, bandCount);
+  for (let s = 0; s < bandCount; s++) alpha[idx[s]] = feathered[s];
+  return withLabels(alpha, pixels, coarse, W, idx, bandCount);
 }
 
 /**
- * The result with `labels` built on first access: a fruit pixel takes its block's label, or, in
- * a block the coarse pass left as background, the largest label of a block within 3 blocks.
+ * The result with `mask` (alpha >= 128) and `labels` built on first access: a fruit pixel takes its
+ * block's label, or, in a block the coarse pass left as background, the largest label of a block
+ * within 3 blocks.
  */
 function withLabels(
-  mask: Uint8Array,
   alpha: Uint8Array,
   pixels: number,
   coarse: CoarseSegmentation,
@@ -227,14 +248,24 @@ function withLabels(
   idx: Int32Array | null,
   bandCount: number,
 ): FullResolution {
+  let mask: Uint8Array | null = null;
   let labels: Int32Array | null = null;
   const { width: sw, height: sh, factor: f, labels: cl } = coarse;
+  const maskOf = () => {
+    if (mask) return mask;
+    mask = new Uint8Array(alpha.length);
+    for (let i = 0; i < alpha.length; i++) mask[i] = alpha[i] >>> 7;
+    return mask;
+  };
   return {
-    mask,
     alpha,
     pixels,
+    get mask() {
+      return maskOf();
+    },
     get labels() {
       if (labels) return labels;
+      const mask = maskOf();
       const N = mask.length;
       labels = new Int32Array(N);
       const H = N / W;

@@ -161,6 +161,37 @@ describe('segmentFruit', () => {
     for (let i = 0; i < seg.mask.length; i += 997) expect(seg.alpha[i] >= 128).toBe(seg.mask[i] === 1);
   });
 
+  it('builds the mask only when read, as exactly alpha >= 128, with `pixels` its count (soft edge at the frame too)', () => {
+    // A fruit cut by the right and bottom edges (the feather window clamped there) and one inside.
+    const { image } = scene(
+      900,
+      600,
+      [150, 150, 150],
+      [
+        { e: { cx: 300, cy: 280, rx: 200, ry: 160 }, peel: GREEN_PEEL },
+        { e: { cx: 840, cy: 560, rx: 150, ry: 120 }, peel: YELLOW_PEEL },
+      ],
+    );
+    for (const feather of [0, 1, 2]) {
+      const seg = segmentFruit(image, { workSize: 300, feather });
+      expect(Object.getOwnPropertyDescriptor(seg, 'mask')?.get).toBeTypeOf('function');
+      const soft = seg.alpha.filter((a) => a > 0 && a < 255).length;
+      if (feather === 0) expect(soft).toBe(0);
+      else expect(soft).toBeGreaterThan(1000);
+      // Opaque along the right edge inside the cut fruit: the clamped window sees fruit only.
+      expect(seg.alpha[560 * 900 + 899]).toBe(255);
+      let set = 0;
+      let mismatches = 0;
+      for (let i = 0; i < seg.mask.length; i++) {
+        set += seg.mask[i];
+        if (seg.mask[i] !== (seg.alpha[i] >= 128 ? 1 : 0)) mismatches++;
+      }
+      expect(mismatches).toBe(0);
+      expect(set).toBe(seg.pixels);
+      expect(seg.count).toBe(2);
+    }
+  });
+
   it('returns no fruit on a plain picture', () => {
     const { image } = scene(200, 150, [128, 128, 128], []);
     const seg = segmentFruit(image);

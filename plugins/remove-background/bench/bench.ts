@@ -6,7 +6,7 @@
  *    folder of 6 copies minus a folder of 2 (two, not one: `mango` runs a single photo without a
  *    worker thread), divided by 4 (BENCH_COPIES=2,6). Each run times 3 full decodes
  *    (median) and the two CLI runs; the ratio is given over the runs as median (min-max).
- * 2. In this process, the stages on each photo: decode, segmentation + cut-out, PNG encode.
+ * 2. In this process, the stages on each photo: decode, segmentation + cut-out, PNG encode (and its size).
  * The five photos are core's benchPhotos (BENCH_PHOTOS_ONLY=close-up,... keeps some). The CLI runs
  * dist/ (npm run build:node first). The machine is shared, so timings are noisy.
  */
@@ -76,6 +76,7 @@ if (stages) {
     const segmentMs: number[] = [];
     const encodeMs: number[] = [];
     let fruits = 0;
+    let pngBytes = 0;
     for (let k = 0; k < runs + 1; k++) {
       const t0 = performance.now();
       const image = await decodeImage(bytes);
@@ -83,7 +84,7 @@ if (stages) {
       // The plugin as the API and the CLI run it (default options).
       const cut = await runPlugin(removeBackground, image, {}, createContext(nodeImages));
       const t2 = performance.now();
-      await encodeImage(cut.image, 'png');
+      pngBytes = (await encodeImage(cut.image, 'png')).length;
       const t3 = performance.now();
       fruits = cut.fruits;
       if (k === 0) continue; // warm-up
@@ -96,6 +97,7 @@ if (stages) {
     const e = median(encodeMs);
     console.log(
       `  ${photo.name.padEnd(12)} decode ${d.toFixed(0)} ms, segmentation + cut-out ${s.toFixed(0)} ms, PNG encode ${e.toFixed(0)} ms ` +
+        `(${(pngBytes / 1e6).toFixed(2)} MB) ` +
         `(${fruits} fruit): ${((d + s + e) / d).toFixed(2)}x decode`,
     );
   }

@@ -19,7 +19,7 @@ export function applyAlpha(image: RasterImage, alpha: Uint8Array, inPlace = fals
     // Little-endian RGBA words: alpha is the top byte.
     const from = new Uint32Array(src.buffer, src.byteOffset, n);
     const to = new Uint32Array(data.buffer, data.byteOffset, n);
-    for (let i = 0; i < n; i++) {
+    const pixel = (i: number) => {
       const a = alpha[i];
       const v = from[i];
       const keep = v >>> 24;
@@ -28,7 +28,32 @@ export function applyAlpha(image: RasterImage, alpha: Uint8Array, inPlace = fals
       } else if (a >= keep) {
         if (!inPlace) to[i] = v;
       } else to[i] = ((v & 0xffffff) | (a << 24)) >>> 0;
+    };
+    // Four alphas at a time: a cut-out is mostly long runs of alpha 0 (cleared in place, or left as
+    // the fresh buffer's zeros) and 255 (kept as they are, or copied, then the pixels that were
+    // already fully transparent cleared): the same result as pixel by pixel, with memset and memcpy
+    // doing the runs.
+    const words = alpha.byteOffset % 4 === 0 ? n >>> 2 : 0;
+    const quads = words > 0 ? new Uint32Array(alpha.buffer, alpha.byteOffset, words) : new Uint32Array(0);
+    let w = 0;
+    while (w < words) {
+      const q = quads[w];
+      if (q === 0 || q === 0xffffffff) {
+        let end = w + 1;
+        while (end < words && quads[end] === q) end++;
+        if (q === 0) {
+          if (inPlace) to.fill(0, 4 * w, 4 * end);
+        } else {
+          if (!inPlace) to.set(from.subarray(4 * w, 4 * end), 4 * w);
+          for (let i = 4 * w; i < 4 * end; i++) if (from[i] < 0x1000000) to[i] = 0;
+        }
+        w = end;
+      } else {
+        for (let i = 4 * w; i < 4 * w + 4; i++) pixel(i);
+        w++;
+      }
     }
+    for (let i = 4 * words; i < n; i++) pixel(i);
   } else {
     for (let i = 0, j = 0; i < n; i++, j += 4) {
       const a = Math.min(alpha[i], src[j + 3]);

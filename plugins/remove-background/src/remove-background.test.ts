@@ -105,6 +105,30 @@ describe('remove-background plugin', () => {
     expect(owned.fruit_pixels).toBe(fresh.fruit_pixels);
   });
 
+  it('gives every pixel min(alpha, its own alpha) and transparent black at 0, runs of 0 and 255 included', () => {
+    const random = seededRandom(11);
+    // 1001 pixels (not a whole number of four-pixel words): long runs of alpha 0 and 255 as in a
+    // cut-out, short ones, and soft edges; some pixels already transparent or half transparent.
+    const n = 1001;
+    const src = Uint8ClampedArray.from({ length: n * 4 }, () => Math.floor(random() * 256));
+    for (let i = 0; i < n; i++) src[i * 4 + 3] = i % 7 === 0 ? 0 : i % 11 === 0 ? 90 : 255;
+    const runs = [0, 120, 255, 400, 3, 401, 255, 405, 0, 700, 200, 703, 255, 990, 17, 1001];
+    for (const alphaOffset of [0, 1]) {
+      const alpha = new Uint8Array(n + alphaOffset).subarray(alphaOffset);
+      for (let r = 0; r < runs.length; r += 2) alpha.fill(runs[r], r ? runs[r - 1] : 0, runs[r + 1]);
+      alpha[120] = 128;
+      alpha[702] = 0;
+      const expected = new Uint8ClampedArray(n * 4);
+      for (let i = 0; i < n; i++) {
+        const a = Math.min(alpha[i], src[i * 4 + 3]);
+        if (a > 0) expected.set([src[i * 4], src[i * 4 + 1], src[i * 4 + 2], a], i * 4);
+      }
+      const image = { width: n, height: 1, data: src.slice() };
+      expect(applyAlpha(image, alpha).data).toEqual(expected);
+      expect(applyAlpha(image, alpha, true).data).toEqual(expected);
+    }
+  });
+
   it('computes IoU with pixel counts', () => {
     const r = evaluateFruitIoU(Uint8Array.from([1, 1, 0, 0]), Uint8Array.from([255, 0, 255, 0]));
     expect(r).toEqual({ iou: 1 / 3, predicted: 2, truth: 2, intersection: 1 });
