@@ -12,7 +12,9 @@ const fruit = (pct: number, extra: Partial<BruiseFigures['fruits'][number]> = {}
   ...extra,
 });
 
-function file(photos: { name: string; fruits: BruiseFigures['fruits']; extra?: Partial<BruiseFigures> }[]): ResultsFile {
+function file(
+  photos: { name: string; fruits: BruiseFigures['fruits']; extra?: Partial<BruiseFigures> }[],
+): ResultsFile {
   return {
     schema: RESULTS_SCHEMA,
     provenance: makeProvenance({
@@ -61,7 +63,12 @@ function fruitTable(html: string): string[][] {
 
 describe('run report: per-fruit table', () => {
   it('lists every fruit with its bruise %, and no area or grade columns when the run had neither', () => {
-    const html = reportHtml(file([{ name: 'a.jpg', fruits: [fruit(12.5), fruit(0)] }, { name: 'b.jpg', fruits: [] }]));
+    const html = reportHtml(
+      file([
+        { name: 'a.jpg', fruits: [fruit(12.5), fruit(0)] },
+        { name: 'b.jpg', fruits: [] },
+      ]),
+    );
     expect(fruitTable(html)).toEqual([
       ['Photo', 'Fruit', 'Fruit pixels', 'Bruise %', 'Lesions'],
       ['a.jpg', '1', '1000', '12.50', '1'],

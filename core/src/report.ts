@@ -74,7 +74,9 @@ function fruitSection(items: ReturnType<typeof bruiseFiguresOf>): string {
       ({ image, index, fruit }) =>
         `<tr><td>${escapeHtml(image.filename)}</td>${num(String(index))}${num(String(fruit.pixels))}${num(fixed(fruit.bruise_percent))}${num(String(fruit.lesion_count))}` +
         (scaled ? num(fixed(fruit.area_cm2)) + num(fixed(fruit.bruise_area_cm2)) : '') +
-        (graded ? `<td>${escapeHtml(fruit.grade ?? '–')}${fruit.grade && !fruit.grade_accepted ? ' (not accepted)' : ''}</td>` : '') +
+        (graded
+          ? `<td>${escapeHtml(fruit.grade ?? '–')}${fruit.grade && !fruit.grade_accepted ? ' (not accepted)' : ''}</td>`
+          : '') +
         '</tr>',
     )
     .join('');
@@ -82,7 +84,10 @@ function fruitSection(items: ReturnType<typeof bruiseFiguresOf>): string {
   if (graded) {
     const l = lotSummary(items);
     const counts = l.counts
-      .map((c) => `<tr><th>${escapeHtml(c.grade)}${c.accepted ? '' : ' (not accepted)'}</th><td class="num">${c.count}</td></tr>`)
+      .map(
+        (c) =>
+          `<tr><th>${escapeHtml(c.grade)}${c.accepted ? '' : ' (not accepted)'}</th><td class="num">${c.count}</td></tr>`,
+      )
       .join('');
     const share = l.accepted_share === null ? '–' : `${l.accepted} (${(100 * l.accepted_share).toFixed(1)} %)`;
     lot =

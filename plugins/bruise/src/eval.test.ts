@@ -41,7 +41,15 @@ describe('defect boxes: found, hit and the chance level on control windows', () 
   const fruit = new Uint8Array(width * height);
   const bruise = new Uint8Array(width * height);
   for (let y = 0; y < height; y++) for (let x = 0; x < 80; x++) fruit[y * width + x] = 1;
-  for (const [x, y] of [[15, 15], [16, 15], [15, 16], [16, 16], [72, 45], [75, 47]]) bruise[y * width + x] = 1;
+  for (const [x, y] of [
+    [15, 15],
+    [16, 15],
+    [15, 16],
+    [16, 16],
+    [72, 45],
+    [75, 47],
+  ])
+    bruise[y * width + x] = 1;
   const rows = [
     { class: 'anthracnose', x: 10, y: 10, w: 20, h: 20 },
     { class: 'poor_coloring', x: 40, y: 10, w: 20, h: 20 },

@@ -341,7 +341,16 @@ export async function evaluateBruise(opts: EvaluateBruiseOptions): Promise<Bruis
     for (const [k, f] of files.entries()) {
       const { analysis } = await score(join(dir, f));
       const full = fullResolutionMasks(analysis);
-      per.push(...scoreBoxes(f, full, rows.filter((r) => r.filename === f), wanted, minFraction, hitFraction));
+      per.push(
+        ...scoreBoxes(
+          f,
+          full,
+          rows.filter((r) => r.filename === f),
+          wanted,
+          minFraction,
+          hitFraction,
+        ),
+      );
       opts.onImage?.(k + 1, files.length, f);
     }
     out.boxes = summariseBoxSet(per, wanted);
@@ -383,7 +392,8 @@ export function formatBruiseEvaluation(ev: BruiseEvaluation): string {
       `hit (>= ${BOX_HIT_FRACTION * 100}% marked) / chance on control windows`,
       `${b.hits}/${b.boxes} = ${f(b.hit_share * 100, 1)}% / ${f(b.control_hit_share * 100, 1)}% of ${b.control_windows}`,
     );
-    for (const [c, v] of Object.entries(b.by_class)) row(`  ${c} found / hit`, `${v.found}/${v.boxes} / ${v.hits}/${v.boxes}`);
+    for (const [c, v] of Object.entries(b.by_class))
+      row(`  ${c} found / hit`, `${v.found}/${v.boxes} / ${v.hits}/${v.boxes}`);
   }
   return lines.join('\n');
 }
