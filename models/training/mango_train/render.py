@@ -156,6 +156,46 @@ def paint_streaks(rng, rgb, fruit):
     return out, (m >= 0.5) & fruit
 
 
+def paint_blotch(rng, rgb, fruit):
+    """Early anthracnose as a tray camera sees it: one to three small, faint, blurred brownish
+    blotches (0.05-1.5 % of the fruit each), round or elongated (aspect 1-4), often with a darker
+    streak or dot at the centre. They darken L* by only 4-18 and their rim fades over a large share
+    of their radius, so nothing about them is sharp: the kind of lesion the dark-spot and bruise
+    painters above never make."""
+    h, w = fruit.shape
+    fa = float(fruit.sum())
+    W = np.zeros((h, w), np.float32)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    cy, cx = _inside_points(rng, fruit, 6)
+    for k in range(int(rng.choice([1, 1, 1, 2, 3]))):
+        if k:
+            cy = int(np.clip(cy + rng.normal(0, 0.06 * h), 0, h - 1))
+            cx = int(np.clip(cx + rng.normal(0, 0.06 * w), 0, w - 1))
+        area = fa * float(np.exp(rng.uniform(np.log(0.0005), np.log(0.015))))
+        asp = rng.uniform(1.0, 4.0)
+        ang = rng.uniform(0, np.pi)
+        r = np.sqrt(area / np.pi)
+        dx, dy = xx - cx, yy - cy
+        u = (dx * np.cos(ang) + dy * np.sin(ang)) / (r * np.sqrt(asp))
+        v = (-dx * np.sin(ang) + dy * np.cos(ang)) * np.sqrt(asp) / r
+        d = np.sqrt(u * u + v * v)
+        # A soft dome (1 at the centre, 0.5 at the blob's nominal outline) with ragged noise.
+        b = 1 / (1 + d ** rng.uniform(2, 4))
+        b *= np.clip(1 + 0.25 * smooth_noise(rng, h, w, int(rng.integers(8, 24))), 0.5, 1.5)
+        if rng.random() < 0.5:  # a darker streak or dot at the centre
+            core = np.exp(-((u / 0.5) ** 2 + (v / rng.uniform(0.1, 0.3)) ** 2))
+            b = b + rng.uniform(0.3, 0.8) * core
+        W = np.maximum(W, b.astype(np.float32))
+    W *= fruit
+    if W.max() <= 0:
+        return rgb, np.zeros_like(fruit)
+    W = ndimage.gaussian_filter(W, rng.uniform(0.5, 2.0))
+    W /= W.max() + 1e-6
+    out = apply_lab(rgb, W, float(rng.uniform(4, 18)), float(rng.uniform(-3, 6)), float(rng.uniform(2, 20)),
+                    float(rng.uniform(0, 0.4)))
+    return out, (W >= 0.5) & fruit
+
+
 # ---- look-alikes: nothing here is bruise ------------------------------------------------------
 
 
@@ -237,8 +277,8 @@ def photometric(rng, rgb):
     """White balance, exposure and gamma, then blur."""
     gains = rng.uniform(0.85, 1.15, 3).astype(np.float32) * np.float32(rng.uniform(0.7, 1.3))
     out = np.clip(rgb * gains, 0, 1) ** np.float32(rng.uniform(0.8, 1.25))
-    if rng.random() < 0.3:
-        s = rng.uniform(0.3, 1.5)
+    if rng.random() < 0.35:
+        s = rng.uniform(0.3, 2.2)
         out = ndimage.gaussian_filter(out, (s, s, 0))
     return out.astype(np.float32)
 

@@ -55,7 +55,8 @@ def sample(rng, p, side):
     if truth is not None and rng.random() < 0.7:
         for _ in range(int(rng.choice([1, 1, 2, 3]))):
             r = rng.random()
-            painter = render.paint_bruise if r < 0.6 else render.paint_spots if r < 0.8 else render.paint_streaks
+            painter = (render.paint_bruise if r < 0.5 else render.paint_spots if r < 0.65 else
+                       render.paint_streaks if r < 0.75 else render.paint_blotch)
             rgb, t = painter(rng, rgb, fruit)
             truth = truth | t
     for f, prob in ((render.shading, 0.4), (render.cast_shadow, 0.2), (render.highlight, 0.25), (render.blush, 0.3), (render.lenticels, 0.25)):
@@ -65,7 +66,31 @@ def sample(rng, p, side):
     if rng.random() < 0.6:
         rgb = render.jpeg(rng, rgb)
     x = np.concatenate([((rgb - MEAN) / STD).transpose(2, 0, 1), fruit[None].astype(np.float32)], 0)
-    return x.astype(np.float32), None if truth is None else truth.astype(np.float32), fruit.astype(np.float32)
+    return x.astype(np.float32), None if truth is None else truth.astype(np.float32), fruit.astype(np.float32) * pixel_weight(truth, fruit)
+
+
+# Size-balanced loss: a lesion smaller than SMALL_LESION of its fruit (an anthracnose spot, a latex
+# drip) and the peel ring around it weigh SMALL_WEIGHT times a pixel of a large bruise, so that a
+# batch's loss does not come almost entirely from the large bruises and missing a small lesion costs
+# something. The ring (SMALL_RING px) keeps the weighting symmetric: marking the peel next to a small
+# lesion costs as much more as missing the lesion.
+SMALL_LESION = 0.005
+SMALL_WEIGHT = 4.0
+SMALL_RING = 3
+
+
+def pixel_weight(truth, fruit):
+    w = np.ones(fruit.shape, np.float32)
+    if truth is None or not truth.any():
+        return w
+    from scipy import ndimage
+
+    lab, n = ndimage.label(truth)
+    sizes = ndimage.sum(truth, lab, index=np.arange(1, n + 1))
+    small = np.isin(lab, 1 + np.nonzero(sizes < SMALL_LESION * max(1, fruit.sum()))[0])
+    if small.any():
+        w[ndimage.binary_dilation(small, iterations=SMALL_RING)] = SMALL_WEIGHT
+    return w
 
 
 class Batches(torch.utils.data.IterableDataset):
@@ -105,15 +130,16 @@ def loss_fn(logits, target, fruit, kinds):
     loss = logits.new_zeros(())
     px = kinds == 1
     if px.any():
-        l, t, f = logits[px], target[px], fruit[px]
-        bce = (F.binary_cross_entropy_with_logits(l, t, reduction='none') * f).sum() / f.sum().clamp(min=1)
+        l, t, wf = logits[px], target[px], fruit[px]
+        f = (wf > 0).float()
+        bce = (F.binary_cross_entropy_with_logits(l, t, reduction='none') * wf).sum() / f.sum().clamp(min=1)
         p = torch.sigmoid(l) * f
         inter = (p * t).sum((1, 2))
         dice = 1 - (2 * inter + 1) / (p.sum((1, 2)) + t.sum((1, 2)) + 1)
         loss = loss + bce + 0.5 * dice.mean()
     les = kinds == 0
     if les.any():
-        l, f = logits[les], fruit[les]
+        l, f = logits[les], (fruit[les] > 0).float()
         vals = []
         for i in range(l.shape[0]):
             v = l[i][f[i] > 0]
