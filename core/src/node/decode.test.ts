@@ -79,6 +79,24 @@ describe('node image backend', () => {
     expect(Array.from(back.data)).toEqual(Array.from(img.data));
   });
 
+  it('refuses a malformed raster with an error instead of letting the native encoder abort the process', async () => {
+    const bytes = (n: number) => new Uint8ClampedArray(n);
+    // Too long (the Rust encoder panics on this), too short, fractional and zero sizes, 16-bit pixels.
+    const bad = [
+      [{ width: 2, height: 3, data: bytes(100) }, /a 2 x 3 RGBA image has 24 bytes, this one 100/],
+      [{ width: 2, height: 3, data: bytes(20) }, /has 24 bytes, this one 20/],
+      [{ width: 1.5, height: 2, data: bytes(12) }, /1.5 x 2 is not a positive whole number/],
+      [{ width: 0, height: 2, data: bytes(0) }, /0 x 2 is not a positive whole number/],
+      [{ width: 1, height: 1, data: new Uint16Array(4) as unknown as Uint8ClampedArray }, /not 8-bit RGBA/],
+    ] as const;
+    for (const [image, message] of bad) {
+      await expect(encodeImage(image, 'png')).rejects.toThrow(message);
+      await expect(encodeImage(image, 'jpeg')).rejects.toThrow(message);
+    }
+    // The process is still here and a good raster still encodes.
+    expect((await encodeImage(createImage(2, 3, [9, 9, 9, 255]), 'png')).length).toBeGreaterThan(0);
+  });
+
   it("writes PNGs (8-bit RGBA, Up filter, fast deflate) whose pixels are exactly those of sharp's PNG", async () => {
     // A cut-out-like picture: a noisy, shaded disc with a soft edge on transparent black, on an
     // unaligned view (a subarray one pixel into its buffer).

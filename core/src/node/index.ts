@@ -109,7 +109,27 @@ export async function decodeImage(
   }
 }
 
+/**
+ * Checks that a raster is what the encoders read: positive integer width and height and exactly
+ * width x height x 4 bytes of RGBA. A raster a plugin built wrongly must fail here as an error of
+ * this call: the native PNG encoder aborts the whole process (a Rust panic) on a buffer that is too
+ * long, and sharp reads whatever it is given.
+ */
+export function assertRgbaRaster(image: RasterImage, what: string): void {
+  const { width: w, height: h, data } = image;
+  if (!Number.isInteger(w) || !Number.isInteger(h) || w <= 0 || h <= 0) {
+    throw new TypeError(`cannot ${what}: the image size ${w} x ${h} is not a positive whole number of pixels`);
+  }
+  if (!(data instanceof Uint8Array || data instanceof Uint8ClampedArray)) {
+    throw new TypeError(`cannot ${what}: the pixels are not 8-bit RGBA bytes`);
+  }
+  if (data.length !== w * h * 4) {
+    throw new TypeError(`cannot ${what}: a ${w} x ${h} RGBA image has ${w * h * 4} bytes, this one ${data.length}`);
+  }
+}
+
 function rawInput(image: RasterImage) {
+  assertRgbaRaster(image, 'encode the image');
   return sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), {
     raw: { width: image.width, height: image.height, channels: 4 },
     limitInputPixels: false,
@@ -139,6 +159,7 @@ function loadPngEncoder(): Promise<PngEncoder> {
   pngEncoder ??= import('@napi-rs/image').then(
     ({ Transformer, CompressionType, FilterType }): PngEncoder =>
       async (image) => {
+        assertRgbaRaster(image, 'write the PNG');
         const buf = await Transformer.fromRgbaPixels(image.data, image.width, image.height).png({
           compressionType: CompressionType.Fast,
           filterType: FilterType.Up,
