@@ -20,10 +20,25 @@ export interface OpenedDatabase {
   close(): Promise<void>;
 }
 
+/** How long a query waits for a PostgreSQL connection before it fails (instead of the TCP timeout). */
+export const PG_CONNECT_TIMEOUT_MS = 5000;
+
+/**
+ * A PostgreSQL pool as the server uses it: a connection attempt fails after PG_CONNECT_TIMEOUT_MS
+ * (an unreachable database answers 500/503 at once instead of after minutes), and an error on an
+ * idle client (a database restart or failover) is logged rather than left unhandled, which would
+ * end the process; the pool replaces the client on the next query.
+ */
+export function createPgPool(connectionString: string, options: { max: number; allowExitOnIdle?: boolean }): pg.Pool {
+  const pool = new pg.Pool({ connectionString, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS, ...options });
+  pool.on('error', (e) => console.error(`postgres: an idle connection failed (${e.message}); it will be replaced`));
+  return pool;
+}
+
 export function openDatabase(options: { databaseUrl?: string; dataDir: string }): OpenedDatabase {
   const url = options.databaseUrl;
   if (url && /^postgres(ql)?:\/\//.test(url)) {
-    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    const pool = createPgPool(url, { max: 10 });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }

@@ -4,7 +4,7 @@
  * each ServerContext.
  */
 import { createHash, createHmac } from 'node:crypto';
-import pg from 'pg';
+import { createPgPool } from '../db/index.ts';
 import type { ServerContext } from '../context.ts';
 import { memoryStore, type CounterStore } from './rate-limit.ts';
 import { postgresStore, storeLimits, type Limits } from './shared-limits.ts';
@@ -26,7 +26,7 @@ const states = new WeakMap<ServerContext, SecurityState>();
 function counterStore(ctx: ServerContext): CounterStore {
   if (ctx.dialect !== 'postgres' || !ctx.config.databaseUrl) return memoryStore();
   // Its own small pool: a limit check never waits behind a long query of the app.
-  const pool = new pg.Pool({ connectionString: ctx.config.databaseUrl, max: 3, allowExitOnIdle: true });
+  const pool = createPgPool(ctx.config.databaseUrl, { max: 3, allowExitOnIdle: true });
   // Instances of one deployment share JWT_SECRET: the same namespace, the same counts.
   const namespace = createHash('sha256').update(ctx.jwtKey).digest('base64url').slice(0, 16);
   return postgresStore(pool, namespace);
