@@ -56,6 +56,24 @@ describe.each(TEST_DATABASES)('LoginThrottle on %s', (database) => {
     expect(await throttle.check('acct', 'a')).toEqual({ ok: true });
   });
 
+  it('counts an attempt before the password is checked: of 10 parallel attempts exactly the limit go on', async () => {
+    const throttle = make();
+    const decisions = await Promise.all(Array.from({ length: 10 }, () => throttle.attempt('acct', 'a')));
+    expect(decisions.filter((d) => d.ok)).toHaveLength(2);
+    expect(decisions.filter((d) => !d.ok).every((d) => !d.ok && d.retryAfter === 60)).toBe(true);
+  });
+
+  it('takes a successful attempt back: an owner signing in often from one address is never refused', async () => {
+    const throttle = make();
+    for (let i = 0; i < 8; i++) {
+      expect(await throttle.attempt('acct', 'home')).toEqual({ ok: true });
+      await throttle.succeed('acct', 'home', true);
+    }
+    // The address limit (4) and the pair limit (2) still hold for failures.
+    for (let i = 0; i < 2; i++) expect((await throttle.attempt('acct', 'home')).ok).toBe(true);
+    expect((await throttle.attempt('acct', 'home')).ok).toBe(false);
+  });
+
   it('refuses unknown addresses once the account has its looser limit of failures, never a known one', async () => {
     const throttle = make();
     await throttle.succeed('acct', 'home');

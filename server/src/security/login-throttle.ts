@@ -69,35 +69,70 @@ export class LoginThrottle {
   async check(account: string, address: string): Promise<ThrottleDecision> {
     const acct = this.hash(account);
     const addr = this.hash(address);
-    const [perAddress, perPair, perAccount] = await Promise.all([
-      this.addresses.get(addr),
+    const counts = await Promise.all([
       this.pairs.get(pairKey(acct, addr)),
+      this.addresses.get(addr),
       this.accounts.get(acct),
     ]);
-    const over = [atLimit(perAddress, this.limits.address), atLimit(perPair, this.limits.pair)];
-    const accountOver = atLimit(perAccount, this.limits.account);
-    if (accountOver && !(await this.isKnown(acct, addr))) over.push(accountOver);
-    const refused = over.filter((r): r is RateLimiterRes => r !== null);
-    if (refused.length === 0) return { ok: true };
-    return { ok: false, retryAfter: Math.max(...refused.map(retryAfter)) };
+    return this.decide(acct, addr, counts.map(current), (n, limit) => n >= limit);
   }
 
-  /** Counts a failed sign-in. */
-  async fail(account: string, address: string): Promise<void> {
+  /**
+   * Counts a sign-in attempt before its password is checked, and says whether it may go on. Counting
+   * first closes the race of `check()` then `fail()`: requests sent in parallel would all pass the
+   * check while the first ones are still hashing their passwords. The counts are atomic increments in
+   * the store, so each parallel attempt sees its own number. A refused attempt is counted too. A
+   * successful one takes its count back (`succeed`), so only failures stay counted.
+   */
+  async attempt(account: string, address: string): Promise<ThrottleDecision> {
+    const counts = await this.fail(account, address);
+    return this.decide(this.hash(account), this.hash(address), counts, (n, limit) => n > limit);
+  }
+
+  /**
+   * The decision on the counts per pair, per address and per account: refused when one of them is
+   * `over` its limit (the account's only for an address that never signed in to it).
+   */
+  private async decide(
+    acct: string,
+    addr: string,
+    [perPair, perAddress, perAccount]: (RateLimiterRes | null)[],
+    over: (count: number, limit: number) => boolean,
+  ): Promise<ThrottleDecision> {
+    const past = (res: RateLimiterRes | null, limit: number) => (res && over(res.consumedPoints, limit) ? res : null);
+    const refused = [past(perPair, this.limits.pair), past(perAddress, this.limits.address)];
+    const accountOver = past(perAccount, this.limits.account);
+    if (accountOver && !(await this.isKnown(acct, addr))) refused.push(accountOver);
+    const hit = refused.filter((r): r is RateLimiterRes => r !== null);
+    if (hit.length === 0) return { ok: true };
+    return { ok: false, retryAfter: Math.max(...hit.map(retryAfter)) };
+  }
+
+  /** Counts a failed sign-in (or an attempt); the counts after it: per pair, per address, per account. */
+  async fail(account: string, address: string): Promise<RateLimiterRes[]> {
     const acct = this.hash(account);
     const addr = this.hash(address);
-    await Promise.all([
+    return Promise.all([
       this.pairs.penalty(pairKey(acct, addr)),
       this.addresses.penalty(addr),
       this.accounts.penalty(acct),
     ]);
   }
 
-  /** A successful sign-in: the address becomes known to the account and its failures there are cleared. */
-  async succeed(account: string, address: string): Promise<void> {
+  /**
+   * A successful sign-in: the address becomes known to the account and its failures there are cleared.
+   * With `counted` (the attempt was counted by `attempt()`), the address's and the account's counts
+   * are taken back by one.
+   */
+  async succeed(account: string, address: string, counted = false): Promise<void> {
     const acct = this.hash(account);
     const addr = this.hash(address);
-    await Promise.all([this.pairs.delete(pairKey(acct, addr)), this.remember(acct, addr)]);
+    await Promise.all([
+      this.pairs.delete(pairKey(acct, addr)),
+      this.remember(acct, addr),
+      counted ? this.addresses.reward(addr) : undefined,
+      counted ? this.accounts.reward(acct) : undefined,
+    ]);
   }
 
   /** After a password reset: the account's failures go, from every address (its known addresses stay). */
@@ -144,9 +179,3 @@ export class LoginThrottle {
 
 /** The key of an (account, address) pair; the pairs of one account share the prefix pairKey(account, ''). */
 const pairKey = (account: string, address: string) => `${account}.${address}`;
-
-/** A current count that has reached `limit`, or null. */
-function atLimit(res: RateLimiterRes | null, limit: number): RateLimiterRes | null {
-  const c = current(res);
-  return c && c.consumedPoints >= limit ? c : null;
-}

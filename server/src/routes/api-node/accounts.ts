@@ -85,16 +85,17 @@ export function accountRoutes(ctx: ServerContext): Hono<CallerEnv> {
     const throttle = securityState(ctx).loginThrottle;
     const account = loginAccount(user, identifier);
     const address = clientAddress(c, ctx.config.trustProxy);
-    const decision = await throttle.check(account, address);
+    // Counted before the password is checked: parallel guesses cannot all slip past the limit.
+    const decision = await throttle.attempt(account, address);
     if (!decision.ok) return tooManyAttempts(c, decision.retryAfter);
     const ok = user
       ? await verifyPassword(parsed.data.password, user.password_hash)
       : await verifyAgainstDummy(parsed.data.password);
-    if (!user || !ok) {
-      await throttle.fail(account, address);
-      return c.json({ error: INVALID_LOGIN }, 401);
-    }
-    await throttle.succeed(account, address);
+    if (!user || !ok) return c.json({ error: INVALID_LOGIN }, 401);
+    // The password was right: a failure to clear the counts must not refuse the sign-in.
+    await throttle.succeed(account, address, true).catch((e: unknown) => {
+      console.error('sign-in throttle: could not clear the counts after a successful sign-in', e);
+    });
     return c.json(await issueTokenPair(ctx, user), 200);
   });
 

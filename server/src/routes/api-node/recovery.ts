@@ -75,7 +75,10 @@ export function recoveryRoutes(ctx: ServerContext): Hono<CallerEnv> {
         .execute();
       await endOtherSessions(ctx, userId);
       await revokeApiKeys(ctx, userId);
-      await clearLoginFailures(ctx, userId);
+      // The password is changed: a failure to clear the sign-in counts must not report the reset as failed.
+      await clearLoginFailures(ctx, userId).catch((e: unknown) => {
+        console.error('password reset: could not clear the failed sign-ins', e);
+      });
       return c.json({ message: PASSWORD_UPDATED }, 200);
     }
 

@@ -39,6 +39,14 @@ describe('issue 16 item 5: sign-in throttles', () => {
     expect(await login('203.0.113.1', owner.email, owner.password)).toBe(200);
   });
 
+  it('counts guesses sent in parallel before their passwords are checked: 10 at once, 3 get an answer', async () => {
+    const statuses = await Promise.all(
+      Array.from({ length: 10 }, () => login('203.0.113.77', owner.username, 'wrong-password')),
+    );
+    expect(statuses.filter((s) => s === 401)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(7);
+  });
+
   it('counts username and e-mail as one account', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 16; i++) {
