@@ -75,7 +75,7 @@ function fruitSection(items: ReturnType<typeof bruiseFiguresOf>): string {
         `<tr><td>${escapeHtml(image.filename)}</td>${num(String(index))}${num(String(fruit.pixels))}${num(fixed(fruit.bruise_percent))}${num(String(fruit.lesion_count))}` +
         (scaled ? num(fixed(fruit.area_cm2)) + num(fixed(fruit.bruise_area_cm2)) : '') +
         (graded
-          ? `<td>${escapeHtml(fruit.grade ?? '–')}${fruit.grade && !fruit.grade_accepted ? ' (not accepted)' : ''}</td>`
+          ? `<td>${escapeHtml(fruit.grade ?? '–')}${fruit.grade_accepted === false ? ' (not accepted)' : ''}</td>`
           : '') +
         '</tr>',
     )

@@ -62,6 +62,25 @@ describe('defect boxes: found, hit and the chance level on control windows', () 
     expect(per[1]).toMatchObject({ bruise_fraction: 0, hit: false, control_windows: 0 });
   });
 
+  it('covers every pixel a box at fractional coordinates touches, and refuses a box without numbers', () => {
+    // x 14.5-17.5 touches columns 14-17, y 14.5-16.5 rows 14-16: 12 pixels, 4 of them marked.
+    const [box] = scoreBoxes(
+      'a.jpg',
+      { width, height, fruit, bruise },
+      [{ class: 'anthracnose', x: 14.5, y: 14.5, w: 3, h: 2 }],
+      new Set(),
+    );
+    expect(box.bruise_fraction).toBeCloseTo(4 / 12, 4);
+    expect(() =>
+      scoreBoxes(
+        'a.jpg',
+        { width, height, fruit, bruise },
+        [{ class: 'latex', x: 'ten', y: 1, w: 2, h: 2 }],
+        new Set(),
+      ),
+    ).toThrow(/a.jpg: box .* has no numeric x, y, w, h/);
+  });
+
   it('places control windows of the box size on the fruit, away from every labelled box', () => {
     // The 20 x 20 grid: x 0, 20, 40, 60 (the window at 80 is no fruit), y 0, 20, 40. The windows at
     // y 0 and 20 with x < 60 touch a box; kept: (60, 0), (60, 20) and the four at y 40.

@@ -134,13 +134,20 @@ export function scoreBoxes(
   foundFraction = 0.1,
   hitFraction = BOX_HIT_FRACTION,
 ): BoxResult[] {
-  const boxes = rows.map((row) => ({
-    row,
-    x0: Math.max(0, Number(row.x)),
-    y0: Math.max(0, Number(row.y)),
-    x1: Math.min(full.width, Number(row.x) + Number(row.w)),
-    y1: Math.min(full.height, Number(row.y) + Number(row.h)),
-  }));
+  // Pixel bounds: a box drawn at fractional coordinates covers every pixel it touches.
+  const boxes = rows.map((row) => {
+    const [x, y, w, h] = [row.x, row.y, row.w, row.h].map(Number);
+    if (![x, y, w, h].every(Number.isFinite)) {
+      throw new MangoError('INVALID_INPUT', `${filename}: box ${JSON.stringify(row)} has no numeric x, y, w, h`);
+    }
+    return {
+      row,
+      x0: Math.max(0, Math.floor(x)),
+      y0: Math.max(0, Math.floor(y)),
+      x1: Math.min(full.width, Math.ceil(x + w)),
+      y1: Math.min(full.height, Math.ceil(y + h)),
+    };
+  });
   return boxes.map(({ row, x0, y0, x1, y1 }) => {
     const fraction = markedShare(full.bruise, full.width, x0, y0, x1, y1);
     const controls = wanted.has(String(row.class)) ? controlShares(full, x1 - x0, y1 - y0, boxes) : [];
