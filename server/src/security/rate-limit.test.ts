@@ -1,13 +1,16 @@
+import { createHash, createHmac } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { memoryStore } from './rate-limit.ts';
 import { storeLimits } from './shared-limits.ts';
+
+const KEY = 'rate-limit-test-key';
 
 describe('rate limits in memory (rate-limiter-flexible RateLimiterMemory)', () => {
   beforeEach(() => vi.useFakeTimers({ now: 1_000 }));
   afterEach(() => vi.useRealTimers());
 
   it('allows `limit` hits per window, then refuses until the window resets', async () => {
-    const limits = storeLimits(memoryStore(), 'minute', 60);
+    const limits = storeLimits(memoryStore(), 'minute', 60, KEY);
     const hits = async (key: string, n: number) => {
       const ok: boolean[] = [];
       for (let i = 0; i < n; i++) ok.push((await limits.hit(key, 3)).ok);
@@ -23,7 +26,7 @@ describe('rate limits in memory (rate-limiter-flexible RateLimiterMemory)', () =
   });
 
   it('hitAll refuses when any key is over its limit', async () => {
-    const limits = storeLimits(memoryStore(), 'minute', 60);
+    const limits = storeLimits(memoryStore(), 'minute', 60, KEY);
     const ip = { key: 'ip', limit: 5 };
     expect((await limits.hitAll([ip, { key: 'acct', limit: 1 }])).ok).toBe(true);
     expect(await limits.hitAll([ip, { key: 'acct', limit: 1 }])).toEqual({ ok: false, retryAfter: 60 });
@@ -32,8 +35,8 @@ describe('rate limits in memory (rate-limiter-flexible RateLimiterMemory)', () =
 
   it("counts a key the same whatever limit it is checked against, and keeps the windows' counters apart", async () => {
     const store = memoryStore();
-    const minute = storeLimits(store, 'minute', 60);
-    const day = storeLimits(store, 'day', 86_400);
+    const minute = storeLimits(store, 'minute', 60, KEY);
+    const day = storeLimits(store, 'day', 86_400, KEY);
     expect((await minute.hit('key', 2)).ok).toBe(true);
     expect((await minute.hit('key', 2)).ok).toBe(true);
     expect((await minute.hit('key', 5)).ok).toBe(true);
@@ -44,7 +47,7 @@ describe('rate limits in memory (rate-limiter-flexible RateLimiterMemory)', () =
 
   it('keeps at most maxKeys keys of fixed size, whatever the keys hold (the oldest go first)', async () => {
     const store = memoryStore(100);
-    const limits = storeLimits(store, 'minute', 60);
+    const limits = storeLimits(store, 'minute', 60, KEY);
     const long = 'x'.repeat(50_000);
     for (let i = 0; i < 1_000; i++) await limits.hit(`login:account:${long}${i}`, 3);
     expect(store.size).toBe(100);
@@ -54,6 +57,11 @@ describe('rate limits in memory (rate-limiter-flexible RateLimiterMemory)', () =
     );
     expect(held).toHaveLength(100);
     expect(held.every((k) => k.length === 'minute:'.length + 43)).toBe(true);
+    // Keyed: the stored id is the HMAC of the key, not its plain sha256 (which anyone can recompute).
+    const hmac = createHmac('sha256', KEY).update(`login:account:${long}999`).digest('base64url');
+    const plain = createHash('sha256').update(`login:account:${long}999`).digest('base64url');
+    expect(held).toContain(`minute:${hmac}`);
+    expect(held).not.toContain(`minute:${plain}`);
     // The newest keys are kept and still count; the oldest were forgotten.
     const newest = `login:account:${long}999`;
     expect((await limits.hit(newest, 2)).ok).toBe(true);
@@ -65,7 +73,7 @@ describe('rate limits in memory (rate-limiter-flexible RateLimiterMemory)', () =
 
   it('makes room with the windows that ended before it forgets a current one', async () => {
     const store = memoryStore(3);
-    const limits = storeLimits(store, 'minute', 60);
+    const limits = storeLimits(store, 'minute', 60, KEY);
     await limits.hit('a', 1);
     await limits.hit('b', 1);
     vi.advanceTimersByTime(30_000);

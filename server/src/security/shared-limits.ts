@@ -5,7 +5,7 @@
  * all instances, not 60 per instance; the sign-in throttle counts its failures in the same store.
  * Keys are stored as a fixed-size hash (they carry what the client sent).
  */
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type pg from 'pg';
 import { RateLimiterPostgres } from 'rate-limiter-flexible';
 import { allOf, retryAfter, type CounterStore, type RateDecision } from './rate-limit.ts';
@@ -19,12 +19,19 @@ export interface Limits {
 
 /**
  * Limits counted by `store`'s counter `name` in windows of `windowSeconds`. A key's count is the same
- * whatever limit it is checked against (an API key whose limit changes keeps its count).
+ * whatever limit it is checked against (an API key whose limit changes keeps its count). Keys carry
+ * client addresses: they are stored only as HMAC-SHA256 under `secret`, so a row of `rate_limits`
+ * cannot be turned back into an address by trying all of them.
  */
-export function storeLimits(store: CounterStore, name: string, windowSeconds: number): Limits {
+export function storeLimits(
+  store: CounterStore,
+  name: string,
+  windowSeconds: number,
+  secret: string | Uint8Array,
+): Limits {
   const counter = store.counter(name, windowSeconds);
   const hit = async (key: string, limit: number): Promise<RateDecision> => {
-    const res = await counter.penalty(createHash('sha256').update(key).digest('base64url'));
+    const res = await counter.penalty(createHmac('sha256', secret).update(key).digest('base64url'));
     return res.consumedPoints <= limit ? { ok: true, retryAfter: 0 } : { ok: false, retryAfter: retryAfter(res) };
   };
   return { hit, hitAll: async (entries) => allOf(await Promise.all(entries.map((e) => hit(e.key, e.limit)))) };

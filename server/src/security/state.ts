@@ -37,10 +37,11 @@ export function securityState(ctx: ServerContext): SecurityState {
   if (!s) {
     const perMinute = ctx.config.loginLimitPerMinute;
     const counters = counterStore(ctx);
+    const limitsKey = createHmac('sha256', ctx.jwtKey).update('rate-limits').digest();
     s = {
       counters,
-      limits: storeLimits(counters, 'minute', 60),
-      dailyLimits: storeLimits(counters, 'day', 86_400),
+      limits: storeLimits(counters, 'minute', 60, limitsKey),
+      dailyLimits: storeLimits(counters, 'day', 86_400, limitsKey),
       loginThrottle: new LoginThrottle({
         limits: { pair: perMinute, address: 3 * perMinute, account: 5 * perMinute },
         store: counters,
