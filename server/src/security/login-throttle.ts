@@ -85,8 +85,9 @@ export class LoginThrottle {
    * successful one takes its count back (`succeed`), so only failures stay counted.
    */
   async attempt(account: string, address: string): Promise<ThrottleDecision> {
-    const counts = await this.fail(account, address);
-    return this.decide(this.hash(account), this.hash(address), counts, (n, limit) => n > limit);
+    const acct = this.hash(account);
+    const addr = this.hash(address);
+    return this.decide(acct, addr, await this.count(acct, addr), (n, limit) => n > limit);
   }
 
   /**
@@ -110,8 +111,11 @@ export class LoginThrottle {
 
   /** Counts a failed sign-in (or an attempt); the counts after it: per pair, per address, per account. */
   async fail(account: string, address: string): Promise<RateLimiterRes[]> {
-    const acct = this.hash(account);
-    const addr = this.hash(address);
+    return this.count(this.hash(account), this.hash(address));
+  }
+
+  /** One more on the counts of a (hashed) pair, address and account; the counts after it. */
+  private count(acct: string, addr: string): Promise<RateLimiterRes[]> {
     return Promise.all([
       this.pairs.penalty(pairKey(acct, addr)),
       this.addresses.penalty(addr),

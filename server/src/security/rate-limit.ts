@@ -91,7 +91,13 @@ export class BoundedMemoryLimiter extends RateLimiterMemory {
   private makeRoom(): void {
     if (this.keys.size < this.maxKeys) return;
     const t = Date.now();
-    for (const [key, end] of this.keys) if (end <= t) this.keys.delete(key);
+    // The map is in the order windows began, and every window of this limiter lasts `duration`, so
+    // it is also the order they end: the ended ones are a prefix, and the scan stops at the first
+    // current one (a full store costs the ended keys, not a pass over all of them per new key).
+    for (const [key, end] of this.keys) {
+      if (end > t) break;
+      this.keys.delete(key);
+    }
     // Still full: forget the oldest windows (a Map iterates in insertion order).
     for (const key of this.keys.keys()) {
       if (this.keys.size < this.maxKeys) break;
