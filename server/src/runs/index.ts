@@ -23,7 +23,7 @@ import {
 import type { JobResult } from '@mango/runner';
 import type { ServerContext } from '../context.ts';
 import type { Caller } from '../auth/caller.ts';
-import { now } from '../db/index.ts';
+import { now, type DB } from '../db/index.ts';
 
 /** The server's version (package.json), recorded in every run's provenance. */
 export const APP_VERSION: string = JSON.parse(
@@ -358,13 +358,7 @@ export type StoredRun = NonNullable<Awaited<ReturnType<typeof getRun>>>;
 /** Deletes the caller's run and its items; false when there is no such run of theirs. */
 export async function deleteRun(ctx: ServerContext, userId: number, id: string): Promise<boolean> {
   return ctx.db.transaction().execute(async (trx) => {
-    const owned = await trx
-      .selectFrom('runs')
-      .select('id')
-      .where('id', '=', id)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    if (!owned) return false;
+    if (!(await isOwnedRun(trx, userId, id))) return false;
     await trx.deleteFrom('run_items').where('run_id', '=', id).execute();
     await trx.updateTable('actions').set({ run_id: null }).where('run_id', '=', id).execute();
     await trx.deleteFrom('runs').where('id', '=', id).execute();
@@ -373,8 +367,12 @@ export async function deleteRun(ctx: ServerContext, userId: number, id: string):
 }
 
 /** True when the run exists and is the user's (POST /user/action {run_id} checks it). */
-export async function ownsRun(ctx: ServerContext, userId: number, id: string): Promise<boolean> {
-  const row = await ctx.db
+export const ownsRun = (ctx: ServerContext, userId: number, id: string): Promise<boolean> =>
+  isOwnedRun(ctx.db, userId, id);
+
+/** Whether run `id` is the user's, read through `db` (the app's connection or a transaction). */
+async function isOwnedRun(db: DB, userId: number, id: string): Promise<boolean> {
+  const row = await db
     .selectFrom('runs')
     .select('id')
     .where('id', '=', id)
