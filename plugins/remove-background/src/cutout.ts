@@ -1,10 +1,19 @@
-import { maskOverlap, segmentFruit, type FruitSegmentation, type RasterImage, type SegmentOptions } from '@mango/core';
+import {
+  maskOverlap,
+  segmentFruit,
+  type DecodedImage,
+  type FruitSegmentation,
+  type RasterImage,
+  type SegmentOptions,
+} from '@mango/core';
 
 /**
  * The image with the segmentation's alpha as its alpha channel: RGB kept where the alpha is above
  * 0, fully transparent pixels set to 0 (transparent black), which a PNG encoder compresses to
  * almost nothing (a 4000x3000 cut-out encodes about 6x faster and 5x smaller than with the
- * background's colours kept under alpha 0). Any transparency the input already had is kept.
+ * background's colours kept under alpha 0). Any transparency the input already had is kept; a
+ * decoded image without an alpha channel (`hasAlpha: false`) is known opaque, so its runs of
+ * alpha 255 are not read a second time.
  * `inPlace`: written into the image's own pixels (same result), which saves touching 48 MB of new
  * memory on a 4000x3000 photo (about 200 ms on a busy machine); only for an image nobody reads after.
  */
@@ -14,6 +23,7 @@ export function applyAlpha(image: RasterImage, alpha: Uint8Array, inPlace = fals
   // some alpha are copied, which on a cut-out is a small part of a large photo. In place, the
   // transparent pixels are cleared instead.
   const src = image.data;
+  const opaque = (image as Partial<DecodedImage>).hasAlpha === false;
   const data = inPlace ? src : new Uint8ClampedArray(n * 4);
   if (src.byteOffset % 4 === 0 && new Uint8Array(new Uint32Array([1]).buffer)[0] === 1) {
     // Little-endian RGBA words: alpha is the top byte.
@@ -45,7 +55,7 @@ export function applyAlpha(image: RasterImage, alpha: Uint8Array, inPlace = fals
           if (inPlace) to.fill(0, 4 * w, 4 * end);
         } else {
           if (!inPlace) to.set(from.subarray(4 * w, 4 * end), 4 * w);
-          for (let i = 4 * w; i < 4 * end; i++) if (from[i] < 0x1000000) to[i] = 0;
+          if (!opaque) for (let i = 4 * w; i < 4 * end; i++) if (from[i] < 0x1000000) to[i] = 0;
         }
         w = end;
       } else {

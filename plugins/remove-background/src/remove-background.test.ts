@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createContext, MangoError, runPlugin, type RasterImage } from '@mango/core';
+import { createContext, MangoError, runPlugin, type DecodedImage, type RasterImage } from '@mango/core';
 import { decodeImage, nodeImages } from '@mango/core/node';
 import { seededRandom } from '@mango/core/testing';
 import { sharedDir, SHARED_MISSING } from '@mango/core/testing/node';
@@ -76,6 +76,26 @@ describe('remove-background plugin', () => {
     const image = { width: 2, height: 1, data: new Uint8ClampedArray([1, 2, 3, 100, 4, 5, 6, 255]) };
     const out = applyAlpha(image, Uint8Array.from([255, 128]));
     expect(Array.from(out.data)).toEqual([1, 2, 3, 100, 4, 5, 6, 128]);
+  });
+
+  it('gives an opaque decoded image (hasAlpha false) the same cut-out without re-reading its alpha', () => {
+    const random = seededRandom(11);
+    const n = 4096;
+    const data = Uint8ClampedArray.from({ length: n * 4 }, (_, i) => (i % 4 === 3 ? 255 : Math.floor(random() * 256)));
+    // Runs of 0 and 255 four pixels long and longer (the bulk path), and soft alphas between them.
+    const alpha = Uint8Array.from({ length: n }, (_, i) => (i % 64 < 20 ? 0 : i % 64 < 48 ? 255 : random() * 256));
+    const reference = applyAlpha({ width: 64, height: 64, data }, alpha);
+    for (const inPlace of [false, true]) {
+      const decoded = { width: 64, height: 64, data: data.slice(), format: 'jpeg', hasAlpha: false };
+      expect(applyAlpha(decoded, alpha, inPlace).data).toEqual(reference.data);
+    }
+    // Told it has alpha, a transparent pixel inside a run of 255 stays transparent.
+    const withHole = data.slice();
+    withHole[20 * 4 + 3] = 0;
+    const decodedPng: DecodedImage = { width: 64, height: 64, data: withHole, format: 'png', hasAlpha: true };
+    const kept = applyAlpha(decodedPng, alpha);
+    expect(Array.from(kept.data.subarray(80, 84))).toEqual([0, 0, 0, 0]);
+    expect(kept.data[21 * 4 + 3]).toBe(255);
   });
 
   it('writes the same cut-out in place as into a fresh buffer, and leaves the input alone otherwise', async () => {
