@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createImage } from '@mango/core';
-import { encodeImage, decodeImage } from '@mango/core/node';
+import { encodeImage, decodeImage, thumbnailDataUrl } from '@mango/core/node';
 import sharp from 'sharp';
 import { createJobPool, runImageJob } from './index.ts';
 
@@ -93,6 +93,37 @@ describe('image jobs', () => {
     let set = 0;
     for (let i = 0; i < data.length; i += info.channels) if (data[i] === 255) set++;
     expect(set).toBe(item.bruise_pixels);
+  });
+
+  it('returns a thumbnail of the photo as decoded when asked, made before a transform writes into it', async () => {
+    // 1200x900, EXIF orientation 6 (turned a quarter): the thumbnail is upright, 192x256, and shows
+    // the photo (grey background, yellow disc), not the cut-out the plugin wrote into the same pixels.
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="900">
+      <rect width="100%" height="100%" fill="#8c8c8a"/><ellipse cx="600" cy="450" rx="380" ry="300" fill="#e0b43c"/></svg>`;
+    const jpeg = new Uint8Array(await sharp(Buffer.from(svg)).jpeg().withMetadata({ orientation: 6 }).toBuffer());
+    const r = await runImageJob({
+      name: 'turned.jpg',
+      bytes: jpeg,
+      steps: [{ plugin: 'remove-background' }],
+      output: { format: 'png' },
+      thumbnail: 256,
+    });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.thumbnail).toMatch(/^data:image\/jpeg;base64,/);
+    const thumb = Buffer.from(r.thumbnail!.split(',')[1], 'base64');
+    const { data, info } = await sharp(thumb).raw().toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height]).toEqual([192, 256]);
+    // The corner is the grey background (a cut-out flattened on white would be 255), the centre the disc.
+    expect([data[0], data[1], data[2]].every((v) => Math.abs(v - 0x8c) < 8)).toBe(true);
+    const centre = (128 * 192 + 96) * 3;
+    expect(Math.abs(data[centre] - 0xe0) < 10 && Math.abs(data[centre + 2] - 0x3c) < 14).toBe(true);
+    // The same picture as a thumbnail made from the file's bytes.
+    const fromBytes = Buffer.from((await thumbnailDataUrl(jpeg, 256)).split(',')[1], 'base64');
+    expect((await sharp(fromBytes).metadata()).width).toBe(192);
+    // Not asked: none.
+    const plain = await runImageJob({ bytes: jpeg, steps: [{ plugin: 'remove-background' }] });
+    expect(plain.ok && plain.thumbnail).toBeUndefined();
   });
 
   it('reports bad input as a typed failure without throwing', async () => {

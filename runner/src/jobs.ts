@@ -23,7 +23,7 @@ import {
   type PluginImages,
   type RasterImage,
 } from '@mango/core';
-import { createNodeImageBackend, DEFAULT_MAX_PIXELS, encodeImage } from '@mango/core/node';
+import { createNodeImageBackend, DEFAULT_MAX_PIXELS, encodeImage, thumbnailDataUrl } from '@mango/core/node';
 import { registry } from '@mango/plugins';
 
 export interface ImageJob {
@@ -42,6 +42,12 @@ export interface ImageJob {
    * 'fruit-mask'), encoded; unset: the ones the plugin returns by default.
    */
   images?: string[];
+  /**
+   * Also return a JPEG copy of the photo as decoded, long side at most this many pixels, as a data
+   * URL (`thumbnail`): the photo thumbnail of a stored run or a results file, made from this
+   * job's decode instead of decoding the file a second time.
+   */
+  thumbnail?: number;
 }
 
 /** An encoded image: a picture in the format its plugin named, a mask as an 8-bit PNG of 0 and 255. */
@@ -61,6 +67,8 @@ export type JobSuccess = {
   image?: Uint8Array;
   /** the extra images by name */
   images: Record<string, EncodedImage>;
+  /** the photo's thumbnail when the job asked for one (a data URL; absent when it could not be made) */
+  thumbnail?: string;
 };
 export type JobFailure = {
   ok: false;
@@ -125,6 +133,8 @@ export async function runImageJob(job: ImageJob): Promise<JobResult> {
     const backend = createNodeImageBackend({ maxPixels: job.maxPixels ?? DEFAULT_MAX_PIXELS });
     // A one-step analysis that works on a downscaled copy gets the photo decoded straight to it.
     const decoded = await backend.decode(bytes, name, { maxSide: decodeMaxSideFor(registry, job.steps) });
+    // Made before the plugins run: a transform may write its output into the decoded pixels.
+    const thumbnail = job.thumbnail ? await thumbnailDataUrl(decoded, job.thumbnail).catch(() => undefined) : undefined;
     // The decoded pixels are this job's alone: a transform may write its output into them.
     const ctx = createContext(backend, {
       models: await modelLoader(),
@@ -143,7 +153,7 @@ export async function runImageJob(job: ImageJob): Promise<JobResult> {
         if (job.output) image = await encodeImage(v, job.output.format, { quality: job.output.quality });
       } else result[k] = v;
     }
-    return { ok: true, name, sha256, result, image, images };
+    return { ok: true, name, sha256, result, image, images, ...(thumbnail ? { thumbnail } : {}) };
   } catch (e) {
     if (isMangoError(e)) {
       return { ok: false, name, sha256, error: { code: e.code, status: e.status, message: e.message } };

@@ -159,12 +159,14 @@ export function bruiseCommand(program: Command) {
             ...(o.overlays || json ? ['overlay'] : []),
             ...(o.masks || o.exportCoco ? ['fruit-mask', 'bruise-mask'] : []),
           ],
+          // and a small copy of the photo, made by the worker from its own decode
+          ...(json ? { thumbnail: THUMBNAIL_MAX_SIDE } : {}),
         }),
         {
           concurrency: o.concurrency,
           onResult: async (f, r) => {
             // Provenance: the sha256 of every input, as the worker hashed the bytes it read (the file
-            // is read here again only when the worker could not read it, or for the JSON thumbnail).
+            // is read here again only when the worker could not read it).
             const sha256 =
               r.sha256 ??
               createHash('sha256')
@@ -176,7 +178,7 @@ export function bruiseCommand(program: Command) {
             if (json) {
               const overlay = r.images.overlay;
               thumbnails.set(f.path, {
-                photo: await thumbnailDataUrl(await readFile(f.path), THUMBNAIL_MAX_SIDE),
+                photo: r.thumbnail ?? (await thumbnailDataUrl(await readFile(f.path), THUMBNAIL_MAX_SIDE)),
                 overlay: overlay ? await thumbnailDataUrl(overlay.bytes, THUMBNAIL_MAX_SIDE) : null,
               });
             }

@@ -205,12 +205,14 @@ export function createNodeImageBackend(options: NodeBackendOptions = {}): ImageB
 export const nodeImages = createNodeImageBackend();
 
 /**
- * A small JPEG copy of an encoded picture (the overlay thumbnails of stored runs, results files and
- * reports), long side at most `maxSide`, as a data URL.
+ * A small JPEG copy of a picture (the photo and overlay thumbnails of stored runs, results files and
+ * reports), long side at most `maxSide`, as a data URL. The picture is encoded bytes (turned by
+ * their EXIF orientation) or pixels already decoded (a job's own decode: the photo is not decoded
+ * a second time).
  */
-export async function thumbnailDataUrl(bytes: Uint8Array, maxSide: number): Promise<string> {
-  const buf = await sharp(bytes)
-    .rotate()
+export async function thumbnailDataUrl(picture: Uint8Array | RasterImage, maxSide: number): Promise<string> {
+  const source = picture instanceof Uint8Array ? sharp(picture).rotate() : rawInput(picture);
+  const buf = await source
     .resize(maxSide, maxSide, { fit: 'inside', withoutEnlargement: true })
     .flatten({ background: '#ffffff' })
     .jpeg({ quality: 80 })

@@ -8,7 +8,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { isMangoError, type Logger } from '@mango/core';
 import type { JobPool, JobResult } from '@mango/runner';
 import type { DB } from '../db/index.ts';
-import { closeJob, hasResult, jobForPhoto, jobSteps, photoItem, recordPhoto, type PhotoStore } from './store.ts';
+import { runJobOptions } from '../runs/index.ts';
+import {
+  closeJob,
+  hasResult,
+  jobForPhoto,
+  jobSteps,
+  photoItem,
+  recordPhoto,
+  runOperationOf,
+  type PhotoStore,
+} from './store.ts';
 
 export interface JobWorkDeps {
   db: DB;
@@ -54,6 +64,7 @@ export async function processPhoto(deps: JobWorkDeps, jobId: string, position: n
     name: job.name,
     bytes,
     steps: jobSteps(job.operation, job.options),
+    ...runJobOptions(runOperationOf(job.operation)),
     maxPixels: deps.maxPixels,
     maxBytes: deps.maxBytes,
   });

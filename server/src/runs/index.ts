@@ -20,7 +20,7 @@ import {
   type ResultsFile,
   type ResultsPhoto,
 } from '@mango/core/results';
-import type { JobResult } from '@mango/runner';
+import type { ImageJob, JobResult } from '@mango/runner';
 import type { ServerContext } from '../context.ts';
 import type { Caller } from '../auth/caller.ts';
 import { now, type DB } from '../db/index.ts';
@@ -83,6 +83,11 @@ interface RunInput {
   results: readonly JobResult[];
 }
 
+/** What a stored run asks of the job that scores each of its photos: bruise runs keep a photo thumbnail. */
+export function runJobOptions(operation: RunOperation): Pick<ImageJob, 'thumbnail'> {
+  return operation === 'bruise' ? { thumbnail: THUMBNAIL_MAX_SIDE } : {};
+}
+
 /** One stored item: a photo's bytes (for its sha256, size, thumbnail) with its result. */
 export async function runItemOf(
   runId: string,
@@ -102,8 +107,9 @@ export async function runItemOf(
     size = { width: r.result.width as number, height: r.result.height as number };
     const o = r.images.overlay;
     if (o) overlay = await thumbnailDataUrl(o.bytes, THUMBNAIL_MAX_SIDE);
-    // Shown beside the overlay on the run page and in the report.
-    photo = await thumbnailDataUrl(bytes, THUMBNAIL_MAX_SIDE).catch(() => null);
+    // Shown beside the overlay on the run page and in the report: the worker's copy (runJobOptions),
+    // made here from the bytes only when the job did not return one.
+    photo = r.thumbnail ?? (await thumbnailDataUrl(bytes, THUMBNAIL_MAX_SIDE).catch(() => null));
   } else if (r.ok) {
     result = { image_name: filename, ...r.result };
     size = await imageSize(bytes);

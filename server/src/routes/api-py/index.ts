@@ -4,9 +4,9 @@
  */
 import { Hono, type MiddlewareHandler } from 'hono';
 import { BruiseResultItem, MangoError, type PipelineStep } from '@mango/core';
-import type { EncodedImage, JobResult, JobSuccess } from '@mango/runner';
+import type { EncodedImage, ImageJob, JobResult, JobSuccess } from '@mango/runner';
 import type { ServerContext } from '../../context.ts';
-import type { RecordRun } from '../../runs/index.ts';
+import { runJobOptions, type RecordRun } from '../../runs/index.ts';
 import { ANALYZE_FIELDS, BRUISE_FIELDS, readFields } from './fields.ts';
 import { gradeResult, needsScale } from '@mango/core/grades';
 import { BruiseFigures } from '@mango/core/results';
@@ -48,11 +48,11 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
   const limits = { maxFileBytes: maxUploadBytes, maxFiles: ctx.config.maxFilesPerRequest };
 
   // The worker reads the spooled file: the photo's bytes never sit on this thread.
-  const run = (u: Upload, steps: PipelineStep[], output?: { format: 'png' | 'jpeg' }) =>
-    ctx.pool.run({ name: u.name, path: u.path, steps, maxPixels, maxBytes: maxUploadBytes, output });
+  const run = (u: Upload, steps: PipelineStep[], extra: Partial<ImageJob> = {}) =>
+    ctx.pool.run({ ...extra, name: u.name, path: u.path, steps, maxPixels, maxBytes: maxUploadBytes });
   // A request runs as many photos at once as there are threads, so one request cannot fill the queue.
-  const runEach = (uploads: Upload[], steps: PipelineStep[]) =>
-    mapLimit(uploads, Math.max(1, ctx.pool.threads), (u) => run(u, steps));
+  const runEach = (uploads: Upload[], steps: PipelineStep[], extra?: Partial<ImageJob>) =>
+    mapLimit(uploads, Math.max(1, ctx.pool.threads), (u) => run(u, steps, extra));
 
   app.post('/python/analyze', async (c) => {
     const fields = await readMultipart(c, limits);
@@ -63,7 +63,7 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
       { plugin: 'features', options: { features } },
     ];
     const recordRun = options.startRun?.(c, 'analyze', uploads);
-    const results = await runEach(uploads, steps);
+    const results = await runEach(uploads, steps, runJobOptions('analyze'));
     const runId = (await recordRun?.(results, { features, isolate })) ?? null;
     return c.json(
       results.map((r) =>
@@ -92,7 +92,7 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
     if (pxPerCm !== undefined) opts.pxPerCm = pxPerCm;
     if (referenceMm !== undefined) opts.referenceMm = referenceMm;
     const recordRun = options.startRun?.(c, 'bruise', uploads);
-    const results = await runEach(uploads, [{ plugin: 'bruise', options: opts }]);
+    const results = await runEach(uploads, [{ plugin: 'bruise', options: opts }], runJobOptions('bruise'));
     // One bad file fails the request with its reason; nothing else is stored, so nothing is lost.
     for (const r of results) {
       if (!r.ok) throw jobError(r) ?? new Error(r.error.message);
@@ -110,7 +110,7 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
     const fields = await readMultipart(c, limits);
     const uploads = uploadedFiles(fields, ['images', 'image', 'file']);
     if (uploads.length !== 1) throw new MangoError('INVALID_INPUT', 'send exactly one image per request');
-    const r = await run(uploads[0], [{ plugin: 'remove-background' }], { format: 'png' });
+    const r = await run(uploads[0], [{ plugin: 'remove-background' }], { output: { format: 'png' } });
     if (!r.ok) throw jobError(r) ?? new Error(r.error.message);
     const png = r.image!;
     return c.body(png.buffer.slice(png.byteOffset, png.byteOffset + png.byteLength) as ArrayBuffer, 200, {
