@@ -166,7 +166,13 @@ function loadPngEncoder(): Promise<PngEncoder> {
         });
         return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
       },
-    () => encodePngWithSharp,
+    (e: Error) => {
+      // Said once per process, so a slow PNG path is never silent.
+      process.emitWarning(
+        `PNG encoder @napi-rs/image not loaded (${e.message}): PNGs are written by sharp, 2-4x slower`,
+      );
+      return encodePngWithSharp;
+    },
   );
   return pngEncoder;
 }

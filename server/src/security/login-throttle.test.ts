@@ -46,14 +46,14 @@ describe.each(TEST_DATABASES)('LoginThrottle on %s', (database) => {
 
   it('refuses an (account, address) after its failures, for the rest of the window only', async () => {
     const throttle = make();
-    expect(await throttle.check('acct', 'a')).toEqual({ ok: true });
+    expect(await throttle.check('acct', 'a')).toEqual({ ok: true, retryAfter: 0 });
     await throttle.fail('acct', 'a');
     await throttle.fail('acct', 'a');
     expect(await throttle.check('acct', 'a')).toEqual({ ok: false, retryAfter: 60 });
     advance(45_000);
     expect(await throttle.check('acct', 'a')).toEqual({ ok: false, retryAfter: 15 });
     advance(15_000);
-    expect(await throttle.check('acct', 'a')).toEqual({ ok: true });
+    expect(await throttle.check('acct', 'a')).toEqual({ ok: true, retryAfter: 0 });
   });
 
   it('counts an attempt before the password is checked: of 10 parallel attempts exactly the limit go on', async () => {
@@ -66,7 +66,7 @@ describe.each(TEST_DATABASES)('LoginThrottle on %s', (database) => {
   it('takes a successful attempt back: an owner signing in often from one address is never refused', async () => {
     const throttle = make();
     for (let i = 0; i < 8; i++) {
-      expect(await throttle.attempt('acct', 'home')).toEqual({ ok: true });
+      expect(await throttle.attempt('acct', 'home')).toEqual({ ok: true, retryAfter: 0 });
       await throttle.succeed('acct', 'home', true);
     }
     // The address limit (4) and the pair limit (2) still hold for failures.
@@ -79,15 +79,15 @@ describe.each(TEST_DATABASES)('LoginThrottle on %s', (database) => {
     await throttle.succeed('acct', 'home');
     for (const addr of ['x', 'y', 'z']) await throttle.fail('acct', addr);
     expect((await throttle.check('acct', 'w')).ok).toBe(false);
-    expect(await throttle.check('acct', 'home')).toEqual({ ok: true });
-    expect(await throttle.check('other', 'w')).toEqual({ ok: true });
+    expect(await throttle.check('acct', 'home')).toEqual({ ok: true, retryAfter: 0 });
+    expect(await throttle.check('other', 'w')).toEqual({ ok: true, retryAfter: 0 });
   });
 
   it('refuses an address spraying many accounts', async () => {
     const throttle = make();
     for (const acct of ['p', 'q', 'r', 's']) await throttle.fail(acct, 'sprayer');
     expect((await throttle.check('t', 'sprayer')).ok).toBe(false);
-    expect(await throttle.check('t', 'elsewhere')).toEqual({ ok: true });
+    expect(await throttle.check('t', 'elsewhere')).toEqual({ ok: true, retryAfter: 0 });
   });
 
   it('clears the pair on success and the account, from every address, on clear()', async () => {
@@ -95,15 +95,15 @@ describe.each(TEST_DATABASES)('LoginThrottle on %s', (database) => {
     await throttle.fail('acct', 'a');
     await throttle.fail('acct', 'a');
     await throttle.succeed('acct', 'a');
-    expect(await throttle.check('acct', 'a')).toEqual({ ok: true });
+    expect(await throttle.check('acct', 'a')).toEqual({ ok: true, retryAfter: 0 });
     for (const addr of ['x', 'y', 'y']) await throttle.fail('acct', addr);
     await throttle.fail('other', 'q');
     await throttle.fail('other', 'q');
     expect((await throttle.check('acct', 'y')).ok).toBe(false);
     expect((await throttle.check('acct', 'new')).ok).toBe(false);
     await throttle.clear('acct');
-    expect(await throttle.check('acct', 'y')).toEqual({ ok: true });
-    expect(await throttle.check('acct', 'new')).toEqual({ ok: true });
+    expect(await throttle.check('acct', 'y')).toEqual({ ok: true, retryAfter: 0 });
+    expect(await throttle.check('acct', 'new')).toEqual({ ok: true, retryAfter: 0 });
     // Another account's failures stay.
     expect((await throttle.check('other', 'q')).ok).toBe(false);
   });
@@ -116,7 +116,7 @@ describe.each(TEST_DATABASES)('LoginThrottle on %s', (database) => {
     expect(await b.check('acct', 'a')).toEqual({ ok: false, retryAfter: 60 });
     await a.succeed('acct', 'home');
     for (const addr of ['x', 'y', 'z']) await a.fail('acct', addr);
-    expect(await b.check('acct', 'home')).toEqual({ ok: true });
+    expect(await b.check('acct', 'home')).toEqual({ ok: true, retryAfter: 0 });
     expect((await b.check('acct', 'w')).ok).toBe(false);
   });
 
@@ -134,7 +134,7 @@ describe.each(TEST_DATABASES)('LoginThrottle on %s', (database) => {
     expect((await throttle.check('acct', '10.0.0.0')).ok).toBe(false);
     expect((await throttle.check('acct', '10.0.0.2')).ok).toBe(false);
     for (const addr of ['10.0.0.1', '10.0.0.3', `10.0.0.${KNOWN_ADDRESSES}`, 'newest']) {
-      expect(await throttle.check('acct', addr)).toEqual({ ok: true });
+      expect(await throttle.check('acct', addr)).toEqual({ ok: true, retryAfter: 0 });
     }
     const hmac = (s: string) => createHmac('sha256', secret).update(s).digest('base64url');
     const rows = await opened.db

@@ -18,7 +18,7 @@
 import { createHmac } from 'node:crypto';
 import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import { now, type DB } from '../db/index.ts';
-import { current, retryAfter, type CounterStore } from './rate-limit.ts';
+import { allOf, current, retryAfter, type CounterStore, type RateDecision } from './rate-limit.ts';
 
 export interface LoginThrottleLimits {
   /** failures per (account, address) */
@@ -29,7 +29,7 @@ export interface LoginThrottleLimits {
   account: number;
 }
 
-export type ThrottleDecision = { ok: true } | { ok: false; retryAfter: number };
+export type ThrottleDecision = RateDecision;
 
 /** Addresses remembered per account (the least recently used is forgotten first). */
 export const KNOWN_ADDRESSES = 32;
@@ -104,9 +104,7 @@ export class LoginThrottle {
     const refused = [past(perPair, this.limits.pair), past(perAddress, this.limits.address)];
     const accountOver = past(perAccount, this.limits.account);
     if (accountOver && !(await this.isKnown(acct, addr))) refused.push(accountOver);
-    const hit = refused.filter((r): r is RateLimiterRes => r !== null);
-    if (hit.length === 0) return { ok: true };
-    return { ok: false, retryAfter: Math.max(...hit.map(retryAfter)) };
+    return allOf(refused.flatMap((r) => (r ? [{ ok: false, retryAfter: retryAfter(r) }] : [])));
   }
 
   /** Counts a failed sign-in (or an attempt); the counts after it: per pair, per address, per account. */
