@@ -65,8 +65,11 @@ async function run(workers: number, kill = false) {
       while (!halfway) await new Promise((r) => setTimeout(r, 20));
       const killedAt = await killMidPhoto(db, schema, id, ws[0], workers);
       await following;
-      const retried = await retriedPhotos(db, schema, id);
-      if (retried.length) recoveredS = (Math.max(...retried.map((r) => r.completedOn.getTime())) - killedAt) / 1000;
+      // A retry not completed yet (the killed worker had stored its photo) gives no recovery time.
+      const done = (await retriedPhotos(db, schema, id)).flatMap((r) =>
+        r.completedOn ? [r.completedOn.getTime()] : [],
+      );
+      if (done.length) recoveredS = (Math.max(...done) - killedAt) / 1000;
     }
     const end = await following;
     const seconds = (performance.now() - uploaded) / 1000;

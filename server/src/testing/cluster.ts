@@ -201,12 +201,12 @@ export async function killMidPhoto(
   return Date.now();
 }
 
-/** The photos of the job that pg-boss retried, with when their retry completed. */
+/** The photos of the job that pg-boss retried, with when their retry completed (null: not yet). */
 export async function retriedPhotos(
   db: pg.Client,
   schema: string,
   jobId: string,
-): Promise<{ position: number; completedOn: Date }[]> {
+): Promise<{ position: number; completedOn: Date | null }[]> {
   const rows = await db.query<{ position: string; completed_on: Date }>(
     `select data->>'position' as position, completed_on ${photoRows(schema)} and retry_count > 0`,
     [jobId],
