@@ -11,7 +11,8 @@
  *    given over the runs as median (min-max).
  * 2. In this process, the stages on each photo: decode, segmentation + cut-out, PNG encode (and its size).
  * The five photos are core's benchPhotos (BENCH_PHOTOS_ONLY=close-up,... keeps some). The CLI runs
- * dist/ (npm run build:node first). The machine is shared, so timings are noisy.
+ * dist/ (npm run build:node first). BENCH_CONCURRENCY=2 runs the command with two workers instead of one.
+ * The machine is shared, so timings are noisy.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -38,6 +39,8 @@ if (!shared) {
 const runs = Number(process.env.BENCH_RUNS ?? 3);
 const [few, many] = (process.env.BENCH_COPIES ?? '4,24').split(',').map(Number);
 const stages = process.env.BENCH_STAGES !== '0';
+// One worker by default: one photo at a time, as the decode it is compared with.
+const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 1);
 const tmp = '/tmp/mango-remove-background-bench';
 const cli = resolve(import.meta.dirname, '../../../cli/bin/mango.js');
 const photos = await benchPhotos(shared, join(tmp, 'photos'));
@@ -45,14 +48,14 @@ const photos = await benchPhotos(shared, join(tmp, 'photos'));
 function mango(dir: string) {
   const r = spawnSync(
     process.execPath,
-    [cli, 'remove-background', dir, '--out-dir', join(tmp, 'out'), '--concurrency', '1'],
+    [cli, 'remove-background', dir, '--out-dir', join(tmp, 'out'), '--concurrency', String(concurrency)],
     { encoding: 'utf8' },
   );
   if (r.status !== 0) throw new Error(`mango remove-background failed: ${r.stderr}`);
 }
 
 console.log(
-  `remove-background, 4000x3000 JPEGs, mango remove-background --concurrency 1, per photo ((${many} - ${few} copies) / ${many - few}), ${runs} runs:`,
+  `remove-background, 4000x3000 JPEGs, mango remove-background --concurrency ${concurrency}, per photo ((${many} - ${few} copies) / ${many - few}), ${runs} runs:`,
 );
 for (const photo of photos) {
   const dirFew = copiesOf(photo.path, join(tmp, `${photo.name}-${few}`), few);
