@@ -1,7 +1,6 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
-import { createHash } from 'node:crypto';
 import { thumbnailDataUrl } from '@mango/core/node';
 import {
   bruiseFiguresOf,
@@ -28,7 +27,7 @@ import { parseOrExit, UsageError } from '../util.ts';
 import { bruiseOnServer } from '../server-job.ts';
 
 /** Per input path: the photo's and its overlay's thumbnails (data URLs, long side <= 256). */
-type Thumbnails = Map<string, { photo: string; overlay: string | null }>;
+type Thumbnails = Map<string, { photo: string | null; overlay: string | null }>;
 
 /** `--out results.json`: the results file a stored run's export?format=json shares. */
 function resultsFile(
@@ -165,20 +164,16 @@ export function bruiseCommand(program: Command) {
         {
           concurrency: o.concurrency,
           onResult: async (f, r) => {
-            // Provenance: the sha256 of every input, as the worker hashed the bytes it read (the file
-            // is read here again only when the worker could not read it).
-            const sha256 =
-              r.sha256 ??
-              createHash('sha256')
-                .update(await readFile(f.path))
-                .digest('hex');
-            digests.set(f.path, sha256);
+            // Provenance: the sha256 of every input, as the worker hashed the bytes it read. A file the
+            // worker could not read has none (reading it again here would fail a second time).
+            if (r.sha256) digests.set(f.path, r.sha256);
             if (!r.ok) return;
             // results.json: small copies of the photo and its overlay, made as each photo is done.
             if (json) {
               const overlay = r.images.overlay;
               thumbnails.set(f.path, {
-                photo: r.thumbnail ?? (await thumbnailDataUrl(await readFile(f.path), THUMBNAIL_MAX_SIDE)),
+                // made by the worker from its decode (null only when it could not be made there)
+                photo: r.thumbnail ?? null,
                 overlay: overlay ? await thumbnailDataUrl(overlay.bytes, THUMBNAIL_MAX_SIDE) : null,
               });
             }

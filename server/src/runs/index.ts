@@ -61,9 +61,9 @@ export interface RunUpload {
 }
 
 /**
- * Starts recording a call. The answer saves the run once the results are in (while the request's
- * uploads are still on disk) and answers its id, or null when the call is not stored (a browser
- * partner call).
+ * Starts recording a call: the answer saves the run once the results are in (while the request's
+ * uploads are still on disk) and answers its id. Undefined when the call is not stored (a browser
+ * partner call): its jobs then need nothing a stored run keeps (runJobOptions).
  */
 export function startRun(
   ctx: ServerContext,
@@ -71,8 +71,8 @@ export function startRun(
   caller: Caller,
   operation: RunOperation,
   uploads: readonly RunUpload[],
-): RecordRun {
-  if (isBrowserPartnerCall(c, caller)) return async () => null;
+): RecordRun | undefined {
+  if (isBrowserPartnerCall(c, caller)) return undefined;
   return (results, options) => saveRun(ctx, caller, { operation, options, uploads, results });
 }
 

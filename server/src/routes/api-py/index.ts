@@ -18,8 +18,12 @@ export interface ApiPyOptions {
   auth?: MiddlewareHandler;
   /** called after a successful bruise call (history logging for API-key callers) */
   onBruise?: (c: Parameters<MiddlewareHandler>[0], count: number, runId: string | null) => Promise<void>;
-  /** starts storing the call as a run (server/src/runs), before its jobs take the uploads */
-  startRun?: (c: Parameters<MiddlewareHandler>[0], operation: 'bruise' | 'analyze', uploads: Upload[]) => RecordRun;
+  /** starts storing the call as a run (server/src/runs), before its jobs take the uploads; undefined: not stored */
+  startRun?: (
+    c: Parameters<MiddlewareHandler>[0],
+    operation: 'bruise' | 'analyze',
+    uploads: Upload[],
+  ) => RecordRun | undefined;
 }
 
 function jobError(r: JobResult): MangoError | null {
@@ -63,7 +67,7 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
       { plugin: 'features', options: { features } },
     ];
     const recordRun = options.startRun?.(c, 'analyze', uploads);
-    const results = await runEach(uploads, steps, runJobOptions('analyze'));
+    const results = await runEach(uploads, steps, recordRun && runJobOptions('analyze'));
     const runId = (await recordRun?.(results, { features, isolate })) ?? null;
     return c.json(
       results.map((r) =>
@@ -92,7 +96,8 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
     if (pxPerCm !== undefined) opts.pxPerCm = pxPerCm;
     if (referenceMm !== undefined) opts.referenceMm = referenceMm;
     const recordRun = options.startRun?.(c, 'bruise', uploads);
-    const results = await runEach(uploads, [{ plugin: 'bruise', options: opts }], runJobOptions('bruise'));
+    // A stored run keeps a thumbnail of each photo, made by the worker; an unstored call needs none.
+    const results = await runEach(uploads, [{ plugin: 'bruise', options: opts }], recordRun && runJobOptions('bruise'));
     // One bad file fails the request with its reason; nothing else is stored, so nothing is lost.
     for (const r of results) {
       if (!r.ok) throw jobError(r) ?? new Error(r.error.message);
