@@ -84,3 +84,20 @@ describe('mango bruise --server URL --api-key KEY DIR (a batch job on a real ser
     expect(r.stderr).toMatch(/--api-key/);
   });
 });
+
+describe('answerError: a refused request says its status, reason and when to retry', () => {
+  it('reads {error} and {detail} and Retry-After', async () => {
+    const { answerError } = await import('./server-job.ts');
+    const json = (body: unknown, status: number, headers: Record<string, string> = {}) =>
+      new Response(JSON.stringify(body), { status, headers });
+    expect(await answerError(json({ error: 'Too many queued photos' }, 429, { 'retry-after': '30' }))).toBe(
+      '429: Too many queued photos; retry after 30 s',
+    );
+    expect(await answerError(json({ detail: 'big.png: file is larger than the limit of 25 MB' }, 413))).toBe(
+      '413: big.png: file is larger than the limit of 25 MB',
+    );
+    expect(await answerError(new Response('<html>bad gateway</html>', { status: 502 }))).toBe(
+      '502 <html>bad gateway</html>',
+    );
+  });
+});

@@ -16,12 +16,17 @@ export interface ServerJobOptions {
   options: Record<string, unknown>;
 }
 
-async function answerError(res: Response): Promise<string> {
+/** `413: reason` (the answer's {error} or {detail}), with `; retry after N s` when the server says so. */
+export async function answerError(res: Response): Promise<string> {
   const text = await res.text();
+  const retry = res.headers.get('retry-after');
+  const wait = retry ? `; retry after ${retry} s` : '';
   try {
-    return (JSON.parse(text) as { error?: string }).error ?? `${res.status}`;
+    const json = JSON.parse(text) as { error?: unknown; detail?: unknown };
+    const reason = typeof json.error === 'string' ? json.error : typeof json.detail === 'string' ? json.detail : '';
+    return `${res.status}${reason ? `: ${reason}` : ''}${wait}`;
   } catch {
-    return `${res.status} ${text.slice(0, 200)}`;
+    return `${res.status} ${text.slice(0, 200)}${wait}`;
   }
 }
 

@@ -12,6 +12,7 @@ import type { ServerContext } from './context.ts';
 import { mountRoutes } from './routes/index.ts';
 import { widgetRuntimeRoutes } from './routes/widget/index.ts';
 import { applySecurity } from './security/index.ts';
+import { answerRefusedBodies } from './security/refused-bodies.ts';
 import { estimatedWaitSeconds } from './routes/api-py/guards.ts';
 
 const isApiPath = (p: string) => p.startsWith('/api-node') || p.startsWith('/api-py') || p.startsWith('/api/');
@@ -29,6 +30,9 @@ export function createApp(ctx: ServerContext): Hono {
     const body = c.req.path.startsWith('/api-py') ? { detail: message } : { error: message };
     return c.json(body, status as 400);
   });
+
+  // First: a refused request's unread body is read (bounded) before its answer goes out.
+  app.use('*', answerRefusedBodies({ maxBytes: ctx.config.refusedBodyBytes, maxMs: ctx.config.refusedBodyMs }));
 
   if (ctx.config.logRequests) {
     // Method, path (no query string: it may carry personal data), status and time; never headers.

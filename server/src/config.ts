@@ -19,6 +19,12 @@ export interface ServerConfig {
   maxPixels: number;
   /** Largest request body, bytes (MAX_REQUEST_MB, default 200). */
   maxRequestBytes: number;
+  /**
+   * A refused request's unread body is read and discarded up to this many bytes and ms before the
+   * answer, so the client receives it (REFUSED_BODY_READ_MB, default 64; REFUSED_BODY_READ_S, default 30).
+   */
+  refusedBodyBytes: number;
+  refusedBodyMs: number;
   /** Most image files in one /api-py request (MAX_FILES_PER_REQUEST, default 50). */
   maxFilesPerRequest: number;
   /** /api-py uploads of one caller (user or API key) in progress at once (MAX_CONCURRENT_UPLOADS, default 2). */
@@ -87,6 +93,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     maxUploadBytes: num(env.MAX_UPLOAD_MB, SERVER_MAX_UPLOAD_MB) * 1024 * 1024,
     maxPixels: num(env.MAX_MEGAPIXELS, 50) * 1_000_000,
     maxRequestBytes: num(env.MAX_REQUEST_MB, 200) * 1024 * 1024,
+    refusedBodyBytes: num(env.REFUSED_BODY_READ_MB, 64) * 1024 * 1024,
+    refusedBodyMs: num(env.REFUSED_BODY_READ_S, 30) * 1000,
     maxFilesPerRequest: num(env.MAX_FILES_PER_REQUEST, 50),
     maxConcurrentUploads: num(env.MAX_CONCURRENT_UPLOADS, 2),
     apiPyLimitPerMinute: num(env.API_PY_LIMIT_PER_MINUTE, 120),

@@ -1,8 +1,8 @@
 /**
  * Per-caller limits of the /api-py plugin endpoints, after authentication: requests per minute of a
  * signed-in user (an API key has its own limit, checked by requireCaller), and uploads in progress at
- * once per caller. Refusals are 429 {detail} with Retry-After; the body is not read, so the
- * connection is closed after the answer.
+ * once per caller. Refusals are 429 {detail} with Retry-After; the unread body is read and discarded
+ * (bounded) before the answer goes out (security/refused-bodies.ts).
  */
 import type { MiddlewareHandler } from 'hono';
 import type { ServerContext } from '../../context.ts';
@@ -25,7 +25,6 @@ export function callerLimits(ctx: ServerContext): MiddlewareHandler {
     if (!caller) return next();
     const refuse = (retryAfter: number, message: string) => {
       c.header('Retry-After', String(retryAfter));
-      c.header('Connection', 'close');
       return errorResponse(c, 429, message);
     };
     if (caller.apiKeyId === undefined) {

@@ -17,6 +17,7 @@ import busboy from 'busboy';
 import type { Context, MiddlewareHandler } from 'hono';
 import { MangoError, sanitizeFileName } from '@mango/core';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../db/private-files.ts';
+import { DEFAULT_REFUSED_BODY_BOUNDS, discardRestOfNodeStream } from '../../security/refused-bodies.ts';
 
 /** A file of the request, spooled to disk. */
 export interface Upload {
@@ -69,8 +70,8 @@ const mb = (bytes: number) => (bytes / 1048576).toFixed(0);
 /**
  * Reads the multipart body, spooling the files of `fileFields`; other files are read past. Non-multipart
  * bodies are refused with 415; a file over the limit with 413, too many files or fields with 400, an
- * unreadable body with 400. On a refusal the rest of the body is not read: the answer goes out at
- * once and the connection is closed.
+ * unreadable body with 400. On a refusal the rest of the body is read and discarded (bounded) before
+ * the answer goes out, so that the client receives it.
  */
 export async function readMultipart(
   c: Context,
@@ -118,10 +119,15 @@ export async function readMultipart(
       if (settled) return;
       settled = true;
       source.unpipe(parser);
-      source.destroy();
-      // The rest of the body is not read: close the connection once the answer is out.
-      c.header('Connection', 'close');
-      reject(error);
+      // The rest of the body is read and thrown away (bounded) before the answer goes out, so the
+      // client, still sending, receives the status instead of a reset (security/refused-bodies.ts).
+      void discardRestOfNodeStream(source, c.get('refusedBodyBounds') ?? DEFAULT_REFUSED_BODY_BOUNDS).then((ended) => {
+        if (!ended) {
+          source.destroy();
+          c.header('Connection', 'close');
+        }
+        reject(error);
+      });
     };
     parser.on('file', (field, stream, info) => {
       if (settled || !fileFields.includes(field.replace(/\[\]$/, ''))) {
