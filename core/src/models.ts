@@ -18,9 +18,18 @@ export interface ModelManifestEntry {
     std: number[];
     /** a fourth input channel holds the fruit mask (0 or 1) */
     fruit_channel?: boolean;
-    /** 'fruit-square': each fruit is cut out as a square around its box and fed alone; else the whole picture */
-    crop?: 'whole' | 'fruit-square';
+    /**
+     * 'fruit-square': each fruit is cut out as a square around its box and fed alone; 'two-stage': the
+     * model finds the fruit itself (a `fruit` output class): first on the whole picture, then on each
+     * fruit's square, where it gives the fruit outline and the lesions; else ('whole') the whole picture
+     */
+    crop?: 'whole' | 'fruit-square' | 'two-stage';
   };
+  /**
+   * Test-time augmentation: the model is run on these views and its logits averaged (mapped back), so
+   * the result does not depend on how the photo was turned. Default: 'identity' only.
+   */
+  tta?: ('identity' | 'flip-h' | 'flip-v' | 'rot90')[];
   output: { name?: string; classes: string[]; activation?: 'logit' | 'probability' | 'scores' };
   card?: string;
 }

@@ -31,8 +31,12 @@ export const ModelManifestEntrySchema = z.object({
     mean: z.array(z.number()).length(3),
     std: z.array(z.number().positive()).length(3),
     fruit_channel: z.boolean().optional(),
-    crop: z.enum(['whole', 'fruit-square']).optional(),
+    crop: z.enum(['whole', 'fruit-square', 'two-stage']).optional(),
   }),
+  tta: z
+    .array(z.enum(['identity', 'flip-h', 'flip-v', 'rot90']))
+    .min(1)
+    .optional(),
   output: z.object({
     name: z.string().optional(),
     classes: z.array(z.string()).min(1),

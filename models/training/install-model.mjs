@@ -24,10 +24,12 @@ const entry = {
     layout: 'NCHW',
     mean: [0.5, 0.5, 0.5],
     std: [0.25, 0.25, 0.25],
-    fruit_channel: true,
-    crop: 'fruit-square',
+    fruit_channel: false,
+    crop: 'two-stage',
   },
-  output: { name: 'logits', classes: ['bruise'], activation: 'logit' },
+  output: { name: 'logits', classes: ['fruit', 'bruise'], activation: 'logit' },
+  // averaged over flips and a quarter turn: the result hardly depends on how the photo was turned
+  tta: ['identity', 'flip-h', 'flip-v', 'rot90'],
   card: `${id}.md`,
   training: { steps: info.steps, seed: info.seed, photos: info.photos, seconds: info.seconds, torch: info.torch },
 };

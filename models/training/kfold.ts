@@ -36,6 +36,8 @@ const { values } = parseArgs({
 const runs = values.runs!;
 const k = Number(values.folds);
 const data = values.data!;
+const realCoco = resolve(import.meta.dirname, 'annotations/real-dev.coco.json');
+const realImages = join(data, 'senmango_real_lesions/images');
 const sets = {
   images: join(data, 'synthetic_composites/images'),
   truth: join(data, 'synthetic_composites'),
@@ -87,6 +89,8 @@ const inFolds = (fs: number[]) => (name: string) => {
   return fold === undefined || fs.includes(fold);
 };
 const perFold: BruiseEvaluation[] = [];
+/** Each fold model on its held-out annotated real photos (pixel truth of ANNOTATION.md, COCO). */
+const realPerFold: BruiseEvaluation[] = [];
 for (const f of trained) {
   const { loader, dir } = foldLoader(f);
   const t = performance.now();
@@ -96,7 +100,18 @@ for (const f of trained) {
     models: loader,
     only: inFolds([f]),
   });
+  const real = await evaluateBruise({
+    images: realImages,
+    truth: realCoco,
+    method: 'model',
+    models: loader,
+    only: (name) => foldOf.get(`senmango/${name}`) === f,
+  });
+  realPerFold.push(real);
   rmSync(dir, { recursive: true, force: true });
+  console.log(
+    `fold ${f}: ${real.pixel?.images} annotated real photos: CCC ${real.pixel?.lin_ccc}, fruit IoU median ${real.pixel?.fruit_iou_median}, lesion IoU median ${real.pixel?.bruise_iou_median}`,
+  );
   console.log(
     `fold ${f}: ${ev.pixel?.images} composites, ${ev.labels?.images} labelled photos, ${ev.boxes?.boxes} boxes ` +
       `(${((performance.now() - t) / 1000).toFixed(0)} s)`,
@@ -106,6 +121,7 @@ for (const f of trained) {
 
 const wanted = new Set(['anthracnose', 'latex']);
 const pooled = {
+  real: summarisePixelSet(realPerFold.flatMap((e) => e.pixel!.per_image)),
   pixel: summarisePixelSet(perFold.flatMap((e) => e.pixel!.per_image)),
   labels: summariseLabelSet(perFold.flatMap((e) => e.labels!.per_image)),
   // every fold model scores every box: the pooled share is the mean over the fold models
@@ -114,6 +130,11 @@ const pooled = {
   box_control_hits: spread(perFold.map((e) => e.boxes!.control_hit_share)),
 };
 const folds = {
+  real_lin_ccc: spread(realPerFold.map((e) => e.pixel!.lin_ccc)),
+  real_abs_error_median: spread(realPerFold.map((e) => e.pixel!.abs_error_median)),
+  real_abs_error_p90: spread(realPerFold.map((e) => e.pixel!.abs_error_p90)),
+  real_fruit_iou_median: spread(realPerFold.map((e) => e.pixel!.fruit_iou_median)),
+  real_lesion_iou_median: spread(realPerFold.map((e) => e.pixel!.bruise_iou_median ?? NaN)),
   abs_error_median: spread(perFold.map((e) => e.pixel!.abs_error_median)),
   abs_error_p90: spread(perFold.map((e) => e.pixel!.abs_error_p90)),
   lin_ccc: spread(perFold.map((e) => e.pixel!.lin_ccc)),
@@ -126,9 +147,17 @@ const folds = {
 };
 
 let classical: BruiseEvaluation | undefined;
+let classicalReal: BruiseEvaluation | undefined;
 // the classical method on exactly the photos the fold models scored
-if (!values['skip-classical'])
+if (!values['skip-classical']) {
   classical = await evaluateBruise({ ...sets, method: 'classical', only: inFolds(trained) });
+  classicalReal = await evaluateBruise({
+    images: realImages,
+    truth: realCoco,
+    method: 'classical',
+    only: (name) => trained.includes(foldOf.get(`senmango/${name}`) ?? -1),
+  });
+}
 
 const strip = (e?: BruiseEvaluation) =>
   e && {
@@ -143,6 +172,7 @@ const report = {
   complete: trained.length === k,
   grouping: 'source_group of the provenance.csv files; a composite and the photo it was made from share a fold',
   pooled_out_of_fold: {
+    annotated_real: { ...pooled.real, per_image: undefined },
     pixel: { ...pooled.pixel, per_image: undefined },
     labels: { ...pooled.labels, per_image: undefined },
     boxes_found_share: pooled.boxes,
@@ -159,7 +189,9 @@ const report = {
   },
   per_fold_spread: folds,
   classical_same_photos: strip(classical),
+  classical_same_annotated_real: classicalReal?.pixel && { ...classicalReal.pixel, per_image: undefined },
   per_image_out_of_fold: {
+    annotated_real: pooled.real.per_image,
     composites: pooled.pixel.per_image,
     senmango: pooled.labels.per_image,
   },
@@ -168,7 +200,9 @@ const report = {
 writeFileSync(values.out!, JSON.stringify(report, null, 2) + '\n');
 const p = pooled.pixel;
 const l = pooled.labels;
+const r = pooled.real;
 console.log(`grouped ${k}-fold (folds scored: ${trained.join(', ')}), pooled out-of-fold (spread over folds in the report):
+  annotated real (${r.images}): error median ${r.abs_error_median} / p90 ${r.abs_error_p90} / max ${r.abs_error_max}, CCC ${r.lin_ccc}, fruit IoU median ${r.fruit_iou_median} (min ${r.fruit_iou_min}), lesion IoU median ${r.bruise_iou_median}, clean max ${r.clean_max_percent}
   composites: error median ${p.abs_error_median} / p90 ${p.abs_error_p90} / max ${p.abs_error_max}, CCC ${p.lin_ccc}, bruise IoU median ${p.bruise_iou_median}, clean max ${p.clean_max_percent}
   senmango: AUC ${l.auc}, medians ${JSON.stringify(l.median_percent_by_class)}
   aicup: boxes found ${JSON.stringify(pooled.boxes)}

@@ -17,6 +17,8 @@ lesion = union over lesion regions of (polygon AND fruit AND rule), then opening
 Rules: `all` = every fruit pixel in the polygon; `delta-e` = CIE76 distance from the median CIELAB of
 healthy peel around the polygon (fruit pixels in a ring 4-16 px outside it, minus other lesion
 polygons) at least `threshold`; `darker` = L* at least `threshold` below that median.
+Optional per region: `ring_inner`, `ring_outer` (px, default 4 and 16: where the healthy reference is
+taken) and `fill` (default true: holes inside a rule's selection are filled).
 """
 from __future__ import annotations
 

@@ -1,8 +1,9 @@
 """The bruise segmentation network: a small U-Net with a stride-2 stem.
 
-Input  [N, 4, H, W]: RGB scaled to [0, 1] then (x - 0.5) / 0.25, and the fruit mask (0 or 1) as the
-fourth channel, so the network knows where the outline is (the dark rim along it is not bruise).
-Output [N, 1, H, W]: the bruise logit per pixel (H and W multiples of 16).
+Input  [N, 3, H, W]: RGB scaled to [0, 1] then (x - 0.5) / 0.25.
+Output [N, 2, H, W]: per pixel the fruit logit and the lesion ("bruise") logit, each its own sigmoid
+(a lesion pixel is also a fruit pixel). The fruit is learned, not taken from a colour rule, so rotten,
+black or mouldy peel can be fruit.
 
 About 0.19 M parameters; 0.5 GMAC at 320 x 320.
 """
@@ -20,10 +21,10 @@ def conv(i, o, stride=1, dilation=1):
 
 
 class BruiseUNet(nn.Module):
-    def __init__(self, c=(16, 32, 48, 64)):
+    def __init__(self, c=(16, 32, 48, 64), inputs=3, outputs=2):
         super().__init__()
         c1, c2, c3, c4 = c
-        self.stem = nn.Sequential(conv(4, c1, 2), conv(c1, c1))  # 1/2
+        self.stem = nn.Sequential(conv(inputs, c1, 2), conv(c1, c1))  # 1/2
         self.down2 = nn.Sequential(conv(c1, c2, 2), conv(c2, c2))  # 1/4
         self.down3 = nn.Sequential(conv(c2, c3, 2), conv(c3, c3))  # 1/8
         # 1/16 with dilations: context to tell a shaded side or a blush from a lesion
@@ -31,7 +32,7 @@ class BruiseUNet(nn.Module):
         self.up3 = conv(c4 + c3, c3)
         self.up2 = conv(c3 + c2, c2)
         self.up1 = conv(c2 + c1, c1)
-        self.head = nn.Conv2d(c1, 1, 1)
+        self.head = nn.Conv2d(c1, outputs, 1)
 
     def forward(self, x):
         s1 = self.stem(x)

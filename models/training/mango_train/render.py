@@ -305,3 +305,60 @@ def geometry(rng, arrays):
             a = a[:, ::-1]
         out.append(np.ascontiguousarray(a))
     return out
+
+
+def marker_ink(rng, rgb, fruit):
+    """Handwriting with a marker on the peel (numbers, a code): dark blue, black or red strokes 1.5-4 px
+    wide. Ink is fruit and not lesion (ANNOTATION.md): it marks nothing."""
+    from PIL import Image, ImageDraw
+
+    h, w = fruit.shape
+    cy, cx = _inside_points(rng, fruit, 0.12 * np.sqrt(fruit.sum()))
+    im = Image.new('L', (w, h), 0)
+    d = ImageDraw.Draw(im)
+    size = rng.uniform(0.04, 0.12) * np.sqrt(fruit.sum()) * 1.6
+    width = max(1, int(round(rng.uniform(1.5, 4.0) * h / 320)))
+    x = cx - size * rng.uniform(0.5, 2.0)
+    for _ in range(int(rng.integers(1, 5))):  # a few characters: random polylines in a cell
+        pts = [(x + rng.uniform(0, size * 0.7), cy + rng.uniform(-size, size) * 0.6) for _ in range(int(rng.integers(2, 6)))]
+        d.line(pts, fill=255, width=width, joint='curve')
+        x += size * rng.uniform(0.7, 1.0)
+    m = (np.asarray(im) > 0) & fruit
+    ink = np.array([[0.08, 0.1, 0.35], [0.05, 0.05, 0.06], [0.45, 0.05, 0.08], [0.1, 0.25, 0.15]][rng.integers(4)], np.float32)
+    a = np.float32(rng.uniform(0.75, 0.95))
+    out = rgb.copy()
+    out[m] = out[m] * (1 - a) + ink * a
+    return out
+
+
+def sticker(rng, rgb, fruit):
+    """A price or variety sticker on the fruit: an oval or rectangle of flat colour with print. Not fruit
+    (ANNOTATION.md); returns the picture and the sticker's pixels (to be removed from the fruit truth)."""
+    from PIL import Image, ImageDraw
+
+    h, w = fruit.shape
+    cy, cx = _inside_points(rng, fruit, 0.15 * np.sqrt(fruit.sum()))
+    r = rng.uniform(0.05, 0.12) * np.sqrt(fruit.sum())
+    ax = r * rng.uniform(1.0, 1.8)
+    im = Image.new('L', (w, h), 0)
+    d = ImageDraw.Draw(im)
+    box = [cx - ax, cy - r, cx + ax, cy + r]
+    (d.ellipse if rng.random() < 0.5 else d.rectangle)(box, fill=255)
+    m = np.asarray(im) > 0
+    base = np.array([[0.95, 0.95, 0.92], [0.9, 0.15, 0.1], [0.1, 0.5, 0.2], [0.95, 0.8, 0.1], [0.1, 0.3, 0.8]][rng.integers(5)], np.float32)
+    out = rgb.copy()
+    out[m] = base
+    pr = Image.new('L', (w, h), 0)
+    dp = ImageDraw.Draw(pr)
+    for _ in range(int(rng.integers(2, 5))):
+        y = cy + rng.uniform(-0.6, 0.6) * r
+        dp.line([(cx - ax * 0.6, y), (cx + ax * rng.uniform(-0.2, 0.6), y)], fill=255, width=max(1, int(r / 6)))
+    pm = (np.asarray(pr) > 0) & m
+    out[pm] = out[pm] * 0.2
+    return out, m
+
+
+def sensor_noise(rng, rgb):
+    """Gaussian sensor noise, sigma 1-6 of 255."""
+    s = np.float32(rng.uniform(1, 6) / 255)
+    return np.clip(rgb + rng.standard_normal(rgb.shape).astype(np.float32) * s, 0, 1)

@@ -22,6 +22,7 @@ import {
 } from '@mango/core';
 import { classicalBruiseMask } from './classical.ts';
 import { BRUISE_TASK, modelBruiseMask } from './model.ts';
+import { isTwoStage, learnedSegmentation } from './learned.ts';
 import { findReference, dropLabel, pxPerCmOf, type ReferenceObject } from './reference.ts';
 import { BruiseOptions, type BruiseOptionsInput } from './schema.ts';
 
@@ -90,17 +91,6 @@ export async function analyseBruise(
   const models = input.models ?? noModels;
   const size = fitSize(image.width, image.height, params.detectMaxSide);
   const work = downscaleArea(image, size.width, size.height);
-  let { labels, count } = fruitOf(image, work, input.fruitMask);
-  // The reference object is found among the segmented objects and is never counted as fruit.
-  let reference: ReferenceObject | null | undefined;
-  if (params.referenceMm) {
-    const found = findReference(image, work, labels, count);
-    reference = found?.reference ?? null;
-    if (found) ({ labels, count } = dropLabel(labels, count, found.label));
-  }
-  const n = work.width * work.height;
-  const fruit = new Uint8Array(n);
-  for (let i = 0; i < n; i++) fruit[i] = labels[i] ? 1 : 0;
 
   let method: 'classical' | 'model' = 'classical';
   let entry: ModelManifestEntry | undefined;
@@ -113,13 +103,53 @@ export async function analyseBruise(
       throw new MangoError('MODEL_NOT_FOUND', `no ${BRUISE_TASK} model is installed (see models/README.md)`);
     }
   }
+  const model = entry ? await models.load(entry.id) : undefined;
+  // The model reads each fruit from a copy of up to modelMaxSide (small lesions keep their pixels).
+  const modelSource = () => {
+    const s = fitSize(image.width, image.height, Math.max(params.modelMaxSide ?? 0, params.detectMaxSide));
+    return s.width === work.width ? work : downscaleArea(image, s.width, s.height);
+  };
+
+  let labels: Int32Array;
+  let count: number;
+  let learnedBruise: Uint8Array | undefined;
+  if (model && isTwoStage(model.entry)) {
+    // The learned model finds the fruit (rot included) and its lesions; a known mask or a cut-out's
+    // alpha still decides the fruit when there is one.
+    const known = input.fruitMask || hasTransparency(work) ? fruitOf(image, work, input.fruitMask) : undefined;
+    ({ labels, count, bruise: learnedBruise } = await learnedSegmentation(modelSource(), work, model, known));
+  } else ({ labels, count } = fruitOf(image, work, input.fruitMask));
+
+  // The reference object is found among the segmented objects and is never counted as fruit.
+  let reference: ReferenceObject | null | undefined;
+  if (params.referenceMm) {
+    if (learnedBruise) {
+      // The learned fruit never holds the disc: it is looked for among the colour segmentation's objects.
+      const seg = fruitOf(image, work);
+      const found = findReference(image, work, seg.labels, seg.count);
+      reference = found?.reference ?? null;
+      if (found) {
+        for (let i = 0; i < labels.length; i++) {
+          if (seg.labels[i] === found.label) {
+            labels[i] = 0;
+            learnedBruise[i] = 0;
+          }
+        }
+      }
+    } else {
+      const found = findReference(image, work, labels, count);
+      reference = found?.reference ?? null;
+      if (found) ({ labels, count } = dropLabel(labels, count, found.label));
+    }
+  }
+  const n = work.width * work.height;
+  const fruit = new Uint8Array(n);
+  for (let i = 0; i < n; i++) fruit[i] = labels[i] ? 1 : 0;
+
   let bruise: Uint8Array;
-  if (entry) {
-    const model = await models.load(entry.id);
-    // The model reads each fruit from a copy of up to modelMaxSide (small lesions keep their pixels).
-    const size = fitSize(image.width, image.height, Math.max(params.modelMaxSide ?? 0, params.detectMaxSide));
-    const source = size.width === work.width ? work : downscaleArea(image, size.width, size.height);
-    bruise = await modelBruiseMask(source, work, labels, count, model);
+  if (learnedBruise) bruise = learnedBruise;
+  else if (model) {
+    bruise = await modelBruiseMask(modelSource(), work, labels, count, model);
   } else {
     bruise = classicalBruiseMask(work, labels, count, {
       darkening: params.darkening,

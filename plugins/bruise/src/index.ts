@@ -17,6 +17,7 @@ export {
   colourDifferences,
 } from './analyse.ts';
 export type { AnalyseInput, BruiseAnalysis } from './analyse.ts';
+export { INVARIANCE_VARIANTS } from './invariance.ts';
 export { findReference, pickReference, roundness, discAreaSubpixel, pxPerCmOf } from './reference.ts';
 export type { ReferenceObject } from './reference.ts';
 export {

@@ -1,0 +1,147 @@
+"""Training photos with pixel truth of fruit and lesion: the real dev-split photos annotated to
+../ANNOTATION.md (annotations/real-dev.coco.json, rebuilt from the specs by `python3 -m mango_annotate
+build`) and the synthetic composites (their fruit and bruise masks). AI CUP photos never train.
+
+Photos are kept at a long side of at most MAX_SIDE; training views are squares cut from them the
+two ways the product looks at a photo (plugins/bruise/src/model.ts):
+- the whole photo, zero-padded to a square (the first look, which finds the fruit);
+- one fruit's square: its bounding box plus a margin (FRUIT_MARGIN at inference, jittered here).
+"""
+import json
+import os
+from dataclasses import dataclass, field
+
+import numpy as np
+from PIL import Image
+from scipy import ndimage
+
+from .data import FRUIT_MARGIN, read_csv
+
+MAX_SIDE = 768
+
+
+@dataclass
+class Photo:
+    set: str  # 'composites' | 'senmango'
+    filename: str
+    group: str
+    klass: str = ''
+    fold: int = -1
+    rgb: np.ndarray = field(default=None, repr=False)
+    fruit: np.ndarray = field(default=None, repr=False)
+    bruise: np.ndarray = field(default=None, repr=False)
+    boxes: list = field(default_factory=list, repr=False)  # fruit instances: (x0, y0, x1, y1), end exclusive
+
+
+def rle_decode(seg, h, w):
+    counts = seg['counts']
+    if isinstance(counts, str):
+        raise ValueError('compressed RLE strings are not used by mango_annotate')
+    flat = np.zeros(h * w, np.uint8)
+    pos, val = 0, 0
+    for c in counts:
+        if val:
+            flat[pos:pos + c] = 1
+        pos += c
+        val ^= 1
+    return flat.reshape(w, h).T.astype(bool)
+
+
+def list_photos(data_dir, coco_path):
+    """Annotated real photos (COCO) and composites, with their source groups."""
+    photos = []
+    if coco_path and os.path.exists(coco_path):
+        coco = json.load(open(coco_path))
+        for im in coco['images']:
+            photos.append(Photo('senmango', im['file_name'], im['source_group'], im.get('class', '')))
+    comp = os.path.join(data_dir, 'synthetic_composites')
+    groups = {r['filename']: r['source_group'] for r in read_csv(os.path.join(comp, 'provenance.csv'))}
+    for r in read_csv(os.path.join(comp, 'truth.csv')):
+        photos.append(Photo('composites', r['filename'], groups[r['filename']]))
+    return photos
+
+
+def _scale(img_size):
+    w, h = img_size
+    f = min(1.0, MAX_SIDE / max(w, h))
+    return max(1, round(w * f)), max(1, round(h * f))
+
+
+def load(photos, data_dir, coco_path):
+    """Fills rgb / fruit / bruise / boxes of every photo."""
+    coco = json.load(open(coco_path)) if coco_path and os.path.exists(coco_path) else {'images': [], 'annotations': []}
+    by_name = {im['file_name']: im for im in coco['images']}
+    anns = {}
+    for a in coco['annotations']:
+        anns.setdefault(a['image_id'], []).append(a)
+    for p in photos:
+        if p.set == 'senmango':
+            im = by_name[p.filename]
+            img = Image.open(os.path.join(data_dir, 'senmango_real_lesions', 'images', p.filename)).convert('RGB')
+            h, w = im['height'], im['width']
+            inst, bruise = [], np.zeros((h, w), bool)
+            for a in anns.get(im['id'], []):
+                m = rle_decode(a['segmentation'], h, w)
+                if a['category_id'] == 1:
+                    inst.append(m)
+                else:
+                    bruise |= m
+        else:
+            img = Image.open(os.path.join(data_dir, 'synthetic_composites', 'images', p.filename)).convert('RGB')
+            stem = os.path.splitext(p.filename)[0]
+            f = np.asarray(Image.open(os.path.join(data_dir, 'synthetic_composites', 'fruit_masks', stem + '.png')).convert('L')) > 127
+            bruise = np.asarray(Image.open(os.path.join(data_dir, 'synthetic_composites', 'bruise_masks', stem + '.png')).convert('L')) > 127
+            inst = [f]
+        size = _scale(img.size)
+        if size != img.size:
+            img = img.resize(size, Image.BOX)
+            rs = lambda m: np.asarray(Image.fromarray(m.astype(np.uint8) * 255).resize(size, Image.BILINEAR)) > 127
+            inst = [rs(m) for m in inst]
+            bruise = rs(bruise)
+        p.rgb = np.asarray(img)
+        p.fruit = np.zeros(p.rgb.shape[:2], bool)
+        for m in inst:
+            p.fruit |= m
+        p.bruise = bruise & p.fruit
+        p.boxes = []
+        for m in inst:
+            ys, xs = np.nonzero(m)
+            if len(ys) >= 50:
+                p.boxes.append((int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1))
+    return photos
+
+
+def cut(a, x0, y0, side, out, resample):
+    """The square [x0, x0+side) x [y0, y0+side) of an array, zero outside, resized to out x out."""
+    mode = 'RGB' if a.ndim == 3 else 'L'
+    im = Image.fromarray(a if a.dtype == np.uint8 else a.astype(np.uint8) * 255, mode)
+    canvas = Image.new(mode, (side, side))
+    canvas.paste(im, (-x0, -y0))
+    return np.asarray(canvas.resize((out, out), resample))
+
+
+def view(rng, p, out, whole_share=0.35):
+    """A training view of photo p at out x out: (rgb float [0, 1], fruit bool, bruise bool)."""
+    h, w = p.fruit.shape
+    if rng.random() < whole_share or not p.boxes:
+        L = max(h, w)
+        s = L * rng.uniform(0.8, 1.1)
+        cx = w / 2 + rng.uniform(-0.1, 0.1) * L
+        cy = h / 2 + rng.uniform(-0.1, 0.1) * L
+    else:
+        x0, y0, x1, y1 = p.boxes[rng.integers(len(p.boxes))]
+        margin = FRUIT_MARGIN + rng.uniform(-0.04, 0.08)
+        s = max(x1 - x0, y1 - y0) * (1 + 2 * margin)
+        cx = (x0 + x1) / 2 + rng.uniform(-0.05, 0.05) * s
+        cy = (y0 + y1) / 2 + rng.uniform(-0.05, 0.05) * s
+    side = max(8, int(round(s)))
+    x0, y0 = int(round(cx - side / 2)), int(round(cy - side / 2))
+    rs = Image.BOX if side > out else Image.BILINEAR
+    rgb = cut(p.rgb, x0, y0, side, out, rs).astype(np.float32) / 255
+    fruit = cut(p.fruit, x0, y0, side, out, Image.BILINEAR) > 127
+    bruise = (cut(p.bruise, x0, y0, side, out, Image.BILINEAR) > 127) & fruit
+    return rgb, fruit, bruise
+
+
+def fruit_count(fruit):
+    return ndimage.label(fruit, structure=np.ones((3, 3)))[1]

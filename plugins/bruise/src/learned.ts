@@ -1,0 +1,199 @@
+/**
+ * The learned fruit-and-lesion model (`crop: 'two-stage'` in the manifest, output classes `fruit` and
+ * `bruise`, one logit each). The fruit is found by the model, not by a colour rule, so rotten, black
+ * or mouldy peel is fruit when the model says so (models/training/ANNOTATION.md):
+ *
+ * 1. the whole picture, zero-padded to a centred square, at the model's input size: the fruit logit,
+ *    sampled back (bilinear) onto the working copy, > 0 is fruit; holes filled; 8-connected pieces
+ *    under MIN_FRUIT_FRACTION of the picture dropped; each piece is one fruit;
+ * 2. each fruit's square (its box plus FRUIT_MARGIN per side, as `fruitSquare`) at the input size: the
+ *    fruit logit decides the outline of that fruit (pixels of another fruit are left to it) and the
+ *    lesion logit > 0 marks lesion on it, so a lesion belongs to the fruit it lies on.
+ *
+ * Every run is averaged over the manifest's test-time views (`tta`: identity, flips, a quarter turn),
+ * each mapped back before averaging: turning or mirroring a photo then hardly moves the result.
+ */
+import type { LoadedModel, ModelManifestEntry, RasterImage } from '@mango/core';
+import { fillHoles, labelBoxes, labelComponents, MangoError } from '@mango/core';
+import { cropSquarePlanes, fruitSquare, type FruitSquare } from './model.ts';
+
+/** Fruit pieces smaller than this share of the picture are dropped (specks, a fruit's far edge). */
+export const MIN_FRUIT_FRACTION = 0.002;
+
+export type TtaView = 'identity' | 'flip-h' | 'flip-v' | 'rot90';
+
+export const isTwoStage = (entry: ModelManifestEntry) => entry.input.crop === 'two-stage';
+
+/** A square plane seen through `view` (`inverse`: mapped back). rot90 turns counter-clockwise, as numpy's rot90. */
+export function viewPlane(plane: Float32Array, s: number, view: TtaView, inverse = false): Float32Array {
+  if (view === 'identity') return plane;
+  const out = new Float32Array(s * s);
+  for (let y = 0; y < s; y++) {
+    for (let x = 0; x < s; x++) {
+      let src: number;
+      if (view === 'flip-h') src = y * s + (s - 1 - x);
+      else if (view === 'flip-v') src = (s - 1 - y) * s + x;
+      else if (!inverse) src = x * s + (s - 1 - y);
+      else src = (s - 1 - x) * s + y;
+      out[y * s + x] = plane[src];
+    }
+  }
+  return out;
+}
+
+function classIndex(entry: ModelManifestEntry, name: string): number {
+  const k = entry.output.classes.findIndex((c) => c.toLowerCase() === name);
+  if (k < 0) throw new MangoError('INVALID_INPUT', `model ${entry.id}: no output class named ${name}`);
+  return k;
+}
+
+/** The fruit and lesion logits (s x s) of one square, averaged over the test-time views. */
+export async function squareLogits(
+  model: LoadedModel,
+  planes: Float32Array[],
+  s: number,
+): Promise<{ fruit: Float32Array; bruise: Float32Array }> {
+  const entry = model.entry;
+  const views = entry.tta ?? ['identity'];
+  const kf = classIndex(entry, 'fruit');
+  const kb = classIndex(entry, 'bruise');
+  const hw = s * s;
+  const fruit = new Float32Array(hw);
+  const bruise = new Float32Array(hw);
+  const data = new Float32Array(3 * hw);
+  for (const view of views) {
+    for (let c = 0; c < 3; c++) {
+      const m = entry.input.mean[c] ?? 0;
+      const sd = entry.input.std[c] || 1;
+      const p = viewPlane(planes[c], s, view);
+      for (let i = 0; i < hw; i++) data[c * hw + i] = (p[i] / 255 - m) / sd;
+    }
+    const out = await model.run({ data, dims: [1, 3, s, s] });
+    const [, channels, h, w] = out.dims;
+    if (out.dims.length !== 4 || h !== s || w !== s || channels <= Math.max(kf, kb)) {
+      throw new MangoError('INVALID_INPUT', `model ${entry.id}: unexpected output shape [${out.dims.join(', ')}]`);
+    }
+    const f = viewPlane(out.data.subarray(kf * hw, (kf + 1) * hw), s, view, true);
+    const b = viewPlane(out.data.subarray(kb * hw, (kb + 1) * hw), s, view, true);
+    for (let i = 0; i < hw; i++) {
+      fruit[i] += f[i];
+      bruise[i] += b[i];
+    }
+  }
+  for (let i = 0; i < hw; i++) {
+    fruit[i] /= views.length;
+    bruise[i] /= views.length;
+  }
+  return { fruit, bruise };
+}
+
+/** Visits the working-copy pixels the square covers, with the bilinear sample of `logits` there. */
+function forEachWorkPixel(
+  sq: FruitSquare,
+  s: number,
+  image: { width: number; height: number },
+  work: { width: number; height: number },
+  fn: (i: number, sample: (plane: Float32Array) => number) => void,
+) {
+  const sx = image.width / work.width;
+  const sy = image.height / work.height;
+  const f = s / sq.side;
+  const xa = Math.max(0, Math.floor(sq.x0 / sx));
+  const xb = Math.min(work.width, Math.ceil((sq.x0 + sq.side) / sx));
+  const ya = Math.max(0, Math.floor(sq.y0 / sy));
+  const yb = Math.min(work.height, Math.ceil((sq.y0 + sq.side) / sy));
+  let u0 = 0;
+  let u1 = 0;
+  let v0 = 0;
+  let v1 = 0;
+  let wu = 0;
+  let wv = 0;
+  const sample = (p: Float32Array) =>
+    (p[v0 * s + u0] * (1 - wu) + p[v0 * s + u1] * wu) * (1 - wv) +
+    (p[v1 * s + u0] * (1 - wu) + p[v1 * s + u1] * wu) * wv;
+  for (let y = ya; y < yb; y++) {
+    const v = ((y + 0.5) * sy - sq.y0) * f - 0.5;
+    v0 = Math.min(Math.max(Math.floor(v), 0), s - 1);
+    v1 = Math.min(v0 + 1, s - 1);
+    wv = Math.min(Math.max(v - v0, 0), 1);
+    for (let x = xa; x < xb; x++) {
+      const u = ((x + 0.5) * sx - sq.x0) * f - 0.5;
+      u0 = Math.min(Math.max(Math.floor(u), 0), s - 1);
+      u1 = Math.min(u0 + 1, s - 1);
+      wu = Math.min(Math.max(u - u0, 0), 1);
+      fn(y * work.width + x, sample);
+    }
+  }
+}
+
+/**
+ * Fruit labels and lesion mask on the working copy `work` from the learned model; `image` is the
+ * picture at the resolution the model reads (at least the working copy's). With `known` fruit labels
+ * (a cut-out's alpha, a truth mask) the first look is skipped and the labels are kept as they are.
+ */
+export async function learnedSegmentation(
+  image: RasterImage,
+  work: RasterImage,
+  model: LoadedModel,
+  known?: { labels: Int32Array; count: number },
+): Promise<{ labels: Int32Array; count: number; bruise: Uint8Array }> {
+  const s = model.entry.input.width;
+  const n = work.width * work.height;
+  let first: { labels: Int32Array; count: number };
+  if (known) first = known;
+  else {
+    const side = Math.max(image.width, image.height);
+    const whole = { x0: Math.round((image.width - side) / 2), y0: Math.round((image.height - side) / 2), side };
+    const { fruit } = await squareLogits(model, cropSquarePlanes(image, whole, s), s);
+    let mask: Uint8Array = new Uint8Array(n);
+    forEachWorkPixel(whole, s, image, work, (i, at) => (mask[i] = at(fruit) > 0 ? 1 : 0));
+    mask = fillHoles(mask, work.width, work.height);
+    first = dropSmall(labelComponents(mask, work.width, work.height, 8), n);
+  }
+  const labels = known ? first.labels : new Int32Array(first.labels);
+  const bruise = new Uint8Array(n);
+  const boxes = labelBoxes(first.labels, work.width, work.height, first.count);
+  const sx = image.width / work.width;
+  const sy = image.height / work.height;
+  for (let l = 1; l <= first.count; l++) {
+    const b = boxes[l];
+    if (!b) continue;
+    const sq = fruitSquare(b.x0 * sx, b.y0 * sy, (b.x1 + 1) * sx, (b.y1 + 1) * sy);
+    const out = await squareLogits(model, cropSquarePlanes(image, sq, s), s);
+    forEachWorkPixel(sq, s, image, work, (i, at) => {
+      const was = first.labels[i];
+      if (was !== 0 && was !== l) return; // another fruit's pixel
+      if (known) {
+        if (was === l && at(out.bruise) > 0) bruise[i] = 1;
+        return;
+      }
+      if (was === 0 && labels[i] !== 0 && labels[i] !== l) return; // claimed by a neighbour's square
+      if (at(out.fruit) > 0) {
+        labels[i] = l;
+        bruise[i] = at(out.bruise) > 0 ? 1 : 0;
+      } else if (labels[i] === l) {
+        labels[i] = 0;
+        bruise[i] = 0;
+      }
+    });
+  }
+  if (known) return { labels, count: first.count, bruise };
+  // The outlines may have moved: each fruit is its own pieces again, holes filled, specks dropped.
+  const union = new Uint8Array(n);
+  for (let i = 0; i < n; i++) union[i] = labels[i] ? 1 : 0;
+  const filled = fillHoles(union, work.width, work.height);
+  const pieces = dropSmall(labelComponents(filled, work.width, work.height, 8), n);
+  for (let i = 0; i < n; i++) if (!pieces.labels[i]) bruise[i] = 0;
+  return { labels: pieces.labels, count: pieces.count, bruise };
+}
+
+function dropSmall(c: { labels: Int32Array; count: number }, n: number) {
+  const sizes = new Int32Array(c.count + 1);
+  for (let i = 0; i < n; i++) sizes[c.labels[i]]++;
+  const map = new Int32Array(c.count + 1);
+  let count = 0;
+  for (let l = 1; l <= c.count; l++) if (sizes[l] >= MIN_FRUIT_FRACTION * n) map[l] = ++count;
+  const labels = new Int32Array(n);
+  for (let i = 0; i < n; i++) labels[i] = map[c.labels[i]];
+  return { labels, count };
+}
