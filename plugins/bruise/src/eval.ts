@@ -8,7 +8,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { basename, dirname, extname, join } from 'node:path';
 import type { ModelLoader, RasterImage } from '@mango/core';
-import { MangoError, maskIoU } from '@mango/core';
+import { labelComponents, MangoError, maskIoU } from '@mango/core';
 import { decodeImage } from '@mango/core/node';
 import { analyseBruise, fullResolutionMasks, summariseBruise } from './analyse.ts';
 import bruise from './index.ts';
@@ -52,6 +52,9 @@ export interface PixelImageResult {
   predicted_percent: number;
   fruit_iou: number;
   bruise_iou: number | null;
+  /** fruit found, and fruit in the truth (8-connected pieces of its fruit mask) */
+  fruit_count?: number;
+  truth_fruit_count?: number;
 }
 
 export interface PixelSetResult {
@@ -67,6 +70,8 @@ export interface PixelSetResult {
   lin_ccc: number;
   clean_images: number;
   clean_max_percent: number | null;
+  /** share of photos whose fruit count equals the truth's (when counts are known) */
+  fruit_count_agreement?: number | null;
   per_image: PixelImageResult[];
 }
 
@@ -308,6 +313,9 @@ export async function evaluateBruise(opts: EvaluateBruiseOptions): Promise<Bruis
         predicted_percent: r4(predPct),
         fruit_iou: r4(maskIoU(full.fruit, tf)),
         bruise_iou: nb > 0 ? r4(maskIoU(full.bruise, tb)) : null,
+        // fruit in the truth: its 8-connected pieces (annotations cut touching fruit apart)
+        truth_fruit_count: labelComponents(tf, masks.width, masks.height, 8).count,
+        fruit_count: analysis.fruitCount,
       });
       opts.onImage?.(k + 1, files.length, f);
     }
@@ -384,6 +392,8 @@ export function formatBruiseEvaluation(ev: BruiseEvaluation): string {
     );
     row("Lin's concordance", f(p.lin_ccc));
     row(`max bruise_percent on ${p.clean_images} images without bruise`, f(p.clean_max_percent, 2));
+    if (p.fruit_count_agreement != null)
+      row('fruit count as in the truth (share of images)', f(p.fruit_count_agreement));
   }
   if (ev.labels) {
     const l = ev.labels;
@@ -410,6 +420,7 @@ export function summarisePixelSet(per: PixelImageResult[]): PixelSetResult {
   const errors = per.map((p) => Math.abs(p.predicted_percent - p.truth_percent));
   const clean = per.filter((p) => p.truth_percent === 0);
   const bruiseIous = per.map((p) => p.bruise_iou).filter((v): v is number => v !== null);
+  const counted = per.filter((p) => p.fruit_count !== undefined && p.truth_fruit_count !== undefined);
   return {
     images: per.length,
     fruit_iou_median: r4(
@@ -431,6 +442,9 @@ export function summarisePixelSet(per: PixelImageResult[]): PixelSetResult {
     ),
     clean_images: clean.length,
     clean_max_percent: clean.length ? Math.max(...clean.map((p) => p.predicted_percent)) : null,
+    fruit_count_agreement: counted.length
+      ? r4(counted.filter((p) => p.fruit_count === p.truth_fruit_count).length / counted.length)
+      : null,
     per_image: per,
   };
 }

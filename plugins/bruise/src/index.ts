@@ -44,6 +44,7 @@ export {
   postprocessModelOutput,
   preprocessForModel,
 } from './model.ts';
+export { isTwoStage, learnedSegmentation, squareLogits, viewPlane, MIN_FRUIT_FRACTION } from './learned.ts';
 export { renderOverlay, toBase64, dataUrl } from './overlay.ts';
 
 /**

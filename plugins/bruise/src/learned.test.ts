@@ -1,0 +1,132 @@
+/**
+ * The two-stage learned path on a model whose logits follow a colour rule (so the expected masks are
+ * known exactly): yellow or brown = fruit, brown = lesion. It checks the geometry (squares, sampling
+ * back, test-time views mapped back), the per-fruit ownership of lesions and the invariance to turns.
+ */
+import { describe, expect, it } from 'vitest';
+import type { LoadedModel, ModelManifestEntry, RasterImage, Tensor } from '@mango/core';
+import { learnedSegmentation, squareLogits, viewPlane } from './learned.ts';
+import { rotate90 } from './invariance.ts';
+
+const entry: ModelManifestEntry = {
+  id: 'colour-rule',
+  task: 'bruise-segmentation',
+  file: 'none.onnx',
+  sha256: '0'.repeat(64),
+  license: 'test',
+  input: { width: 64, height: 64, layout: 'NCHW', mean: [0, 0, 0], std: [1, 1, 1], crop: 'two-stage' },
+  output: { classes: ['fruit', 'bruise'], activation: 'logit' },
+  tta: ['identity', 'flip-h', 'flip-v', 'rot90'],
+};
+
+/**
+ * Logits from the input colours: fruit where red > 0.3 (yellow, brown), lesion where red - green > 0.12
+ * and green < 0.5 (brown, and brown-yellow blends that are mostly brown; not the yellow-grey outline).
+ */
+function colourRuleModel(calls: number[] = []): LoadedModel {
+  return {
+    entry,
+    run: async (t: Tensor): Promise<Tensor> => {
+      const [, , h, w] = t.dims;
+      const hw = h * w;
+      calls.push(hw);
+      const out = new Float32Array(2 * hw);
+      for (let i = 0; i < hw; i++) {
+        const r = t.data[i];
+        const g = t.data[hw + i];
+        const fruit = r > 0.3;
+        out[i] = fruit ? 4 : -4;
+        out[hw + i] = fruit && r - g > 0.12 && g < 0.5 ? 4 : -4;
+      }
+      return { data: out, dims: [1, 2, h, w] };
+    },
+  };
+}
+
+/** Grey background, two yellow discs (radius 20) apart, a brown spot (radius 6) on the right one. */
+function scene(): RasterImage {
+  const w = 160;
+  const h = 96;
+  const data = new Uint8ClampedArray(w * h * 4);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const inA = (x - 40) ** 2 + (y - 48) ** 2 <= 400;
+      const inB = (x - 115) ** 2 + (y - 48) ** 2 <= 400;
+      const spot = (x - 120) ** 2 + (y - 44) ** 2 <= 36;
+      const rgb = spot ? [110, 70, 30] : inA || inB ? [225, 185, 60] : [40, 40, 45];
+      data.set([...rgb, 255], (y * w + x) * 4);
+    }
+  }
+  return { width: w, height: h, data };
+}
+
+describe('test-time views', () => {
+  it('maps every view back to the original (inverse of flips and the quarter turn)', () => {
+    const s = 5;
+    const p = Float32Array.from({ length: s * s }, (_, i) => i);
+    for (const v of ['identity', 'flip-h', 'flip-v', 'rot90'] as const) {
+      expect(Array.from(viewPlane(viewPlane(p, s, v), s, v, true))).toEqual(Array.from(p));
+    }
+    // numpy.rot90 of [[0, 1], [2, 3]] is [[1, 3], [0, 2]]
+    expect(Array.from(viewPlane(Float32Array.from([0, 1, 2, 3]), 2, 'rot90'))).toEqual([1, 3, 0, 2]);
+  });
+
+  it('runs the model once per view and averages the mapped-back logits', async () => {
+    const calls: number[] = [];
+    const planes = [0, 1, 2].map(() => new Float32Array(64 * 64).fill(200));
+    const out = await squareLogits(colourRuleModel(calls), planes, 64);
+    expect(calls).toEqual([4096, 4096, 4096, 4096]);
+    expect(out.fruit[0]).toBe(4);
+    expect(out.bruise[0]).toBe(-4);
+  });
+});
+
+describe('learned two-stage segmentation', () => {
+  it('finds both fruit and gives the lesion to the fruit it lies on', async () => {
+    const image = scene();
+    const r = await learnedSegmentation(image, image, colourRuleModel());
+    expect(r.count).toBe(2);
+    const area = [0, 0, 0];
+    let lesion = 0;
+    let lesionOnRight = 0;
+    for (let i = 0; i < r.labels.length; i++) {
+      area[r.labels[i]]++;
+      if (r.bruise[i]) {
+        lesion++;
+        if (i % image.width > 80) lesionOnRight++;
+      }
+    }
+    // two discs of radius 20: pi * 400 = 1257 px each (the outline is resampled: within 6 %)
+    expect(area[1]).toBeGreaterThan(1257 * 0.94);
+    expect(area[1]).toBeLessThan(1257 * 1.06);
+    expect(area[2]).toBeGreaterThan(1257 * 0.94);
+    // the spot: pi * 36 = 113 px, all of it on the right fruit
+    expect(lesion).toBeGreaterThan(113 * 0.8);
+    expect(lesion).toBeLessThan(113 * 1.25);
+    expect(lesionOnRight).toBe(lesion);
+    for (let i = 0; i < r.labels.length; i++) if (r.bruise[i]) expect(r.labels[i]).toBeGreaterThan(0);
+  });
+
+  it('gives the same areas for the photo turned a quarter', async () => {
+    const image = scene();
+    const a = await learnedSegmentation(image, image, colourRuleModel());
+    const turned = rotate90(image);
+    const b = await learnedSegmentation(turned, turned, colourRuleModel());
+    const sum = (m: ArrayLike<number>) => Array.from(m).reduce((s, v) => s + (v ? 1 : 0), 0);
+    expect(b.count).toBe(2);
+    expect(Math.abs(sum(a.labels) - sum(b.labels))).toBeLessThanOrEqual(0.02 * sum(a.labels));
+    expect(Math.abs(sum(a.bruise) - sum(b.bruise))).toBeLessThanOrEqual(4);
+  });
+
+  it('keeps known fruit labels as they are and only marks lesions on them', async () => {
+    const image = scene();
+    const labels = new Int32Array(image.width * image.height);
+    for (let i = 0; i < labels.length; i++) if (i % image.width >= 90) labels[i] = 1; // a "truth" of one fruit
+    const r = await learnedSegmentation(image, image, colourRuleModel(), { labels, count: 1 });
+    expect(r.labels).toBe(labels);
+    expect(r.count).toBe(1);
+    let lesion = 0;
+    for (let i = 0; i < labels.length; i++) if (r.bruise[i]) lesion++;
+    expect(lesion).toBeGreaterThan(113 * 0.8);
+  });
+});
