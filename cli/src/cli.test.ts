@@ -1,9 +1,10 @@
 import { describe, expect, it, beforeAll } from 'vitest';
-import { mkdtempSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createImage } from '@mango/core';
 import { decodeImage, encodeImage } from '@mango/core/node';
+import { bruisedPairScene } from '@mango/core/testing';
 import { mango } from './testing.ts';
 
 describe('mango CLI', () => {
@@ -59,6 +60,38 @@ describe('mango CLI', () => {
     const bad = await mango(['features', join(dir, 'in/a.png'), '--features', 'rgb,colour']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('Unknown feature id: colour');
+  });
+
+  it('neutralises formulas in the CSV it writes (a photo named =1+1.png); negative values stay numbers', async () => {
+    mkdirSync(join(dir, 'formula'), { recursive: true });
+    const photo = join(dir, 'formula', '=1+1.png');
+    writeFileSync(photo, await encodeImage(bruisedPairScene().image, 'png'));
+    const csvPath = join(dir, 'formula.csv');
+    expect((await mango(['features', photo, '--features', 'grayscale', '--out', csvPath])).code).toBe(0);
+    const [header, row] = readFileSync(csvPath, 'utf8').trim().split('\n');
+    const cells = row.split(',');
+    expect(cells[0]).toBe("'=1+1.png");
+    const json = await mango(['features', photo, '--features', 'grayscale']);
+    const skewness = (JSON.parse(json.stdout) as { features: { grayscale: { gray_skewness: number } } }[])[0].features
+      .grayscale.gray_skewness;
+    expect(skewness).toBeLessThan(0);
+    expect(cells[header.split(',').indexOf('gray_skewness')]).toBe(String(skewness));
+
+    const resultsPath = join(dir, 'formula-results.csv');
+    const fruitsPath = join(dir, 'formula-fruits.csv');
+    const bruise = await mango([
+      'bruise',
+      photo,
+      '--method',
+      'classical',
+      '--out',
+      resultsPath,
+      '--fruits',
+      fruitsPath,
+    ]);
+    expect(bruise.code).toBe(0);
+    expect(readFileSync(resultsPath, 'utf8').split('\n')[1].startsWith("'=1+1.png,")).toBe(true);
+    expect(readFileSync(fruitsPath, 'utf8').split('\n')[1].startsWith("'=1+1.png,1,")).toBe(true);
   });
 
   it('crops with rotation and runs kmeans with a classes file, with identical results to the plugin', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvTable, toCsv } from './csv.ts';
+import { csvTable, csvTextCell, toCsv } from './csv.ts';
 
 describe('toCsv', () => {
   it('writes a header and rows, numbers at full precision, empty for null and undefined', () => {
@@ -21,16 +21,41 @@ describe('toCsv', () => {
     expect(toCsv(['h'], rows, { newline: '\r\n', finalNewline: false })).toBe(`h\r\n${expected}`);
   });
 
-  it('writes booleans as true/false and leaves formulas as they are', () => {
+  it('writes booleans as true/false', () => {
+    expect(toCsv(['ok'], [[true], [false]])).toBe('ok\ntrue\nfalse\n');
+  });
+
+  it('neutralises text a spreadsheet would run as a formula (OWASP); numbers stay numbers', () => {
+    const formulas = ['=1+1', "@SUM(1+1)*cmd|'calc'!A0", "+cmd|' -C calc'!A0", '-2+3', '\t=1', '\r=1', '-'];
     expect(
       toCsv(
-        ['ok', 'f'],
+        ['f'],
+        formulas.map((f) => [f]),
+      ),
+    ).toBe(
+      ['f', "'=1+1", "'@SUM(1+1)*cmd|'calc'!A0", "'+cmd|' -C calc'!A0", "'-2+3", "'\t=1", '"\'\r=1"', "'-", ''].join(
+        '\n',
+      ),
+    );
+    // numbers, and text that is a plain number (a figure formatted to text), are written as they are
+    expect(
+      toCsv(
+        ['n', 's'],
         [
-          [true, '=1+1'],
-          [false, '-3'],
+          [-0.25, '-0.25'],
+          [-2.5e-7, '+1.5e3'],
+          [0, 'a=b'],
         ],
       ),
-    ).toBe('ok,f\ntrue,=1+1\nfalse,-3\n');
+    ).toBe('n,s\n-0.25,-0.25\n-2.5e-7,+1.5e3\n0,a=b\n');
+  });
+
+  it('csvTextCell prefixes a single quote only where a formula could start', () => {
+    expect(csvTextCell('=HYPERLINK("http://x")')).toBe('\'=HYPERLINK("http://x")');
+    expect(csvTextCell('@x')).toBe("'@x");
+    expect(csvTextCell('mango=1.png')).toBe('mango=1.png');
+    expect(csvTextCell('-12.5')).toBe('-12.5');
+    expect(csvTextCell('')).toBe('');
   });
 
   it('writes only the header when there are no rows', () => {

@@ -16,9 +16,25 @@ export interface CsvLayout {
   finalNewline?: boolean;
 }
 
+// OWASP "CSV Injection": a spreadsheet runs a cell that starts with = + - @ (or a tab or CR before
+// one) as a formula. A text that is a plain decimal number ('-0.25', a figure formatted to text) is
+// read as that number, never as a formula, so it is written as it is.
+const FORMULA_START = /^[=+\-@\t\r]/;
+const PLAIN_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/**
+ * A text field as written to every CSV: prefixed with a single quote when a spreadsheet would read
+ * it as a formula (a file name such as `=1+1.png`, an error message). Numbers are not text fields:
+ * a negative number stays a number.
+ */
+export function csvTextCell(text: string): string {
+  return FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
+}
+
 /**
  * The header row, then one row per entry. A field holding a comma, a double quote, CR or LF is
- * quoted (quotes doubled); numbers are written at full precision (String(n)).
+ * quoted (quotes doubled); numbers are written at full precision (String(n)); a text field a
+ * spreadsheet would run as a formula is neutralised (csvTextCell).
  */
 export function toCsv(
   header: readonly string[],
@@ -30,7 +46,7 @@ export function toCsv(
     // csv-stringify quotes a bare CR or LF only under its default delimiter unless told to.
     quote_record_delimiter: true,
     eof: finalNewline,
-    cast: { number: (n) => String(n), boolean: (b) => String(b) },
+    cast: { number: (n) => String(n), boolean: (b) => String(b), string: csvTextCell },
   });
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  archiveEntryName,
   CROP_UPLOAD,
   DROPZONE_UPLOAD,
   KMEANS_UPLOAD,
@@ -96,5 +97,28 @@ describe('sanitizeFileName', () => {
     expect(sanitizeFileName(exactly)).toBe(exactly);
     // no extension (or an absurd one): a plain cut
     expect(bytes(sanitizeFileName('c'.repeat(300)))).toBe(MAX_FILE_NAME_BYTES);
+  });
+});
+
+describe('archiveEntryName', () => {
+  it('keeps a safe path as it is', () => {
+    for (const path of ['overlays/a.overlay.jpg', 'images/มะม่วง.png', "=1+1 (copy) 'x'!.png", 'data.csv'])
+      expect(archiveEntryName(path)).toBe(path);
+  });
+
+  it('replaces what Windows refuses: < > : " \\ | ? *, control characters, trailing dots and spaces', () => {
+    expect(archiveEntryName('overlays/a<b>:c"d|e?f*g.jpg')).toBe('overlays/a_b__c_d_e_f_g.jpg');
+    expect(archiveEntryName('C:\\evil\u0000\u001f\u007f\u0085.png')).toBe('C__evil____.png');
+    expect(archiveEntryName('x. /y ./z')).toBe('x__/y__/z');
+    expect(archiveEntryName('../a')).toBe('__/a');
+  });
+
+  it('prefixes the device names Windows reserves, whatever the case or extension', () => {
+    expect(archiveEntryName('overlays/CON.overlay.jpg')).toBe('overlays/_CON.overlay.jpg');
+    expect(archiveEntryName('nul')).toBe('_nul');
+    expect(archiveEntryName('Com1.png')).toBe('_Com1.png');
+    expect(archiveEntryName('lpt9')).toBe('_lpt9');
+    expect(archiveEntryName('console.png')).toBe('console.png');
+    expect(archiveEntryName('com10.png')).toBe('com10.png');
   });
 });

@@ -183,3 +183,25 @@ export function sanitizeFileName(name: string): string {
   }
   return safe;
 }
+
+// What Windows refuses in a file or folder name: < > : " \ | ? * and the control characters (C0, DEL, C1).
+// eslint-disable-next-line no-control-regex
+const WINDOWS_INVALID = /[<>:"\\|?*\u0000-\u001f\u007f-\u009f]/g;
+// Device names Windows reserves, with any extension (`CON.overlay.jpg` names the console).
+const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(?:\.|$)/i;
+
+/**
+ * A path inside an archive (folders split by `/`) that every unzip can write, Windows included:
+ * each character Windows refuses becomes `_`, as do trailing dots and spaces of a part, and a
+ * device name (`CON`, `NUL`, `COM1`, ...) gets a leading `_`. Every zip the product writes names its
+ * entries through here; a safe path comes back as it is.
+ */
+export function archiveEntryName(path: string): string {
+  return path
+    .split('/')
+    .map((part) => {
+      const safe = part.replace(WINDOWS_INVALID, '_').replace(/[. ]+$/, (end) => '_'.repeat(end.length));
+      return WINDOWS_DEVICE.test(safe) ? `_${safe}` : safe;
+    })
+    .join('/');
+}

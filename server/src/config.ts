@@ -17,7 +17,7 @@ export interface ServerConfig {
   maxUploadBytes: number;
   /** Largest accepted image, pixels (MAX_MEGAPIXELS, default 50). */
   maxPixels: number;
-  /** Largest request body, bytes (MAX_REQUEST_MB, default 200). */
+  /** Largest request body, bytes (MAX_REQUEST_MB, default 200); chunked bodies are counted as they stream. */
   maxRequestBytes: number;
   /**
    * A refused request's unread body is read and discarded up to this many bytes and ms before the
@@ -53,7 +53,7 @@ export interface ServerConfig {
   logRequests: boolean;
   /** Most photos in one batch job (MAX_JOB_FILES, default 10,000). */
   maxJobFiles: number;
-  /** Largest batch job upload, bytes (MAX_JOB_MB, default 10,240). */
+  /** Largest batch job upload, and the most a job's zip may unpack to in total, bytes (MAX_JOB_MB, default 10,240). */
   maxJobBytes: number;
   /**
    * Where job photos wait for a worker (JOB_FILES_DIR). SQLite default DATA_DIR/jobs; PostgreSQL

@@ -136,7 +136,7 @@ def main(argv=None):
     ap.add_argument('--out', required=True, help='folder for model.onnx, model.pt and train.json')
     ap.add_argument('--fold', type=int, default=-1, help='hold out this fold (-1: train on everything)')
     ap.add_argument('--folds', type=int, default=5)
-    ap.add_argument('--steps', type=int, default=800)
+    ap.add_argument('--steps', type=int, default=500)
     ap.add_argument('--batch', type=int, default=12)
     ap.add_argument('--lr', type=float, default=3e-3)
     ap.add_argument('--seed', type=int, default=20261126)

@@ -483,7 +483,7 @@ function buildRegistry(): OpenAPIRegistry {
     path: '/api-node/jobs',
     summary:
       'Start a batch job: multipart `operation` (bruise | features), `options` (JSON, the plugin options; ' +
-      'features jobs may add isolate: true), repeated `images` or one `zip`, up to MAX_JOB_FILES photos. ' +
+      'features jobs may add isolate: true; a key the plugin does not know is refused), repeated `images` or one `zip`, up to MAX_JOB_FILES photos. ' +
       'Answers at once; the results land in the stored run `run_id` as they are produced',
     request: {
       body: {

@@ -1,14 +1,14 @@
 /**
  * HTTP-level protections mounted by app.ts before any router: secure headers with a CSP that suits
- * the SPA, CORS allow-lists, request body limits. Rate limits for individual routes are applied
- * with `rateLimit()`.
+ * the SPA, CORS allow-lists, request body limits (counted as bodies stream, never held whole:
+ * body-limit.ts). Rate limits for individual routes are applied with `rateLimit()`.
  */
 import type { Context, Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { secureHeaders } from 'hono/secure-headers';
 import type { ServerContext } from '../context.ts';
 import { activeKeyOrigins } from '../auth/api-keys.ts';
+import { streamingBodyLimit } from './body-limit.ts';
 import { clientAddress } from './client-address.ts';
 import { securityState } from './state.ts';
 
@@ -72,19 +72,17 @@ export function applySecurity(app: Hono, ctx: ServerContext): void {
   // The widget bundle is public code that partner pages import as an ES module (a CORS request).
   app.use('/widget/*', cors({ origin: '*', allowMethods: ['GET', 'HEAD'] }));
 
-  const tooLarge = (c: Context) =>
-    c.req.path.startsWith('/api-py')
-      ? c.json({ detail: 'Request body too large' }, 413)
-      : c.json({ error: 'Request body too large' }, 413);
-  // A batch job's upload (POST /api-node/jobs) has its own bound; its files are streamed to disk.
-  const isJobUpload = (c: Context) => c.req.method === 'POST' && c.req.path === '/api-node/jobs';
-  const limited = (maxSize: number) => {
-    const limit = bodyLimit({ maxSize, onError: tooLarge });
-    const jobLimit = bodyLimit({ maxSize: ctx.config.maxJobBytes, onError: tooLarge });
-    return (c: Context, next: () => Promise<void>) => (isJobUpload(c) ? jobLimit(c, next) : limit(c, next));
-  };
-  app.use('*', limited(ctx.config.maxRequestBytes));
-  app.use('/api-node/*', limited(JSON_BODY_LIMIT));
+  // Body limits, counted as the body streams (security/body-limit.ts): nothing is read before the routes,
+  // which check credentials first. A batch job's upload (POST /api-node/jobs) has its own bound (its
+  // files are streamed to disk); the rest of /api-node takes JSON.
+  app.use(
+    '*',
+    streamingBodyLimit((c) => {
+      if (c.req.method === 'POST' && c.req.path === '/api-node/jobs') return ctx.config.maxJobBytes;
+      if (/^\/api-node(\/|$)/.test(c.req.path)) return Math.min(JSON_BODY_LIMIT, ctx.config.maxRequestBytes);
+      return ctx.config.maxRequestBytes;
+    }),
+  );
 }
 
 /**

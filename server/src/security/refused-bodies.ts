@@ -5,7 +5,8 @@
  * (EPIPE, `fetch failed`) instead of the status and its reason. So the rest of such a body is read
  * and thrown away before the answer goes out, up to `REFUSED_BODY_READ_MB` (default 64) and
  * `REFUSED_BODY_READ_S` (default 30); beyond either bound the answer is sent with
- * `Connection: close` and the connection is closed. Nothing read here is kept.
+ * `Connection: close` and the connection is closed shortly after (closeAfterAnswer). Nothing read
+ * here is kept.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
@@ -87,6 +88,31 @@ function bodyLeft(c: Context): boolean {
   return incoming.headers['transfer-encoding'] !== undefined || (length !== undefined && Number(length) > 0);
 }
 
+/**
+ * How long a connection closed after a refusal stays open once its answer is written: long enough for
+ * a client still sending to read the answer.
+ */
+export const CLOSE_LINGER_MS = 2000;
+
+/**
+ * Answers with `Connection: close`, and holds the connection open a little after the answer. Node
+ * closes such a connection the moment the answer is written; the next packet of a client still
+ * sending then meets a reset, which can reach it before the answer does (`EPIPE` instead of the
+ * status). So the answer and the end of the stream are sent, nothing more is read (the client's
+ * writes wait while it reads the answer), and the connection is closed CLOSE_LINGER_MS later.
+ */
+function closeAfterAnswer(c: Context): void {
+  c.res.headers.set('Connection', 'close');
+  const socket = incomingOf(c)?.socket;
+  if (!socket || socket.destroyed) return;
+  socket.destroySoon = function lingeringClose(this: typeof socket) {
+    if (this.writable) this.end();
+    const timer = setTimeout(() => this.destroy(), CLOSE_LINGER_MS);
+    timer.unref?.();
+    this.once('close', () => clearTimeout(timer));
+  };
+}
+
 /** The app's first middleware: after the answer is made, reads what is left of an unread body (bounded). */
 export function answerRefusedBodies(bounds: DrainBounds): MiddlewareHandler {
   return async (c, next) => {
@@ -96,6 +122,6 @@ export function answerRefusedBodies(bounds: DrainBounds): MiddlewareHandler {
     const body = c.req.raw.body;
     let ended = false;
     if (body && !body.locked) ended = await discardRest(body, bounds);
-    if (!ended) c.res.headers.set('Connection', 'close');
+    if (!ended) closeAfterAnswer(c);
   };
 }

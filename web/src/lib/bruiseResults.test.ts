@@ -137,4 +137,25 @@ describe('bruise results', () => {
       'images/มะม่วง.png',
     ]);
   });
+
+  it('names overlays so that Windows can write them, and neutralises formulas in data.csv', async () => {
+    const odd = [
+      { ...rows[0], filename: "@SUM(1+1)*cmd|'calc'!A0.png" },
+      { ...rows[0], filename: 'a<b>:c?.png' },
+      { ...rows[0], filename: 'A_B__C_.png' },
+      { ...rows[0], filename: 'nul.jpg' },
+    ];
+    const zip = await JSZip.loadAsync(await (await buildBruiseZip(odd)).arrayBuffer());
+    expect(Object.keys(zip.files).filter((n) => n.startsWith('images/'))).toEqual([
+      'images/',
+      "images/@SUM(1+1)_cmd_'calc'!A0.png",
+      'images/a_b__c_.png',
+      // the same name as the one before on Windows, whatever the case
+      'images/A_B__C__2.png',
+      'images/_nul.png',
+    ]);
+    const csv = Papa.parse<string[]>(await zip.file('data.csv')!.async('string')).data;
+    expect(csv[1][0]).toBe("'@SUM(1+1)*cmd|'calc'!A0.png");
+    expect(csv[2][0]).toBe('a<b>:c?.png');
+  });
 });

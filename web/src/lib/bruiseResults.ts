@@ -4,7 +4,7 @@
  * area_calculation_results.zip export.
  */
 import JSZip from 'jszip';
-import { sanitizeFileName, type BruiseResultItem } from '@mango/core';
+import { archiveEntryName, sanitizeFileName, type BruiseResultItem } from '@mango/core';
 import { DATA_CSV_COLUMNS, dataCsv, formatPercent } from '@mango/core/results';
 import { DOWNLOAD_CSV, fileStem } from './download.ts';
 
@@ -93,16 +93,17 @@ export async function buildBruiseZip(rows: readonly BruiseRow[]): Promise<Blob> 
   const zip = new JSZip();
   zip.file(BRUISE_CSV_NAME, bruiseCsv(rows));
   const images = zip.folder('images');
+  // Lower case: names that differ only in case are one file on Windows and macOS.
   const used = new Set<string>();
   for (const row of rows) {
     if (!row.overlay_img || !images) continue;
     const decoded = decodeDataUrl(row.overlay_img);
     if (!decoded) continue;
     // The server sanitises names it is sent; rows kept from before (local storage) may not be.
-    const stem = fileStem(sanitizeFileName(row.filename));
+    const stem = archiveEntryName(fileStem(sanitizeFileName(row.filename)));
     let name = `${stem}.${decoded.extension}`;
-    for (let n = 2; used.has(name); n++) name = `${stem}_${n}.${decoded.extension}`;
-    used.add(name);
+    for (let n = 2; used.has(name.toLowerCase()); n++) name = `${stem}_${n}.${decoded.extension}`;
+    used.add(name.toLowerCase());
     images.file(name, decoded.bytes);
   }
   return zip.generateAsync({ type: 'blob' });

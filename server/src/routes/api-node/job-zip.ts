@@ -2,7 +2,14 @@
  * The photos of a job sent as one `zip`: each entry is streamed out of the spooled zip to its own
  * spool file (yauzl reads the zip from disk; no entry, nor the zip, is held in memory whole). The
  * limits of the job apply to the entries: the per-file limit, the number of files, the file-name
- * rules (sanitizeFileName). Folders, hidden files and files that are not photos are passed over.
+ * rules (sanitizeFileName), and the total the photos unpack to (`maxTotalBytes`, MAX_JOB_MB).
+ * Folders, hidden files and files that are not photos are passed over.
+ *
+ * Before anything is unpacked, the whole central directory is read and checked (issue 23: a 26 KB
+ * zip of 40 records pointing at one 24 MB entry wrote 962 MB): the declared sizes against the
+ * limits (yauzl holds each entry to its declared size while it is unpacked), and every entry's local
+ * data against every other's: two records pointing at the same or overlapping bytes make the zip
+ * refused (400), as no zip tool writes such a file.
  */
 import { createWriteStream } from 'node:fs';
 import { basename, extname, join } from 'node:path';
@@ -13,7 +20,15 @@ import { MangoError, sanitizeFileName } from '@mango/core';
 import { PRIVATE_FILE_MODE } from '../../db/private-files.ts';
 import type { MultipartLimits, Upload } from '../api-py/uploads.ts';
 
+export interface ZipLimits extends MultipartLimits {
+  /** most bytes the zip's photos may unpack to, all together (MAX_JOB_MB) */
+  maxTotalBytes: number;
+}
+
 const PHOTO_EXTENSIONS = new Set(['.jpg', '.jpeg', '.png', '.webp', '.tif', '.tiff']);
+
+/** Entries of any kind (folders, `__MACOSX` companions, other files) a zip may hold, per photo allowed. */
+const ENTRIES_PER_PHOTO = 4;
 
 const isPhotoEntry = (path: string) => {
   const name = basename(path);
@@ -24,67 +39,129 @@ const isPhotoEntry = (path: string) => {
   );
 };
 
-export async function zipPhotos(zips: readonly Upload[], spoolDir: string, limits: MultipartLimits): Promise<Upload[]> {
-  if (zips.length !== 1) throw new MangoError('INVALID_INPUT', 'send one `zip`, or the photos as `images`');
+const mb = (bytes: number) => (bytes / 1048576).toFixed(0);
+const invalid = (message: string) => new MangoError('INVALID_INPUT', message);
+const unreadable = () => invalid('the zip could not be read');
+
+/** Every record of the central directory, none of the data read. */
+function readEntries(zip: yauzl.ZipFile): Promise<yauzl.Entry[]> {
+  const entries: yauzl.Entry[] = [];
+  return new Promise((resolve, reject) => {
+    zip.on('error', () => reject(unreadable()));
+    zip.on('end', () => resolve(entries));
+    zip.on('entry', (entry: yauzl.Entry) => {
+      entries.push(entry);
+      zip.readEntry();
+    });
+    zip.readEntry();
+  });
+}
+
+/**
+ * Refuses a zip in which two records point at the same or overlapping bytes: each entry spans its
+ * local header and its compressed data, [relativeOffsetOfLocalHeader, fileDataStart + compressedSize).
+ */
+async function refuseOverlaps(zip: yauzl.ZipFile, entries: readonly yauzl.Entry[]): Promise<void> {
+  const spans: { start: number; end: number; name: string }[] = [];
+  for (const entry of entries) {
+    let fileDataStart: number;
+    try {
+      ({ fileDataStart } = await zip.readLocalFileHeaderPromise(entry, { minimal: true }));
+    } catch {
+      throw invalid(`the zip could not be read: the record of ${entry.fileName} points at no entry`);
+    }
+    spans.push({
+      start: entry.relativeOffsetOfLocalHeader,
+      end: fileDataStart + entry.compressedSize,
+      name: entry.fileName,
+    });
+  }
+  spans.sort((a, b) => a.start - b.start || a.end - b.end);
+  let reach = spans[0];
+  for (const span of spans.slice(1)) {
+    if (span.start < reach.end) {
+      throw invalid(
+        `the zip is malformed: entries ${reach.name} and ${span.name} point at the same data (overlapping entries); nothing was unpacked`,
+      );
+    }
+    if (span.end > reach.end) reach = span;
+  }
+}
+
+export async function zipPhotos(zips: readonly Upload[], spoolDir: string, limits: ZipLimits): Promise<Upload[]> {
+  if (zips.length !== 1) throw invalid('send one `zip`, or the photos as `images`');
   let zip: yauzl.ZipFile;
   try {
-    zip = await yauzl.openPromise(zips[0].path, { lazyEntries: true, decodeStrings: true });
+    zip = await yauzl.openPromise(zips[0].path, { lazyEntries: true, decodeStrings: true, autoClose: false });
   } catch {
-    throw new MangoError('INVALID_INPUT', 'the zip could not be read');
+    throw unreadable();
   }
   const photos: Upload[] = [];
   try {
-    await new Promise<void>((resolve, reject) => {
-      zip.on('error', () => reject(new MangoError('INVALID_INPUT', 'the zip could not be read')));
-      zip.on('end', () => resolve());
-      zip.on('entry', (entry: yauzl.Entry) => {
-        if (!isPhotoEntry(entry.fileName)) return zip.readEntry();
-        const name = sanitizeFileName(basename(entry.fileName));
-        if (photos.length >= limits.maxFiles) {
-          return reject(new MangoError('INVALID_INPUT', `Too many files: at most ${limits.maxFiles} photos per job`));
-        }
-        if (entry.uncompressedSize > limits.maxFileBytes) {
-          return reject(
-            new MangoError(
-              'FILE_TOO_LARGE',
-              `${name}: file is larger than the limit of ${(limits.maxFileBytes / 1048576).toFixed(0)} MB`,
-            ),
-          );
-        }
-        const upload: Upload = { name, path: join(spoolDir, `zip-${photos.length}`), size: entry.uncompressedSize };
-        photos.push(upload);
-        zip
-          .openReadStreamPromise(entry)
-          .then((stream) => {
-            // yauzl checks the real size against the header; this bounds it in any case.
-            let seen = 0;
-            const bound = new Transform({
-              transform(chunk: Buffer, _enc, done) {
-                seen += chunk.length;
-                done(
-                  seen > limits.maxFileBytes ? new MangoError('FILE_TOO_LARGE', `${name}: file is too large`) : null,
-                  chunk,
-                );
-              },
-            });
-            return pipeline(stream, bound, createWriteStream(upload.path, { mode: PRIVATE_FILE_MODE }));
-          })
-          .then(
-            () => zip.readEntry(),
-            (e) =>
-              reject(
-                e instanceof MangoError
-                  ? e
-                  : new MangoError('INVALID_INPUT', `${name}: could not be read from the zip`),
-              ),
-          );
+    const maxEntries = limits.maxFiles * ENTRIES_PER_PHOTO + 1000;
+    if (zip.entryCount > maxEntries) {
+      throw invalid(`the zip holds ${zip.entryCount} entries: at most ${maxEntries} (and ${limits.maxFiles} photos)`);
+    }
+    const entries = await readEntries(zip);
+    if (entries.length) await refuseOverlaps(zip, entries);
+    const chosen: { entry: yauzl.Entry; name: string }[] = [];
+    let total = 0;
+    for (const entry of entries) {
+      if (!isPhotoEntry(entry.fileName)) continue;
+      const name = sanitizeFileName(basename(entry.fileName));
+      if (chosen.length >= limits.maxFiles) {
+        throw invalid(`Too many files: at most ${limits.maxFiles} photos per job`);
+      }
+      if (entry.uncompressedSize > limits.maxFileBytes) {
+        throw new MangoError(
+          'FILE_TOO_LARGE',
+          `${name}: file is larger than the limit of ${mb(limits.maxFileBytes)} MB`,
+        );
+      }
+      total += entry.uncompressedSize;
+      if (total > limits.maxTotalBytes) {
+        throw new MangoError(
+          'FILE_TOO_LARGE',
+          `the zip's photos unpack to more than the limit of ${mb(limits.maxTotalBytes)} MB for a job; nothing was unpacked`,
+        );
+      }
+      chosen.push({ entry, name });
+    }
+
+    // Bytes written so far, all entries together: a second bound on the total, whatever the headers say.
+    let written = 0;
+    for (const { entry, name } of chosen) {
+      const upload: Upload = { name, path: join(spoolDir, `zip-${photos.length}`), size: entry.uncompressedSize };
+      photos.push(upload);
+      let stream;
+      try {
+        stream = await zip.openReadStreamPromise(entry);
+      } catch {
+        throw invalid(`${name}: could not be read from the zip`);
+      }
+      // yauzl checks the real size against the header; this bounds it in any case.
+      let seen = 0;
+      const bound = new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          seen += chunk.length;
+          written += chunk.length;
+          if (seen > limits.maxFileBytes) done(new MangoError('FILE_TOO_LARGE', `${name}: file is too large`));
+          else if (written > limits.maxTotalBytes) {
+            done(
+              new MangoError('FILE_TOO_LARGE', `the zip's photos unpack to more than ${mb(limits.maxTotalBytes)} MB`),
+            );
+          } else done(null, chunk);
+        },
       });
-      zip.readEntry();
-    });
+      try {
+        await pipeline(stream, bound, createWriteStream(upload.path, { mode: PRIVATE_FILE_MODE }));
+      } catch (e) {
+        throw e instanceof MangoError ? e : invalid(`${name}: could not be read from the zip`);
+      }
+    }
   } finally {
     zip.close();
   }
-  if (photos.length === 0)
-    throw new MangoError('INVALID_INPUT', 'the zip holds no photos (.jpg, .jpeg, .png, .webp, .tif)');
+  if (photos.length === 0) throw invalid('the zip holds no photos (.jpg, .jpeg, .png, .webp, .tif)');
   return photos;
 }

@@ -7,6 +7,7 @@ import { silentLogger } from '@mango/core';
 import { followJob, type JobProgress } from '@mango/core/jobs';
 import { encodeImage } from '@mango/core/node';
 import { bruisedPairScene } from '@mango/core/testing';
+import { bruise } from '@mango/plugins';
 import { loadConfig } from '../../config.ts';
 import { startServer } from '../../server.ts';
 import { startTestServer, TEST_DATABASES, type TestServer } from '../../testing/index.ts';
@@ -135,6 +136,51 @@ describe.each(TEST_DATABASES)('batch jobs on %s', (database) => {
     expect(badOptions.status).toBe(400);
     expect(badOptions.body.error).toMatch(/options/);
     expect((await submit(server.url, alice.accessToken, [])).status).toBe(400);
+  });
+
+  it('checks the options by the plugin schema (400 with the reason) and stores the parsed options, not those sent', async () => {
+    const refused = async (options: object) => {
+      const sent = await submit(server.url, alice.accessToken, [['a.png', png]], {
+        operation: 'bruise',
+        options: JSON.stringify(options),
+      });
+      expect(sent.status).toBe(400);
+      return sent.body.error!;
+    };
+    const tooLarge = await refused({ method: 'classical', pxPerCm: 1e308 });
+    expect(tooLarge).toMatch(/pxPerCm/);
+    expect(tooLarge).toMatch(/<=100000/);
+    // not an option of the plugin (the /api-py field's name): refused rather than silently dropped
+    expect(await refused({ method: 'classical', px_per_cm: 1e308 })).toMatch(/px_per_cm/);
+    expect(await refused({ method: 'classical', notes: 'x'.repeat(60_000) })).toMatch(/notes/);
+    const features = await submit(server.url, alice.accessToken, [['a.png', png]], {
+      operation: 'features',
+      options: JSON.stringify({ features: ['rgb'], maxSide: 1e9 }),
+    });
+    expect(features.status).toBe(400);
+    expect(features.body.error).toMatch(/maxSide/);
+
+    const sent = await submit(server.url, alice.accessToken, [['a.png', png]], {
+      operation: 'bruise',
+      options: JSON.stringify({ method: 'classical', pxPerCm: 40 }),
+    });
+    expect(sent.status).toBe(202);
+    const parsed = bruise.options.parse({ method: 'classical', pxPerCm: 40 });
+    // the defaults filled in: what the job runs with
+    expect(parsed).toMatchObject({ method: 'classical', pxPerCm: 40, detectMaxSide: 640, overlayMaxSide: 1600 });
+    const stored = await server.ctx.db
+      .selectFrom('jobs')
+      .select('options')
+      .where('id', '=', sent.body.id!)
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(stored.options)).toEqual(parsed);
+    const end = await followJob(server.url, sent.body.id!, alice.accessToken);
+    expect(end.state).toBe('done');
+    const results = await api.get<{ provenance: { options: object } }>(
+      `/api-node/runs/${end.run_id}/export?format=json`,
+      alice.accessToken,
+    );
+    expect(results.body.provenance.options).toEqual(parsed);
   });
 
   it('DELETE cancels a job: no more photos are scored and its photos are deleted', async () => {

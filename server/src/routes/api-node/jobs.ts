@@ -19,8 +19,15 @@ import { readMultipart, uploadedFiles, withUploadSpool, type MultipartForm } fro
 import { zipPhotos } from './job-zip.ts';
 
 const Operation = z.enum(['bruise', 'features']);
-/** `features` jobs may ask for the background to be removed first, as /api-py/python/analyze does. */
-const FeaturesJobOptions = features.options.extend({ isolate: z.boolean().optional() });
+/**
+ * The options a job accepts: the plugin's own schema, strict, so that a key the plugin does not
+ * know (`px_per_cm` for `pxPerCm`, padding) is refused with its name rather than silently ignored.
+ * `features` jobs may ask for the background to be removed first, as /api-py/python/analyze does.
+ */
+const JOB_OPTIONS = {
+  bruise: bruise.options.strict(),
+  features: features.options.extend({ isolate: z.boolean().optional() }).strict(),
+};
 
 const invalid = (message: string) => new MangoError('INVALID_INPUT', message);
 
@@ -29,7 +36,10 @@ function text(form: MultipartForm, field: string): string | undefined {
   return v;
 }
 
-/** The job's operation and options, checked by the plugin's own schema (400 on a bad one). */
+/**
+ * The job's operation and options, checked by the plugin's own schema (400 with the reason on a bad
+ * one). The options kept are the parsed ones (defaults filled in), never the text sent.
+ */
 function readJobFields(form: MultipartForm): { operation: JobOperation; options: Record<string, unknown> } {
   const op = Operation.safeParse(text(form, 'operation'));
   if (!op.success) throw invalid('field `operation` must be `bruise` or `features`');
@@ -42,14 +52,9 @@ function readJobFields(form: MultipartForm): { operation: JobOperation; options:
       throw invalid('field `options` must be a JSON object');
     }
   }
-  const schema = op.data === 'bruise' ? bruise.options : FeaturesJobOptions;
-  const parsed = schema.safeParse(options);
-  if (!parsed.success || typeof options !== 'object' || options === null) {
-    throw invalid(
-      `invalid options for ${op.data}: ${parsed.success ? 'expected an object' : z.prettifyError(parsed.error)}`,
-    );
-  }
-  return { operation: op.data, options: options as Record<string, unknown> };
+  const parsed = JOB_OPTIONS[op.data].safeParse(options);
+  if (!parsed.success) throw invalid(`invalid options for ${op.data}: ${z.prettifyError(parsed.error)}`);
+  return { operation: op.data, options: parsed.data };
 }
 
 const TERMINAL = new Set(['done', 'failed', 'cancelled']);
@@ -64,7 +69,11 @@ export function jobRoutes(ctx: ServerContext): Hono<CallerEnv> {
   app.use('/jobs/*', requireUserOrServerKey(ctx));
 
   app.post('/jobs', callerLimits(ctx), withUploadSpool(ctx.config.uploadDir), async (c) => {
-    const limits = { maxFileBytes: ctx.config.maxUploadBytes, maxFiles: ctx.config.maxJobFiles };
+    const limits = {
+      maxFileBytes: ctx.config.maxUploadBytes,
+      maxFiles: ctx.config.maxJobFiles,
+      maxTotalBytes: ctx.config.maxJobBytes,
+    };
     const form = await readMultipart(c, limits, ['images', 'zip']);
     const { operation, options } = readJobFields(form);
     const zips = uploadedFilesOrNone(form, 'zip');

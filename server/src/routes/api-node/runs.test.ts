@@ -247,6 +247,92 @@ describe.each(TEST_DATABASES)('stored runs on %s', (database) => {
     expect((await download(`/api-node/runs/${runId}/export?format=pdf`)).status).toBe(400);
   });
 
+  it('neutralises formulas in every CSV cell of the exports and the zip; numbers stay numbers', async () => {
+    // OWASP CSV injection: a text cell a spreadsheet would run as a formula gets a leading '.
+    const names = ['=1+1.png', "@SUM(1+1)*cmd|'calc'!A0.png", "+cmd|' -C calc'!A0.png", 'plain.png'];
+    const { status, body } = await bruise(names.map((n): [string, Uint8Array] => [n, png]));
+    expect(status).toBe(200);
+    expect(body.map((b) => b.filename)).toEqual(names);
+    const runId = body[0].run_id as string;
+    const escaped = names.map((n) => (/^[=+\-@]/.test(n) ? `'${n}` : n));
+    // None of these names holds a comma or a double quote: each line splits into its fields.
+    const rowsOf = (csv: string) =>
+      csv
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((l) => l.split(','));
+
+    const fruitsCsv = text((await download(`/api-node/runs/${runId}/export?format=csv`)).bytes);
+    const fruitRows = rowsOf(fruitsCsv);
+    expect(fruitRows.map((r) => r.length)).toEqual(Array(8).fill(17));
+    expect(fruitRows.map((r) => r[0])).toEqual(escaped.flatMap((n) => [n, n]));
+    expect(fruitRows.map((r) => r[1])).toEqual(['1', '2', '1', '2', '1', '2', '1', '2']);
+    const imagesCsv = text((await download(`/api-node/runs/${runId}/export?format=csv&table=images`)).bytes);
+    expect(rowsOf(imagesCsv).map((r) => r[0])).toEqual(escaped);
+
+    const zip = await JSZip.loadAsync((await download(`/api-node/runs/${runId}/export?format=zip`)).bytes);
+    expect(await zip.file('fruits.csv')!.async('string')).toBe(fruitsCsv);
+    expect(await zip.file('images.csv')!.async('string')).toBe(imagesCsv);
+
+    // A features run: negative values are numbers, written as they are; a failed photo's error is text.
+    const analysed = await upload(
+      '/api-py/python/analyze',
+      [
+        ['=1+1.png', png],
+        ['-broken.png', new TextEncoder().encode('not a photo')],
+      ],
+      alice.accessToken,
+      { features: '["grayscale","lab"]' },
+    );
+    expect(analysed.status).toBe(200);
+    const analyzeId = analysed.body[0].run_id as string;
+    const values = analysed.body[0].features as Record<string, Record<string, number>>;
+    const featuresCsv = text((await download(`/api-node/runs/${analyzeId}/export?format=csv`)).bytes);
+    const [header, ...rows] = featuresCsv.trim().split('\n');
+    const columns = header.split(',');
+    const first = rows[0].split(',');
+    expect(first[0]).toBe("'=1+1.png");
+    const negatives = Object.values(values)
+      .flatMap((group) => Object.entries(group))
+      .filter(([, v]) => v < 0);
+    expect(negatives.length).toBeGreaterThan(0);
+    for (const [name, v] of negatives) expect(first[columns.indexOf(name)]).toBe(String(v));
+    expect(columns.at(-1)).toBe('error');
+    const failed = rows[1].split(',');
+    expect(failed[0]).toBe("'-broken.png");
+    // the error message starts with the photo's name: neutralised too
+    const error = analysed.body[1].error as string;
+    expect(error).toMatch(/^-broken\.png: /);
+    expect(error).not.toMatch(/[,"]/);
+    expect(failed.at(-1)).toBe(`'${error}`);
+    const zipped = await JSZip.loadAsync((await download(`/api-node/runs/${analyzeId}/export?format=zip`)).bytes);
+    expect(await zipped.file('features.csv')!.async('string')).toBe(featuresCsv);
+  });
+
+  it('names the zip entries so that Windows can write them: < > : " | ? * and control characters replaced', async () => {
+    const names = ["@SUM(1+1)*cmd|'calc'!A0.png", 'a<b>:c?.png', 'a_b__c_.png', 'CON.png', 'plain.png'];
+    const { status, body } = await bruise(names.map((n): [string, Uint8Array] => [n, png]));
+    expect(status).toBe(200);
+    const runId = body[0].run_id as string;
+    const zip = await JSZip.loadAsync((await download(`/api-node/runs/${runId}/export?format=zip`)).bytes);
+    const entries = Object.keys(zip.files).filter((n) => !n.endsWith('/'));
+    expect(entries.filter((n) => n.startsWith('overlays/'))).toEqual([
+      "overlays/@SUM(1+1)_cmd_'calc'!A0.overlay.jpg",
+      'overlays/a_b__c_.overlay.jpg',
+      // the same name once replaced: numbered, not overwritten
+      'overlays/a_b__c__2.overlay.jpg',
+      // a Windows device name
+      'overlays/_CON.overlay.jpg',
+      'overlays/plain.overlay.jpg',
+    ]);
+    // eslint-disable-next-line no-control-regex
+    for (const name of entries) expect(name).not.toMatch(/[<>:"|?*\\\u0000-\u001f]/);
+    // the stored run and its CSV keep the names as sent
+    const imagesCsv = text((await download(`/api-node/runs/${runId}/export?format=csv&table=images`)).bytes);
+    expect(imagesCsv).toContain('\na<b>:c?.png,');
+  });
+
   it('links the web app action to the run (one history row) and deleting the run keeps the history', async () => {
     const { body } = await bruise([['history.png', png]]);
     const runId = body[0].run_id as string;

@@ -14,7 +14,7 @@ import {
   provenanceSidecarName,
 } from '@mango/core/results';
 import { reportHtml } from '@mango/core/report';
-import type { FeatureResultItem } from '@mango/core';
+import { archiveEntryName, type FeatureResultItem } from '@mango/core';
 import type { ServerContext } from '../../context.ts';
 import { requireUserOrServerKey, type CallerEnv } from '../../auth/caller.ts';
 import { deleteRun, getRun, isValidCursor, listRuns, resultsFileOf, type StoredRun } from '../../runs/index.ts';
@@ -70,14 +70,15 @@ async function runZip(run: StoredRun): Promise<Uint8Array> {
     zip.file('fruits.csv', fruitTableCsv(figures));
     zip.file('images.csv', imageTableCsv(figures));
     const overlays = zip.folder('overlays')!;
+    // Lower case: names that differ only in case are one file on Windows and macOS.
     const used = new Set<string>();
     for (const item of run.items) {
       const m = /^data:image\/jpeg;base64,(.*)$/s.exec(item.overlay_thumbnail ?? '');
       if (!m) continue;
-      const stem = item.filename.replace(/\.[^.]+$/, '') || 'image';
+      const stem = archiveEntryName(item.filename.replace(/\.[^.]+$/, '') || 'image');
       let name = `${stem}.overlay.jpg`;
-      for (let n = 2; used.has(name); n++) name = `${stem}_${n}.overlay.jpg`;
-      used.add(name);
+      for (let n = 2; used.has(name.toLowerCase()); n++) name = `${stem}_${n}.overlay.jpg`;
+      used.add(name.toLowerCase());
       overlays.file(name, Buffer.from(m[1], 'base64'));
     }
   } else {

@@ -119,6 +119,12 @@ export async function readMultipart(
       if (settled) return;
       settled = true;
       source.unpipe(parser);
+      // A body stopped at the request limit (security/body-limit.ts discards its rest) or cut by the
+      // client has nothing left to read here.
+      if (source.destroyed) {
+        reject(error);
+        return;
+      }
       // The rest of the body is read and thrown away (bounded) before the answer goes out, so the
       // client, still sending, receives the status instead of a reset (security/refused-bodies.ts).
       void discardRestOfNodeStream(source, c.get('refusedBodyBounds') ?? DEFAULT_REFUSED_BODY_BOUNDS).then((ended) => {

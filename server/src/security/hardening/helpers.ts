@@ -1,6 +1,10 @@
 /** Helpers of the hardening suite (issue 16): test photos and multipart bodies built byte by byte. */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { join, resolve } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
 
 /** A photo-like PNG: a yellow fruit with one dark lesion on a grey background. */
@@ -140,4 +144,151 @@ export async function healthzLatency(baseUrl: string): Promise<number> {
   await res.text();
   if (res.status !== 200) throw new Error(`/healthz answered ${res.status}`);
   return performance.now() - t0;
+}
+
+/**
+ * Starts `server/src/main.ts` in a child process on 127.0.0.1 and a free port (its memory and
+ * latency measured apart from the test's own); `env` adds to or overrides its environment.
+ */
+export async function startServerProcess(
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<{ url: string; child: ChildProcess }> {
+  const repo = resolve(import.meta.dirname, '../../../..');
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', join(repo, 'server/src/main.ts')], {
+    cwd: repo,
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_REQUESTS: '0',
+      LOGIN_LIMIT_PER_MINUTE: '100',
+      JWT_SECRET: 'load-test-secret-that-is-long-enough-0123456789',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
+    const onData = (d: Buffer) => {
+      output += d.toString();
+      const m = /listening on http:\/\/localhost:(\d+)/.exec(output);
+      if (m) {
+        clearTimeout(timer);
+        resolveUrl(`http://127.0.0.1:${m[1]}`);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+  });
+  return { url, child };
+}
+
+/** Resident memory of a process, MB (Linux /proc). */
+export function rssMb(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+/** Probes /healthz every 50 ms from a worker thread (its timing is not disturbed by this thread's uploads). */
+export function startHealthProbe(url: string) {
+  const worker = new Worker(
+    `
+    const { parentPort, workerData } = require('node:worker_threads');
+    let stop = false;
+    parentPort.on('message', () => (stop = true));
+    (async () => {
+      const latencies = [];
+      const failures = [];
+      while (!stop && latencies.length + failures.length < 4000) {
+        const t0 = performance.now();
+        try {
+          const res = await fetch(workerData + '/healthz', { signal: AbortSignal.timeout(5000) });
+          await res.text();
+          if (res.status === 200) latencies.push(performance.now() - t0);
+          else failures.push(res.status);
+        } catch (e) {
+          failures.push(String(e));
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      parentPort.postMessage({ latencies, failures });
+    })();
+    `,
+    { eval: true, workerData: url },
+  );
+  return {
+    stop: () =>
+      new Promise<{ latencies: number[]; failures: unknown[] }>((resolveProbe) => {
+        worker.once('message', (m) => {
+          resolveProbe(m as { latencies: number[]; failures: unknown[] });
+          void worker.terminate();
+        });
+        worker.postMessage('stop');
+      }),
+  };
+}
+
+/**
+ * Streams a multipart body of about `bodyBytes` bytes with `Transfer-Encoding: chunked` (no
+ * Content-Length), 1 MB a write, as fast as the server reads it; writing stops when the answer
+ * arrives or the server closes the connection.
+ */
+export function streamChunked(
+  url: string,
+  bodyBytes: number,
+  headers: Record<string, string>,
+): Promise<StreamedUpload> {
+  const boundary = `----mango${randomBytes(8).toString('hex')}`;
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="images"; filename="huge.png"\r\n` +
+      'Content-Type: image/png\r\n\r\n',
+  );
+  const chunk = Buffer.alloc(1024 * 1024, 0x41);
+  const t0 = performance.now();
+  return new Promise((resolvePromise, reject) => {
+    let sent = 0;
+    let answered = false;
+    let sentBeforeAnswer = 0;
+    const req = request(url, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
+    req.on('response', (res) => {
+      answered = true;
+      sentBeforeAnswer = sent;
+      const answeredAfterMs = performance.now() - t0;
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d.toString()));
+      res.on('end', () => {
+        resolvePromise({ status: res.statusCode ?? 0, body, sentBeforeAnswer, answeredAfterMs });
+        req.destroy();
+      });
+    });
+    req.on('error', (e) => {
+      if (!answered) reject(e);
+    });
+    const write = async () => {
+      req.write(head);
+      sent += head.length;
+      while (sent < bodyBytes && !answered && !req.destroyed) {
+        const ok = req.write(chunk);
+        sent += chunk.length;
+        if (!ok) {
+          await new Promise<void>((r) => {
+            const go = () => {
+              req.off('drain', go).off('close', go);
+              r();
+            };
+            req.on('drain', go).on('close', go);
+          });
+        }
+      }
+      if (!answered && !req.destroyed) req.end(`\r\n--${boundary}--\r\n`);
+    };
+    write().catch(reject);
+  });
 }

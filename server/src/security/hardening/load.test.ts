@@ -8,15 +8,14 @@
  * with a time limit, the whole test within its timeout; only 127.0.0.1 is contacted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import { pngHeader } from '@mango/core/testing';
 import { client, signUp } from '../../routes/api-node/testing.ts';
-import { postMultipart, streamUpload } from './helpers.ts';
+import { postMultipart, rssMb, startHealthProbe, startServerProcess, streamUpload } from './helpers.ts';
 
 const USERS = 10;
 const UPLOADS_PER_USER = 5;
@@ -31,85 +30,6 @@ interface Answer {
   status: number;
   retryAfter: string | null;
   ms: number;
-}
-
-/** Starts `server/src/main.ts` in a child process on 127.0.0.1 and a free port. */
-async function startServerProcess(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
-  const repo = resolve(import.meta.dirname, '../../../..');
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', join(repo, 'server/src/main.ts')], {
-    cwd: repo,
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_REQUESTS: '0',
-      LOGIN_LIMIT_PER_MINUTE: '100',
-      JWT_SECRET: 'load-test-secret-that-is-long-enough-0123456789',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const url = await new Promise<string>((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
-    const onData = (d: Buffer) => {
-      output += d.toString();
-      const m = /listening on http:\/\/localhost:(\d+)/.exec(output);
-      if (m) {
-        clearTimeout(timer);
-        resolveUrl(`http://127.0.0.1:${m[1]}`);
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
-  });
-  return { url, child };
-}
-
-/** Resident memory of a process, MB (Linux /proc). */
-function rssMb(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : NaN;
-}
-
-/** Probes /healthz every 50 ms from a worker thread (its timing is not disturbed by this thread's uploads). */
-function startHealthProbe(url: string) {
-  const worker = new Worker(
-    `
-    const { parentPort, workerData } = require('node:worker_threads');
-    let stop = false;
-    parentPort.on('message', () => (stop = true));
-    (async () => {
-      const latencies = [];
-      const failures = [];
-      while (!stop && latencies.length + failures.length < 4000) {
-        const t0 = performance.now();
-        try {
-          const res = await fetch(workerData + '/healthz', { signal: AbortSignal.timeout(5000) });
-          await res.text();
-          if (res.status === 200) latencies.push(performance.now() - t0);
-          else failures.push(res.status);
-        } catch (e) {
-          failures.push(String(e));
-        }
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      parentPort.postMessage({ latencies, failures });
-    })();
-    `,
-    { eval: true, workerData: url },
-  );
-  return {
-    stop: () =>
-      new Promise<{ latencies: number[]; failures: unknown[] }>((resolveProbe) => {
-        worker.once('message', (m) => {
-          resolveProbe(m as { latencies: number[]; failures: unknown[] });
-          void worker.terminate();
-        });
-        worker.postMessage('stop');
-      }),
-  };
 }
 
 const percentile = (xs: number[], p: number) => {
