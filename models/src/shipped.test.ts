@@ -8,49 +8,67 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createContext, runPlugin } from '@mango/core';
 import { decodeImage, nodeImages } from '@mango/core/node';
-import bruise, { fruitSquare, fruitSquareInput } from '@mango/plugin-bruise';
+import bruise, { cropSquarePlanes, squareLogits } from '@mango/plugin-bruise';
+import { sharedDir, SHARED_MISSING } from '@mango/core/testing/node';
 import { createModelLoader, MODELS_DIR, readManifest, sha256File } from './index.ts';
 
 const SHIPPED_ID = 'bruise-unet-320';
-const SHIPPED_SHA256 = '35d3ef5228091f2fce26f0229ad8d59a521d8748ffe58e516a593ece8b3fcf05';
+const SHIPPED_SHA256 = '3ce3853d1204267591dab927eaa38986a9890f57d55b38490ee465e5ed416040';
 
 /** bruise_percent and bruise_pixels of the plugin (method model) on each fixture, as pinned. */
 const PINNED: Record<string, { percent: number; pixels: number }> = {
-  'sample-0.png': { percent: 2.6302, pixels: 1350 },
-  'sample-1.png': { percent: 6.9483, pixels: 3678 },
-  'sample-2.png': { percent: 2.137, pixels: 969 },
+  'sample-0.png': { percent: 2.5591, pixels: 1321 },
+  'sample-1.png': { percent: 6.7442, pixels: 3562 },
+  'sample-2.png': { percent: 1.3383, pixels: 992 },
+};
+
+/** Mean logit and count of positive logits of the whole-photo square of sample-1 (320 x 320). */
+const PINNED_LOGITS = { fruit: { mean: -1.5568, positive: 25334 }, bruise: { mean: -3.79459, positive: 1452 } };
+
+/** Real dev photos (read from ../shared, never copied): bruise % and fruit pixels of the shipped model. */
+const PINNED_REAL: Record<string, { percent: number; fruit: number }> = {
+  'lasio_145.jpg': { percent: 62.965, fruit: 36020 },
+  'healthy_012.jpg': { percent: 0, fruit: 23857 },
+  'aspergillus_008.jpg': { percent: 4.7771, fruit: 35796 },
 };
 
 describe('the shipped bruise model', () => {
   const entry = readManifest(MODELS_DIR).models.find((m) => m.id === SHIPPED_ID)!;
 
-  it('is in the manifest with the pinned sha256, under 10 MB, with its card', () => {
+  it('is in the manifest with the pinned sha256, under 20 MB, with its card', () => {
     expect(entry).toBeDefined();
     expect(entry.task).toBe('bruise-segmentation');
     expect(entry.sha256).toBe(SHIPPED_SHA256);
     const file = join(MODELS_DIR, entry.file);
     expect(sha256File(file)).toBe(SHIPPED_SHA256);
-    expect(statSync(file).size).toBeLessThan(10 * 1024 * 1024);
-    expect(entry.input).toMatchObject({ width: 320, height: 320, fruit_channel: true, crop: 'fruit-square' });
+    expect(statSync(file).size).toBeLessThan(20 * 1024 * 1024);
+    expect(entry.input).toMatchObject({ width: 320, height: 320, fruit_channel: false, crop: 'two-stage' });
+    expect(entry.output.classes).toEqual(['fruit', 'bruise']);
+    expect(entry.tta).toEqual(['identity', 'flip-h', 'flip-v', 'rot90']);
     expect(readFileSync(join(MODELS_DIR, entry.card!), 'utf8')).toMatch(/grouped 5-fold/i);
   });
 
-  it('gives the pinned logits for a fixed input', async () => {
+  it('gives the pinned logits for a fixed input (the whole photo, all test-time views)', async () => {
     const model = await createModelLoader().load(SHIPPED_ID);
     const image = await decodeImage(readFileSync(join(MODELS_DIR, 'fixtures/sample-1.png')));
-    const labels = new Int32Array(image.width * image.height).fill(1);
-    const sq = fruitSquare(0, 0, image.width, image.height);
-    const out = await model.run(fruitSquareInput(image, labels, image, 1, sq, entry));
-    expect(out.dims).toEqual([1, 1, 320, 320]);
-    let sum = 0;
-    let positive = 0;
-    for (const v of out.data) {
-      sum += v;
-      if (v > 0) positive++;
-    }
-    expect(sum / out.data.length).toBeCloseTo(-1.57568, 3);
-    expect(positive).toBeGreaterThanOrEqual(32704 - 20);
-    expect(positive).toBeLessThanOrEqual(32704 + 20);
+    const side = Math.max(image.width, image.height);
+    const sq = { x0: Math.round((image.width - side) / 2), y0: Math.round((image.height - side) / 2), side };
+    const out = await squareLogits(model, cropSquarePlanes(image, sq, 320), 320);
+    const stats = (p: Float32Array) => {
+      let sum = 0;
+      let positive = 0;
+      for (const v of p) {
+        sum += v;
+        if (v > 0) positive++;
+      }
+      return { mean: sum / p.length, positive };
+    };
+    const f = stats(out.fruit);
+    const b = stats(out.bruise);
+    expect(f.mean).toBeCloseTo(PINNED_LOGITS.fruit.mean, 3);
+    expect(Math.abs(f.positive - PINNED_LOGITS.fruit.positive)).toBeLessThanOrEqual(20);
+    expect(b.mean).toBeCloseTo(PINNED_LOGITS.bruise.mean, 3);
+    expect(Math.abs(b.positive - PINNED_LOGITS.bruise.positive)).toBeLessThanOrEqual(20);
   });
 
   it.each(Object.keys(PINNED))('scores %s as pinned through the plugin', async (name) => {
@@ -67,6 +85,27 @@ describe('the shipped bruise model', () => {
     expect(r.bruise_percent).toBeCloseTo(PINNED[name].percent, 2);
     expect(Math.abs(r.bruise_pixels - PINNED[name].pixels)).toBeLessThanOrEqual(
       Math.max(2, PINNED[name].pixels * 0.002),
+    );
+  });
+});
+
+const shared = sharedDir();
+if (!shared) console.warn(SHARED_MISSING);
+
+describe.skipIf(!shared)('the shipped bruise model on real dev photos', () => {
+  it.each(Object.keys(PINNED_REAL))('scores %s as pinned', async (name) => {
+    const path = join(shared!, 'data/bruise-dev/senmango_real_lesions/images', name);
+    const image = await decodeImage(readFileSync(path), name);
+    const r = await runPlugin(
+      bruise,
+      image,
+      {},
+      createContext(nodeImages, { models: createModelLoader(), filename: name }),
+    );
+    expect(r.method).toBe('model');
+    expect(r.bruise_percent).toBeCloseTo(PINNED_REAL[name].percent, 1);
+    expect(Math.abs(r.total_mango_pixels - PINNED_REAL[name].fruit)).toBeLessThanOrEqual(
+      PINNED_REAL[name].fruit * 0.002 + 2,
     );
   });
 });
