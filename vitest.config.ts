@@ -1,7 +1,11 @@
 import { defaultClientConditions, defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
-const LOAD_TEST = 'server/src/security/hardening/load.test.ts';
+// Tests that measure latency and memory run alone, after every other project.
+const LOAD_TESTS = [
+  'server/src/security/hardening/load.test.ts',
+  'server/src/security/hardening/chunked-bodies.test.ts',
+];
 
 // Tests run the TypeScript sources of every package (the `source` export condition), not dist/.
 export default defineConfig({
@@ -18,7 +22,7 @@ export default defineConfig({
             'web/src/**/*.test.{ts,tsx}',
             '*.test.ts',
           ],
-          exclude: ['**/node_modules/**', '**/*.e2e.test.ts', LOAD_TEST],
+          exclude: ['**/node_modules/**', '**/*.e2e.test.ts', ...LOAD_TESTS],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
@@ -29,10 +33,11 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'load',
-          include: [LOAD_TEST],
+          include: LOAD_TESTS,
           testTimeout: 180_000,
           hookTimeout: 90_000,
           sequence: { groupOrder: 1 },
+          fileParallelism: false,
         },
       },
       {

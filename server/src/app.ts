@@ -5,7 +5,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Hono } from 'hono';
+import type { IncomingMessage } from 'node:http';
+import { Hono, type Context } from 'hono';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { isMangoError, userMessage } from '@mango/core';
 import type { ServerContext } from './context.ts';
@@ -15,12 +16,27 @@ import { applySecurity } from './security/index.ts';
 import { answerRefusedBodies } from './security/refused-bodies.ts';
 import { estimatedWaitSeconds } from './routes/api-py/guards.ts';
 
+/**
+ * Whether the client went away before its request was read: the connection was reset or closed
+ * mid-body (a cancelled upload, a closed tab). Nobody receives the answer, and it is no fault of ours.
+ */
+export function abortedByClient(c: Context): boolean {
+  if (c.req.raw.signal.aborted) return true;
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  return !!incoming && !incoming.complete && (incoming.destroyed || !!incoming.errored);
+}
+
 const isApiPath = (p: string) => p.startsWith('/api-node') || p.startsWith('/api-py') || p.startsWith('/api/');
 
 export function createApp(ctx: ServerContext): Hono {
   const app = new Hono();
 
   app.onError((err, c) => {
+    if (abortedByClient(c)) {
+      // One quiet line (the request log adds it when on), never an error with a stack.
+      if (!ctx.config.logRequests) ctx.logger.info(`${c.req.method} ${c.req.path} aborted by the client`);
+      return c.body(null, 499 as 400);
+    }
     const status = isMangoError(err) ? err.status : 500;
     const busy = isMangoError(err) && err.code === 'BUSY';
     // A full work queue is load, not a fault: the caller is told when to come back.
@@ -39,7 +55,9 @@ export function createApp(ctx: ServerContext): Hono {
     app.use('*', async (c, next) => {
       const t0 = performance.now();
       await next();
-      ctx.logger.info(`${c.req.method} ${c.req.path} ${c.res.status} ${Math.round(performance.now() - t0)}ms`);
+      const ms = Math.round(performance.now() - t0);
+      if (abortedByClient(c)) ctx.logger.info(`${c.req.method} ${c.req.path} aborted by the client after ${ms}ms`);
+      else ctx.logger.info(`${c.req.method} ${c.req.path} ${c.res.status} ${ms}ms`);
     });
   }
 

@@ -53,6 +53,11 @@ export interface ServerConfig {
   logRequests: boolean;
   /** Most photos in one batch job (MAX_JOB_FILES, default 10,000). */
   maxJobFiles: number;
+  /**
+   * Most photos of one user waiting in the job queue, all jobs together (MAX_QUEUED_PHOTOS_PER_USER,
+   * default 5,000): a job that would pass it is refused with 429 before its photos are stored.
+   */
+  maxQueuedPhotosPerUser: number;
   /** Largest batch job upload, and the most a job's zip may unpack to in total, bytes (MAX_JOB_MB, default 10,240). */
   maxJobBytes: number;
   /**
@@ -110,6 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logRequests: env.LOG_REQUESTS !== '0',
     workerThreads: env.WORKER_THREADS ? num(env.WORKER_THREADS, 1) : undefined,
     maxJobFiles: num(env.MAX_JOB_FILES, 10_000),
+    maxQueuedPhotosPerUser: num(env.MAX_QUEUED_PHOTOS_PER_USER, 5000),
     maxJobBytes: num(env.MAX_JOB_MB, 10_240) * 1024 * 1024,
     jobFilesDir: env.JOB_FILES_DIR ? resolve(env.JOB_FILES_DIR) : undefined,
     jobWorker: env.JOB_WORKER !== '0',

@@ -2,6 +2,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { ServerConfig } from './config.ts';
 import { createApp } from './app.ts';
 import { createServerContext, type ServerContext } from './context.ts';
+import { removeStaleSpools, STALE_SPOOL_MS } from './routes/api-py/uploads.ts';
 
 export interface RunningServer {
   port: number;
@@ -17,6 +18,10 @@ export async function startServer(
 ): Promise<RunningServer> {
   const ctx = await createServerContext(config, extra);
   const app = createApp(ctx);
+  // Spools of uploads cut by a crash: removed at start, then swept every so often.
+  await removeStaleSpools(config.uploadDir, ctx.logger);
+  const sweep = setInterval(() => void removeStaleSpools(config.uploadDir, ctx.logger), STALE_SPOOL_MS / 4);
+  sweep.unref();
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
   });
@@ -27,6 +32,7 @@ export async function startServer(
     url: `http://127.0.0.1:${port}`,
     ctx,
     close: async () => {
+      clearInterval(sweep);
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await ctx.close();
     },

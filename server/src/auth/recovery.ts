@@ -1,14 +1,26 @@
 /**
  * Password recovery on the server: a random 6-digit code (crypto.randomInt) stored as an HMAC with
- * the server key, valid 15 minutes and 5 attempts; a correct code buys a single-use reset token
- * (`rst_` + 32 random bytes, stored as sha256, valid 15 minutes). Per account and rolling day: at
- * most CODES_PER_DAY codes are made (further requests mail nothing), and after FAILED_CODES_PER_DAY
- * wrong codes every code is refused until the day has passed. Both are counted in the database, so
- * they hold across restarts and instances.
+ * the server key, valid 15 minutes; a correct code buys a single-use reset token (`rst_` + 32 random
+ * bytes, stored as sha256, valid 15 minutes).
+ *
+ * Limits a stranger cannot use up (issue 23): each code records who asked for it (a keyed hash of the
+ * client address) and whether the owner did (a signed-in session of the account, or an address that
+ * signed in to it before: the sign-in throttle's known addresses). Per rolling day:
+ * - per (address, account): at most CODES_PER_DAY codes, and after FAILED_CODES_PER_DAY wrong codes
+ *   tried on that address's codes, no more codes or guesses for that pair;
+ * - per account, from addresses that are not the owner's: at most UNKNOWN_CODES_PER_DAY codes, and
+ *   FAILED_CODES_PER_DAY wrong codes tried on codes others asked for;
+ * - a signed-in session of the account is not limited by these.
+ * A new code replaces only the earlier one of the same address, and a code has two sets of
+ * CODE_ATTEMPTS attempts: one for its requester and the owner's addresses, one for everyone else; so
+ * another address's requests and wrong guesses never spend the owner's code or the owner's day.
+ * Everything is counted in the database, so it holds across restarts and instances.
  */
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type { ServerContext } from '../context.ts';
 import { now, type DB } from '../db/index.ts';
+import { loginAccount } from '../security/index.ts';
+import { securityState } from '../security/state.ts';
 import { sha256 } from './api-keys.ts';
 import { sendMail } from './mail.ts';
 import { codeHash, codeMatches, newCode } from './codes.ts';
@@ -17,23 +29,47 @@ export const CODE_MINUTES = 15;
 export const CODE_ATTEMPTS = 5;
 export const RESET_TOKEN_MINUTES = 15;
 export const RESET_TOKEN_PREFIX = 'rst_';
+/** codes per (address, account) and day */
 export const CODES_PER_DAY = 5;
+/** codes per account and day asked for from addresses that are not the owner's */
+export const UNKNOWN_CODES_PER_DAY = 10;
+/** wrong codes per (address, account) and day; and per account on codes others asked for */
 export const FAILED_CODES_PER_DAY = 10;
+
+/** Who asks: the client address, and whether a signed-in session of some user does. */
+export interface Requester {
+  address: string;
+  /** the user id of a valid access token sent with the request */
+  signedInAs?: number;
+}
 
 const dayAgo = () => new Date(Date.now() - 86_400_000).toISOString();
 
-/** The account's codes of the last 24 hours: how many, and how many wrong codes were tried. */
+const addressHash = (ctx: ServerContext, address: string) =>
+  createHmac('sha256', ctx.jwtKey).update(`recovery-address:${address}`).digest('base64url');
+
+/** Whether `address` signed in to the user's account before (the sign-in throttle's known addresses). */
+const knownAddress = (ctx: ServerContext, userId: number, address: string) =>
+  securityState(ctx).loginThrottle.knows(loginAccount({ id: userId }, ''), address);
+
+/** The account's codes of the last 24 hours, with what the limits need. */
 async function recoveryToday(db: DB, userId: number) {
-  const rows = await db
+  return db
     .selectFrom('password_resets')
-    .select(['attempts', 'verified_at'])
+    .select(['requested_from', 'trusted', 'attempts', 'other_attempts', 'verified_at'])
     .where('user_id', '=', userId)
     .where('created_at', '>', dayAgo())
     .execute();
-  // A verified code's last attempt was the right one.
-  const failed = rows.reduce((n, r) => n + r.attempts - (r.verified_at ? 1 : 0), 0);
-  return { codes: rows.length, failed };
 }
+
+type TodayRow = Awaited<ReturnType<typeof recoveryToday>>[number];
+
+/** Wrong codes tried by the requester's side on the codes `from` asked for (a verified code's last attempt was right). */
+const pairFailures = (rows: TodayRow[], from: string) =>
+  rows.filter((r) => r.requested_from === from).reduce((n, r) => n + r.attempts - (r.verified_at ? 1 : 0), 0);
+
+/** Wrong codes tried from addresses other than the requester's and the owner's. */
+const otherFailures = (rows: TodayRow[]) => rows.reduce((n, r) => n + r.other_attempts, 0);
 
 const minutesFromNow = (m: number) => new Date(Date.now() + m * 60_000).toISOString();
 
@@ -45,23 +81,31 @@ const findUserByEmail = (ctx: ServerContext, email: string) =>
     .executeTakeFirst();
 
 /** Makes and sends a code when the address belongs to an account; does nothing visible otherwise. */
-export async function startRecovery(ctx: ServerContext, email: string): Promise<void> {
+export async function startRecovery(ctx: ServerContext, email: string, requester: Requester): Promise<void> {
   const user = await findUserByEmail(ctx, email);
   if (!user) return;
+  const signedIn = requester.signedInAs === user.id;
+  const trusted = signedIn || (await knownAddress(ctx, user.id, requester.address));
+  const from = addressHash(ctx, requester.address);
   const code = newCode();
   // Counted and inserted in one transaction that locks the user row (PostgreSQL; SQLite runs one
   // transaction at a time): concurrent requests cannot both take the last code of the day.
   const made = await ctx.db.transaction().execute(async (trx) => {
     const lock = trx.selectFrom('users').select('id').where('id', '=', user.id);
     await (ctx.dialect === 'postgres' ? lock.forUpdate() : lock).execute();
-    const today = await recoveryToday(trx, user.id);
-    if (today.codes >= CODES_PER_DAY || today.failed >= FAILED_CODES_PER_DAY) return false;
+    if (!signedIn) {
+      const today = await recoveryToday(trx, user.id);
+      const fromHere = today.filter((r) => r.requested_from === from).length;
+      if (fromHere >= CODES_PER_DAY || pairFailures(today, from) >= FAILED_CODES_PER_DAY) return false;
+      if (!trusted && today.filter((r) => !r.trusted).length >= UNKNOWN_CODES_PER_DAY) return false;
+    }
     const t = now();
-    // A new code replaces any earlier one.
+    // A new code replaces the earlier one of the same address (another address's code stays).
     await trx
       .updateTable('password_resets')
       .set({ used_at: t })
       .where('user_id', '=', user.id)
+      .where('requested_from', '=', from)
       .where('used_at', 'is', null)
       .execute();
     await trx
@@ -71,12 +115,14 @@ export async function startRecovery(ctx: ServerContext, email: string): Promise<
         code_hash: codeHash(ctx, 'password-reset', [user.id], code),
         code_expires_at: minutesFromNow(CODE_MINUTES),
         created_at: t,
+        requested_from: from,
+        trusted: trusted ? 1 : 0,
       })
       .execute();
     return true;
   });
   if (!made) {
-    ctx.logger.info(`password recovery for user ${user.id}: daily limit reached, no code sent`);
+    ctx.logger.info(`password recovery for user ${user.id}: daily limit reached for this requester, no code sent`);
     return;
   }
   const message = {
@@ -101,30 +147,82 @@ export async function startRecovery(ctx: ServerContext, email: string): Promise<
   if (!ctx.config.smtpUrl) await sent;
 }
 
-/** Checks a code; a correct one returns a reset token, anything else null (and uses up an attempt). */
-export async function verifyRecoveryCode(ctx: ServerContext, email: string, code: string): Promise<string | null> {
+/**
+ * Whether a code check comes from the owner's side of the account of `email`: a signed-in session of
+ * it, an address that signed in to it, or the address that asked for one of its live codes. Such
+ * checks are not counted against the account's per-minute limit, which only strangers can fill.
+ */
+export async function ownersSide(ctx: ServerContext, email: string, requester: Requester): Promise<boolean> {
+  const user = await findUserByEmail(ctx, email);
+  if (!user) return false;
+  if (requester.signedInAs === user.id) return true;
+  const live = await ctx.db
+    .selectFrom('password_resets')
+    .select('id')
+    .where('user_id', '=', user.id)
+    .where('requested_from', '=', addressHash(ctx, requester.address))
+    .where('used_at', 'is', null)
+    .where('code_expires_at', '>', now())
+    .limit(1)
+    .executeTakeFirst();
+  return live !== undefined || (await knownAddress(ctx, user.id, requester.address));
+}
+
+/**
+ * Checks a code; a correct one returns a reset token, anything else null (and uses up an attempt).
+ * The guess is tried on one code: the latest one asked for from this address (the requester's
+ * attempts); else, from an address that signed in to the account, the owner's latest code (the
+ * requester's attempts too); else the latest code, on the attempts kept for other addresses.
+ */
+export async function verifyRecoveryCode(
+  ctx: ServerContext,
+  email: string,
+  code: string,
+  requester: Requester,
+): Promise<string | null> {
   const user = await findUserByEmail(ctx, email);
   if (!user) return null;
-  if ((await recoveryToday(ctx.db, user.id)).failed >= FAILED_CODES_PER_DAY) return null;
-  const row = await ctx.db
+  const from = addressHash(ctx, requester.address);
+  const live = await ctx.db
     .selectFrom('password_resets')
-    .select(['id', 'code_hash', 'code_expires_at', 'attempts'])
+    .select(['id', 'code_hash', 'requested_from', 'trusted', 'attempts', 'other_attempts'])
     .where('user_id', '=', user.id)
     .where('used_at', 'is', null)
     .where('verified_at', 'is', null)
+    .where('code_expires_at', '>', now())
     .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  if (!row || row.code_expires_at <= now() || row.attempts >= CODE_ATTEMPTS) return null;
+    .limit(UNKNOWN_CODES_PER_DAY + CODES_PER_DAY)
+    .execute();
+  if (live.length === 0) return null;
+  const today = await recoveryToday(ctx.db, user.id);
+  let row = live.find((r) => r.requested_from === from);
+  let own = row !== undefined;
+  if (!row && (requester.signedInAs === user.id || (await knownAddress(ctx, user.id, requester.address)))) {
+    row = live.find((r) => r.trusted && r.attempts < CODE_ATTEMPTS) ?? live.find((r) => r.attempts < CODE_ATTEMPTS);
+    own = row !== undefined;
+  }
+  if (!row) row = live[0];
+  if (own) {
+    if (row.requested_from === from && pairFailures(today, from) >= FAILED_CODES_PER_DAY) return null;
+    if (row.attempts >= CODE_ATTEMPTS) return null;
+  } else if (otherFailures(today) >= FAILED_CODES_PER_DAY || row.other_attempts >= CODE_ATTEMPTS) return null;
   const counted = await ctx.db
     .updateTable('password_resets')
-    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+    .set((eb) => (own ? { attempts: eb('attempts', '+', 1) } : { other_attempts: eb('other_attempts', '+', 1) }))
     .where('id', '=', row.id)
-    .where('attempts', '<', CODE_ATTEMPTS)
+    .where(own ? 'attempts' : 'other_attempts', '<', CODE_ATTEMPTS)
     .where('verified_at', 'is', null)
     .executeTakeFirst();
   if (Number(counted.numUpdatedRows) !== 1) return null;
   if (!codeMatches(ctx, row.code_hash, 'password-reset', [user.id], code)) return null;
+  if (!own) {
+    // The right code from elsewhere: counted with the requester's attempts, not as a wrong one.
+    await ctx.db
+      .updateTable('password_resets')
+      .set((eb) => ({ other_attempts: eb('other_attempts', '-', 1), attempts: eb('attempts', '+', 1) }))
+      .where('id', '=', row.id)
+      .execute();
+  }
   const token = RESET_TOKEN_PREFIX + randomBytes(32).toString('base64url');
   const verified = await ctx.db
     .updateTable('password_resets')

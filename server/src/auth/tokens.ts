@@ -3,7 +3,8 @@
  * username, typ 'access', fam (the refresh-token family of the sign-in) and ver (the user's
  * token_version: a password change bumps it, so every access token issued before stops working).
  * Refresh tokens: 32 random bytes, stored as sha256, 14 days, rotated on every use; a revoked token
- * presented again means it was copied, so its whole family is revoked. An access token is accepted
+ * presented again means it was copied, so its whole family is revoked, except within REFRESH_GRACE_MS
+ * of its rotation while the family is alive (two tabs refreshing at once: both keep the session). An access token is accepted
  * only while its family has a live refresh token: logout and a revoked family end it at once.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -93,16 +94,22 @@ export async function rotateRefreshToken(ctx: ServerContext, refreshToken: strin
     .where('refresh_tokens.token_hash', '=', sha256(refreshToken))
     .executeTakeFirst();
   if (!row) return null;
+  const family = row.family ?? randomUUID();
   if (row.revoked_at !== null) {
+    // Two tabs refreshing the same token: the later one arrives just after the rotation. Within the
+    // grace window, while the sign-in still has a live successor, it gets a pair of its own in the same
+    // sign-in; later (or after a logout) it is reuse of a copied token, and the sign-in is revoked.
+    if (await justRotated(ctx, row))
+      return newPair(ctx, row, family, await insertRefreshToken(ctx, row.user_id, family));
     await revokeFamily(ctx, row.user_id, row.family);
     return null;
   }
   if (row.expires_at <= now()) return null;
-  const family = row.family ?? randomUUID();
   // The successor exists before the token is revoked, so the family is never without a live token
   // (access tokens of the sign-in check that).
   const next = await insertRefreshToken(ctx, row.user_id, family);
-  // Only one of two concurrent uses of the same token wins; the other is treated as reuse.
+  // Only one of two concurrent uses of the same token revokes it; the other is a concurrent refresh
+  // (kept, with its own successor) when it comes within the grace window, as it does here.
   const res = await ctx.db
     .updateTable('refresh_tokens')
     .set({ revoked_at: now() })
@@ -110,16 +117,61 @@ export async function rotateRefreshToken(ctx: ServerContext, refreshToken: strin
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   if (Number(res.numUpdatedRows) !== 1) {
-    await revokeFamily(ctx, row.user_id, row.family);
-    return null;
+    const again = await ctx.db
+      .selectFrom('refresh_tokens')
+      .select(['id', 'user_id', 'family', 'revoked_at'])
+      .where('id', '=', row.id)
+      .executeTakeFirst();
+    // Its own successor, just inserted, does not count as the proof of a rotation.
+    if (!again || !(await justRotated(ctx, again, sha256(next)))) {
+      await revokeFamily(ctx, row.user_id, row.family);
+      return null;
+    }
   }
+  return newPair(ctx, row, family, next);
+}
+
+/** How long a rotated refresh token still counts as a concurrent refresh rather than reuse (ms). */
+export const REFRESH_GRACE_MS = 10_000;
+
+/**
+ * Whether a revoked refresh token was rotated moments ago: revoked within REFRESH_GRACE_MS and its
+ * sign-in still holds a live token issued after it (a logout, a password change or a detected reuse
+ * leaves none).
+ */
+async function justRotated(
+  ctx: ServerContext,
+  row: { id: number; user_id: number; family: string | null; revoked_at: string | null },
+  exceptHash?: string,
+): Promise<boolean> {
+  if (row.revoked_at === null || row.family === null) return false;
+  if (Date.now() - Date.parse(row.revoked_at) > REFRESH_GRACE_MS) return false;
+  let q = ctx.db
+    .selectFrom('refresh_tokens')
+    .select('id')
+    .where('user_id', '=', row.user_id)
+    .where('family', '=', row.family)
+    .where('id', '>', row.id)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now());
+  if (exceptHash) q = q.where('token_hash', '!=', exceptHash);
+  const successor = await q.limit(1).executeTakeFirst();
+  return successor !== undefined;
+}
+
+async function newPair(
+  ctx: ServerContext,
+  row: { user_id: number; username: string; token_version: number },
+  family: string,
+  refreshToken: string,
+) {
   const accessToken = await signAccessToken(ctx, {
     userId: row.user_id,
     username: row.username,
     family,
     version: row.token_version,
   });
-  return { accessToken, refreshToken: next };
+  return { accessToken, refreshToken };
 }
 
 async function revokeFamily(ctx: ServerContext, userId: number, family: string | null): Promise<void> {

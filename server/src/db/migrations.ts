@@ -240,5 +240,21 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    '0012_recovery_requesters': {
+      async up(db: Kysely<unknown>) {
+        // Recovery limits a stranger cannot use up (auth/recovery.ts): who asked for each code (a keyed
+        // hash of the address), whether that was the owner (a signed-in session or an address that signed
+        // in to the account), and the wrong codes tried by other addresses, apart from the requester's.
+        await db.schema.alterTable('password_resets').addColumn('requested_from', 'text').execute();
+        await db.schema
+          .alterTable('password_resets')
+          .addColumn('trusted', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+        await db.schema
+          .alterTable('password_resets')
+          .addColumn('other_attempts', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+      },
+    },
   };
 }

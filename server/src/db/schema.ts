@@ -74,6 +74,12 @@ export interface PasswordResetsTable {
   reset_expires_at: string | null;
   used_at: string | null;
   created_at: string;
+  /** keyed hash of the address that asked for the code (migration 0012; null on older rows) */
+  requested_from: string | null;
+  /** 1 when the owner asked: a signed-in session, or an address that signed in to the account */
+  trusted: Generated<number>;
+  /** wrong codes tried from addresses other than the owner's (`attempts` counts the owner's) */
+  other_attempts: Generated<number>;
 }
 
 /** A requested change of a user's e-mail: applied only once the code mailed to new_email is entered. */

@@ -14,7 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { PgBoss } from 'pg-boss';
 import type { Logger } from '@mango/core';
 import { createHash } from 'node:crypto';
-import { pendingPhotos, stuckJobs } from './store.ts';
+import { jobOwner, pendingPhotos, pendingPhotosByUser, queuedPhotosOf, stuckJobs } from './store.ts';
 import { giveUpPhoto, processPhoto, type JobWorkDeps } from './work.ts';
 
 export interface JobQueue {
@@ -51,29 +51,54 @@ function watchStuckJobs(
 
 /** Attempts of one photo on the in-process queue before it is stored as failed. */
 const LOCAL_ATTEMPTS = 3;
+/** A failed attempt waits before the next: 0.5 s, doubling, at most 30 s (a photo never loops hot). */
+const retryDelayMs = (tries: number) => Math.min(30_000, 500 * 2 ** (tries - 1));
 
+/**
+ * The in-process queue. Fair between users: a free thread takes the next photo of the user with the
+ * fewest photos running here, and among those of the user served longest ago (round-robin), so one
+ * user's long job does not hold back another's photos.
+ */
 export function createLocalQueue(deps: JobWorkDeps, options: { concurrency: number; stuckAfterMs: number }): JobQueue {
   const running = new Map<string, Promise<void>>();
+  const runningOfUser = new Map<number, number>();
+  const lastServed = new Map<number, number>();
+  let served = 0;
   const attempts = new Map<string, number>();
+  /** photos whose last attempt failed: not taken again before this time */
+  const waitUntil = new Map<string, number>();
   let pumping = false;
   let again = false;
   let closed = false;
   const stopWatch = watchStuckJobs(deps, options.stuckAfterMs, async () => pump());
 
-  const start = (jobId: string, position: number, key: string) => {
+  const start = (jobId: string, position: number, key: string, userId: number) => {
     const tries = (attempts.get(key) ?? 0) + 1;
     attempts.set(key, tries);
+    runningOfUser.set(userId, (runningOfUser.get(userId) ?? 0) + 1);
+    lastServed.set(userId, ++served);
     const work =
       tries > LOCAL_ATTEMPTS
         ? giveUpPhoto(deps, jobId, position, `${LOCAL_ATTEMPTS} attempts failed`)
         : processPhoto(deps, jobId, position);
     const settled = work
       .then(
-        () => attempts.delete(key),
-        (e) => deps.logger.error(`job ${jobId}: photo ${position} failed (attempt ${tries})`, e),
+        () => {
+          attempts.delete(key);
+          waitUntil.delete(key);
+        },
+        (e) => {
+          deps.logger.error(`job ${jobId}: photo ${position} failed (attempt ${tries})`, e);
+          const delay = retryDelayMs(tries);
+          waitUntil.set(key, Date.now() + delay);
+          setTimeout(pump, delay).unref();
+        },
       )
       .finally(() => {
         running.delete(key);
+        const left = (runningOfUser.get(userId) ?? 1) - 1;
+        if (left > 0) runningOfUser.set(userId, left);
+        else runningOfUser.delete(userId);
         pump();
       })
       .then(() => {});
@@ -85,12 +110,32 @@ export function createLocalQueue(deps: JobWorkDeps, options: { concurrency: numb
       again = false;
       const free = options.concurrency - running.size;
       if (free <= 0 || closed) return;
-      const rows = await pendingPhotos(deps.db, free + running.size);
+      // Each user's next photos (enough to skip those running here), in order.
+      const rows = await pendingPhotosByUser(deps.db, free + running.size);
+      const t = Date.now();
+      const waiting = new Map<number, { job_id: string; position: number; key: string }[]>();
       for (const r of rows) {
         const key = `${r.job_id}/${r.position}`;
-        if (running.has(key)) continue;
-        if (running.size >= options.concurrency) break;
-        start(r.job_id, r.position, key);
+        if (running.has(key) || (waitUntil.get(key) ?? 0) > t) continue;
+        const list = waiting.get(r.user_id) ?? [];
+        list.push({ ...r, key });
+        waiting.set(r.user_id, list);
+      }
+      while (running.size < options.concurrency) {
+        let next: number | undefined;
+        for (const [user, list] of waiting) {
+          if (!list.length) continue;
+          if (next === undefined) {
+            next = user;
+            continue;
+          }
+          const a = runningOfUser.get(user) ?? 0;
+          const b = runningOfUser.get(next) ?? 0;
+          if (a < b || (a === b && (lastServed.get(user) ?? 0) < (lastServed.get(next) ?? 0))) next = user;
+        }
+        if (next === undefined) break;
+        const r = waiting.get(next)!.shift()!;
+        start(r.job_id, r.position, r.key, next);
       }
     } while (again);
   };
@@ -149,6 +194,8 @@ export interface PgQueueOptions {
 }
 
 const INSERT_CHUNK = 1000;
+/** pg-boss priorities are PostgreSQL integers. */
+const MAX_RANK = 2 ** 31 - 1;
 
 /** A UUID made from the job and the photo (pg-boss ids are UUIDs). */
 function photoMessageId(jobId: string, position: number): string {
@@ -192,15 +239,24 @@ export async function createPgBossQueue(deps: JobWorkDeps, options: PgQueueOptio
   }
   // A photo's message id is derived from the job and the photo: queueing it again is a no-op in
   // pg-boss (its insert skips an id it has), so a job can be queued again safely.
+  //
+  // Fairness between users: a photo's priority is minus its place in its user's backlog (the photos of
+  // the user's other active jobs still waiting, then this job's in order). pg-boss hands out the
+  // highest priority first, so every user's first waiting photo goes before anyone's second: a user
+  // with one photo is served next even behind another's thousands.
   const enqueue = async (jobId: string) => {
     // Every photo of the job without a result (at most MAX_JOB_FILES).
     const photos = await pendingPhotos(deps.db, Number.MAX_SAFE_INTEGER, jobId);
+    if (!photos.length) return;
+    const owner = await jobOwner(deps.db, jobId);
+    const ahead = owner === undefined ? 0 : await queuedPhotosOf(deps.db, owner, jobId);
     for (let i = 0; i < photos.length; i += INSERT_CHUNK) {
       await boss.insert(
         PHOTO_QUEUE,
-        photos.slice(i, i + INSERT_CHUNK).map(({ position }) => ({
+        photos.slice(i, i + INSERT_CHUNK).map(({ position }, k) => ({
           id: photoMessageId(jobId, position),
           data: { jobId, position },
+          priority: -Math.min(MAX_RANK, ahead + i + k),
         })),
       );
     }

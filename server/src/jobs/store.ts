@@ -223,6 +223,17 @@ class JobNotActive extends Error {}
 export async function recordPhoto(db: DB, jobId: string, item: RunItemRow, failed: boolean): Promise<boolean> {
   try {
     return await db.transaction().execute(async (trx) => {
+      // The job's row first: it is locked until this transaction ends (on PostgreSQL; SQLite runs one
+      // writer at a time), so a cancel or a deletion of the job's run waits for this photo or goes
+      // first, and then nothing is inserted into a run that is gone.
+      const active = await trx
+        .updateTable('jobs')
+        .set({ updated_at: now() })
+        .where('id', '=', jobId)
+        .where('state', 'in', ACTIVE_STATES)
+        .returning('id')
+        .executeTakeFirst();
+      if (!active) throw new JobNotActive();
       const inserted = await trx
         .insertInto('run_items')
         .values(item)
@@ -304,7 +315,84 @@ export async function failJob(db: DB, store: PhotoStore, jobId: string, error: s
   await closeJob(db, store, jobId);
 }
 
-/** Photos of active jobs with no result yet, oldest job first (the in-process queue's work list). */
+/**
+ * Photos of active jobs with no result yet, at most `perUser` of each user: each user's oldest job
+ * first (the in-process queue's work list; it takes them in turn between users). `rank` is the
+ * photo's place in its user's backlog, from 1.
+ */
+export async function pendingPhotosByUser(
+  db: DB,
+  perUser: number,
+): Promise<{ job_id: string; position: number; user_id: number; rank: number }[]> {
+  const ranked = db
+    .selectFrom('job_files')
+    .innerJoin('jobs', 'jobs.id', 'job_files.job_id')
+    .select((eb) => [
+      'job_files.job_id',
+      'job_files.position',
+      'jobs.user_id',
+      eb.fn
+        .agg<number>('row_number')
+        .over((ob) => ob.partitionBy('jobs.user_id').orderBy('jobs.created_at').orderBy('job_files.position'))
+        .as('rank'),
+    ])
+    .where('jobs.state', 'in', ACTIVE_STATES)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('run_items')
+            .select('run_items.id')
+            .whereRef('run_items.run_id', '=', 'jobs.run_id')
+            .whereRef('run_items.position', '=', 'job_files.position'),
+        ),
+      ),
+    );
+  const rows = await db
+    .selectFrom(ranked.as('p'))
+    .selectAll()
+    .where('p.rank', '<=', perUser)
+    .orderBy('p.rank')
+    .execute();
+  return rows.map((r) => ({ ...r, rank: Number(r.rank) }));
+}
+
+/** The user a job belongs to (undefined when it is gone). */
+export async function jobOwner(db: DB, jobId: string): Promise<number | undefined> {
+  const row = await db.selectFrom('jobs').select('user_id').where('id', '=', jobId).executeTakeFirst();
+  return row?.user_id;
+}
+
+/** Photos of the user's active jobs still waiting for their result (MAX_QUEUED_PHOTOS_PER_USER counts them). */
+export async function queuedPhotosOf(db: DB, userId: number, exceptJobId?: string): Promise<number> {
+  let q = db
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.sum<number | string | null>(eb('total', '-', eb('done', '+', eb.ref('failed')))).as('n'))
+    .where('user_id', '=', userId)
+    .where('state', 'in', ACTIVE_STATES);
+  if (exceptJobId !== undefined) q = q.where('id', '!=', exceptJobId);
+  const row = await q.executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * Cancels the active jobs whose results go to run `runId` (the run is being deleted, in the same
+ * transaction `trx`), and unlinks every job from it. Answers the ids of the jobs cancelled; their
+ * photos are then removed with `PhotoStore.removeJob`, after the transaction.
+ */
+export async function cancelJobsOfRun(trx: DB, runId: string): Promise<string[]> {
+  const cancelled = await trx
+    .updateTable('jobs')
+    .set({ state: 'cancelled', error: 'its run was deleted', updated_at: now() })
+    .where('run_id', '=', runId)
+    .where('state', 'in', ACTIVE_STATES)
+    .returning('id')
+    .execute();
+  await trx.updateTable('jobs').set({ run_id: null }).where('run_id', '=', runId).execute();
+  return cancelled.map((j) => j.id);
+}
+
+/** Photos of active jobs with no result yet, oldest job first. */
 export async function pendingPhotos(
   db: DB,
   limit: number,

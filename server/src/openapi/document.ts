@@ -459,7 +459,8 @@ function buildRegistry(): OpenAPIRegistry {
   runs({
     method: 'delete',
     path: '/api-node/runs/{id}',
-    summary: 'Delete one of your runs and its items',
+    summary:
+      'Delete one of your runs and its items; a job still filling the run is cancelled and its waiting photos removed',
     request: { params: runId },
     responses: { 200: json(schemas.Message, 'Deleted'), ...signedIn, 404: err('No such run of yours') },
   });
@@ -503,7 +504,10 @@ function buildRegistry(): OpenAPIRegistry {
       202: json(z.object({ id: z.string() }), 'The job was accepted'),
       400: err('Bad operation, options or photos'),
       413: err('A photo or the upload is too large'),
-      429: err('Too many requests or uploads at once'),
+      429: err(
+        'Too many requests or uploads at once, or more than MAX_QUEUED_PHOTOS_PER_USER of your photos would be waiting ' +
+          '(refused before the photos are stored; see Retry-After)',
+      ),
       ...signedIn,
     },
   });

@@ -24,6 +24,7 @@ import type { ImageJob, JobResult } from '@mango/runner';
 import type { ServerContext } from '../context.ts';
 import type { Caller } from '../auth/caller.ts';
 import { now, type DB } from '../db/index.ts';
+import { cancelJobsOfRun } from '../jobs/store.ts';
 
 /** The server's version (package.json), recorded in every run's provenance. */
 export const APP_VERSION: string = JSON.parse(
@@ -363,13 +364,22 @@ export type StoredRun = NonNullable<Awaited<ReturnType<typeof getRun>>>;
 
 /** Deletes the caller's run and its items; false when there is no such run of theirs. */
 export async function deleteRun(ctx: ServerContext, userId: number, id: string): Promise<boolean> {
-  return ctx.db.transaction().execute(async (trx) => {
-    if (!(await isOwnedRun(trx, userId, id))) return false;
+  const cancelled = await ctx.db.transaction().execute(async (trx) => {
+    if (!(await isOwnedRun(trx, userId, id))) return null;
+    // A job still filling this run is cancelled first (its row locked: a photo being stored waits,
+    // or went first and its item is deleted below), so no worker inserts into the run once it is gone.
+    const jobs = await cancelJobsOfRun(trx, id);
     await trx.deleteFrom('run_items').where('run_id', '=', id).execute();
     await trx.updateTable('actions').set({ run_id: null }).where('run_id', '=', id).execute();
     await trx.deleteFrom('runs').where('id', '=', id).execute();
-    return true;
+    return jobs;
   });
+  if (!cancelled) return false;
+  for (const jobId of cancelled) {
+    ctx.logger.info(`job ${jobId} cancelled: its run ${id} was deleted`);
+    await ctx.jobs.store.removeJob(ctx.db, jobId);
+  }
+  return true;
 }
 
 /** True when the run exists and is the user's (POST /user/action {run_id} checks it). */

@@ -143,6 +143,11 @@ export class LoginThrottle {
     await Promise.all([this.accounts.delete(acct), this.store.deleteStartingWith('login-pair', pairKey(acct, ''))]);
   }
 
+  /** Whether `address` has signed in to `account` (it is one of the account's known addresses). */
+  knows(account: string, address: string): Promise<boolean> {
+    return this.isKnown(this.hash(account), this.hash(address));
+  }
+
   private hash(s: string): string {
     return createHmac('sha256', this.secret).update(s).digest('base64url');
   }

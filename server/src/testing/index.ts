@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type ServerConfig } from '../config.ts';
 import { startServer, type RunningServer } from '../server.ts';
-import { silentLogger } from '@mango/core';
+import { silentLogger, type Logger } from '@mango/core';
 
 export interface TestServer extends RunningServer {
   dataDir: string;
@@ -16,7 +16,7 @@ export interface TestServer extends RunningServer {
  */
 export async function startTestServer(
   overrides: Partial<ServerConfig> = {},
-  opts: { database?: 'sqlite' | 'postgres' } = {},
+  opts: { database?: 'sqlite' | 'postgres'; logger?: Logger } = {},
 ): Promise<TestServer> {
   const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), 'mango-test-'));
   const databaseUrl = opts.database === 'postgres' ? process.env.TEST_DATABASE_URL : undefined;
@@ -34,7 +34,7 @@ export async function startTestServer(
       ...overrides,
     },
   );
-  const running = await startServer(config, { logger: silentLogger });
+  const running = await startServer(config, { logger: opts.logger ?? silentLogger });
   return {
     ...running,
     dataDir,

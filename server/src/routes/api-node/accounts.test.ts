@@ -94,7 +94,9 @@ describe.each(TEST_DATABASES)('accounts on %s', (database) => {
     expect(first.status).toBe(200);
     expect(first.body.refreshToken).not.toBe(me.refreshToken);
     expect((await api.get('/api-node/protected', first.body.accessToken as string)).status).toBe(200);
-    // The old token was revoked by the rotation: presenting it again is treated as theft.
+    // The old token was revoked by the rotation: presenting it again after the grace window of a
+    // concurrent refresh is treated as theft.
+    await rotatedLongAgo(me.refreshToken);
     const replay = await api.post('/api-node/refresh', { refreshToken: me.refreshToken });
     expect(replay.status).toBe(401);
     const afterTheft = await api.post('/api-node/refresh', { refreshToken: first.body.refreshToken });
@@ -104,6 +106,39 @@ describe.each(TEST_DATABASES)('accounts on %s', (database) => {
     expect(stored.map((r) => r.token_hash)).not.toContain(me.refreshToken);
     expect(stored.every((r) => /^[0-9a-f]{64}$/.test(r.token_hash))).toBe(true);
   });
+
+  it('keeps the session when two tabs refresh the same token at once', async () => {
+    const me = await signUp(api);
+    type Pair = { accessToken: string; refreshToken: string };
+    const [a, b] = await Promise.all([
+      api.post<Pair>('/api-node/refresh', { refreshToken: me.refreshToken }),
+      api.post<Pair>('/api-node/refresh', { refreshToken: me.refreshToken }),
+    ]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    // A third tab a moment later (the first two have finished) is still a concurrent refresh.
+    const c = await api.post<Pair>('/api-node/refresh', { refreshToken: me.refreshToken });
+    expect(c.status).toBe(200);
+    for (const pair of [a.body, b.body, c.body]) {
+      expect((await api.get('/api-node/protected', pair.accessToken)).status).toBe(200);
+      const next = await api.post<Pair>('/api-node/refresh', { refreshToken: pair.refreshToken });
+      expect(next.status).toBe(200);
+      expect((await api.get('/api-node/protected', next.body.accessToken)).status).toBe(200);
+    }
+    // After a logout of the sign-in's live tokens the rotated one gives nothing, even within the window.
+    const you = await signUp(api);
+    const rotated = await api.post<Pair>('/api-node/refresh', { refreshToken: you.refreshToken });
+    await api.post('/api-node/logout', { refreshToken: rotated.body.refreshToken });
+    expect((await api.post('/api-node/refresh', { refreshToken: you.refreshToken })).status).toBe(401);
+  });
+
+  /** Moves the revocation of a rotated token past the grace window of a concurrent refresh. */
+  async function rotatedLongAgo(refreshToken: string) {
+    await server.ctx.db
+      .updateTable('refresh_tokens')
+      .set({ revoked_at: new Date(Date.now() - 60_000).toISOString() })
+      .where('token_hash', '=', await sha256(refreshToken))
+      .execute();
+  }
 
   it('refuses an expired refresh token and one from another sign-in is unaffected by a theft', async () => {
     const me = await signUp(api);
@@ -149,6 +184,7 @@ describe.each(TEST_DATABASES)('accounts on %s', (database) => {
     const you = await signUp(api);
     const next = await api.post<{ accessToken: string }>('/api-node/refresh', { refreshToken: you.refreshToken });
     expect((await api.get('/api-node/protected', next.body.accessToken)).status).toBe(200);
+    await rotatedLongAgo(you.refreshToken);
     expect((await api.post('/api-node/refresh', { refreshToken: you.refreshToken })).status).toBe(401);
     expect((await api.get('/api-node/protected', next.body.accessToken)).status).toBe(401);
   });

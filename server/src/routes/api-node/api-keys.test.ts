@@ -184,4 +184,80 @@ describe.each(TEST_DATABASES)('partner API keys on %s', (database) => {
     expect((await api.get('/api-node/user/profile', k.key)).status).toBe(401);
     expect((await api.get('/api-node/api-keys', k.key)).status).toBe(401);
   });
+  it('creates at most 20 active keys from 40 parallel requests (counted and inserted in one transaction)', async () => {
+    const user = await signUp(api, 'Parallel Keys');
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        createKey(
+          { name: `parallel ${i}`, allowedOrigins: [], rateLimitPerMinute: 10, kind: 'server' },
+          user.accessToken,
+        ),
+      ),
+    );
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(20);
+    expect(statuses.filter((s) => s !== 201 && s !== 400)).toEqual([]);
+    const list = await api.get<KeyAnswer[]>('/api-node/api-keys', user.accessToken);
+    expect(list.body.filter((k) => k.revoked_at === null)).toHaveLength(20);
+  });
+
+  it('revokes the API keys on a password change, as a reset does', async () => {
+    const user = await signUp(api, 'Changing Password');
+    const { body: k } = await createKey(
+      { name: 'server key', allowedOrigins: [], rateLimitPerMinute: 10, kind: 'server' },
+      user.accessToken,
+    );
+    expect((await api.get('/api-node/runs', k.key)).status).toBe(200);
+    const changed = await api.post(
+      '/api-node/change-password',
+      { currentPassword: user.password, newPassword: 'a-brand-new-password' },
+      user.accessToken,
+    );
+    expect(changed.status).toBe(200);
+    expect((await api.get('/api-node/runs', k.key)).status).toBe(401);
+    const row = await server.ctx.db
+      .selectFrom('api_keys')
+      .select('revoked_at')
+      .where('id', '=', k.id)
+      .executeTakeFirst();
+    expect(row?.revoked_at).not.toBeNull();
+  });
+});
+
+describe.runIf(TEST_DATABASES.includes('postgres'))('partner API key limit across two PostgreSQL instances', () => {
+  let a: TestServer;
+  let b: TestServer;
+  const jwtSecret = 'api-key-limit-test-secret-of-at-least-32-characters';
+
+  beforeAll(async () => {
+    a = await startTestServer({ jwtSecret }, { database: 'postgres' });
+    b = await startTestServer({ jwtSecret }, { database: 'postgres' });
+  });
+  afterAll(async () => {
+    await a.close();
+    await b.close();
+  });
+
+  it('creates at most 20 active keys from 40 parallel requests spread over both', async () => {
+    const user = await signUp(client(a), 'Two Instances');
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        client(i % 2 ? b : a).post(
+          '/api-node/api-keys',
+          { name: `parallel ${i}`, allowedOrigins: [], rateLimitPerMinute: 10, kind: 'server' },
+          user.accessToken,
+        ),
+      ),
+    );
+    expect(answers.filter((x) => x.status === 201)).toHaveLength(20);
+    expect(answers.filter((x) => x.status !== 201 && x.status !== 400).map((x) => x.status)).toEqual([]);
+    const active = await a.ctx.db
+      .selectFrom('users')
+      .innerJoin('api_keys', 'api_keys.user_id', 'users.id')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where('users.username', '=', user.username)
+      .where('api_keys.revoked_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    expect(Number(active.n)).toBe(20);
+  });
 });

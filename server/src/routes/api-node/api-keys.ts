@@ -44,31 +44,36 @@ export function apiKeyRoutes(ctx: ServerContext): Hono<CallerEnv> {
     const parsed = await readJson(c, CreateApiKeyRequest);
     if (!parsed.ok) return parsed.response;
     const caller = c.get('caller');
-    const active = await ctx.db
-      .selectFrom('api_keys')
-      .select((eb) => eb.fn.countAll<string | number>().as('n'))
-      .where('user_id', '=', caller.userId)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirstOrThrow();
-    if (Number(active.n) >= MAX_ACTIVE_KEYS) {
-      return c.json({ error: `At most ${MAX_ACTIVE_KEYS} active API keys; revoke one first` }, 400);
-    }
     const { key, prefix, hash } = generateApiKey();
-    const row = await ctx.db
-      .insertInto('api_keys')
-      .values({
-        user_id: caller.userId,
-        organization: caller.organization,
-        name: parsed.data.name,
-        prefix,
-        key_hash: hash,
-        allowed_origins: JSON.stringify(parsed.data.allowedOrigins),
-        rate_limit_per_minute: parsed.data.rateLimitPerMinute,
-        kind: parsed.data.kind,
-        created_at: now(),
-      })
-      .returning(columns)
-      .executeTakeFirstOrThrow();
+    // Counted and inserted in one transaction that locks the user row (PostgreSQL; SQLite runs one
+    // write transaction at a time): parallel requests, on one instance or several, cannot all pass the count.
+    const row = await ctx.db.transaction().execute(async (trx) => {
+      const lock = trx.selectFrom('users').select('id').where('id', '=', caller.userId);
+      await (ctx.dialect === 'postgres' ? lock.forUpdate() : lock).execute();
+      const active = await trx
+        .selectFrom('api_keys')
+        .select((eb) => eb.fn.countAll<string | number>().as('n'))
+        .where('user_id', '=', caller.userId)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      if (Number(active.n) >= MAX_ACTIVE_KEYS) return null;
+      return trx
+        .insertInto('api_keys')
+        .values({
+          user_id: caller.userId,
+          organization: caller.organization,
+          name: parsed.data.name,
+          prefix,
+          key_hash: hash,
+          allowed_origins: JSON.stringify(parsed.data.allowedOrigins),
+          rate_limit_per_minute: parsed.data.rateLimitPerMinute,
+          kind: parsed.data.kind,
+          created_at: now(),
+        })
+        .returning(columns)
+        .executeTakeFirstOrThrow();
+    });
+    if (!row) return c.json({ error: `At most ${MAX_ACTIVE_KEYS} active API keys; revoke one first` }, 400);
     forgetKeyOrigins(ctx);
     return c.json({ ...apiKeyView(row), key }, 201);
   });

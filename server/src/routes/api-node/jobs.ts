@@ -13,7 +13,15 @@ import { MangoError } from '@mango/core';
 import { bruise, features } from '@mango/plugins';
 import type { ServerContext } from '../../context.ts';
 import { requireUserOrServerKey, type CallerEnv } from '../../auth/caller.ts';
-import { cancelJob, createJob, failJob, jobView, type JobOperation, type JobView } from '../../jobs/store.ts';
+import {
+  cancelJob,
+  createJob,
+  failJob,
+  jobView,
+  queuedPhotosOf,
+  type JobOperation,
+  type JobView,
+} from '../../jobs/store.ts';
 import { callerLimits } from '../api-py/guards.ts';
 import { readMultipart, uploadedFiles, withUploadSpool, type MultipartForm } from '../api-py/uploads.ts';
 import { zipPhotos } from './job-zip.ts';
@@ -68,7 +76,29 @@ export function jobRoutes(ctx: ServerContext): Hono<CallerEnv> {
   // '/jobs/*' also matches '/jobs': one authentication (and one count against a key's limit) a request.
   app.use('/jobs/*', requireUserOrServerKey(ctx));
 
+  const maxQueued = ctx.config.maxQueuedPhotosPerUser;
+  /**
+   * 429 {error, details} when the caller's photos waiting in the queue plus `adding` would pass
+   * MAX_QUEUED_PHOTOS_PER_USER; Retry-After: about the time the queue needs for the excess (a photo
+   * takes about a second of a thread), from 1 s to 1 h.
+   */
+  const overQueueCap = async (c: Context<CallerEnv>, adding: number): Promise<Response | null> => {
+    const queued = await queuedPhotosOf(db, c.get('caller').userId);
+    // Before the upload is read (adding 0): refused only when not one more photo fits.
+    const excess = queued + Math.max(1, adding) - maxQueued;
+    if (excess <= 0) return null;
+    c.header('Retry-After', String(Math.min(3600, Math.max(1, Math.ceil(excess / Math.max(1, ctx.pool.threads))))));
+    const error =
+      adding === 0
+        ? `Too many photos queued: ${queued} of your photos are waiting (at most ${maxQueued}); wait for your jobs to progress`
+        : `Too many photos queued: ${queued} of your photos are waiting and this job adds ${adding} (at most ${maxQueued} together); wait for your jobs to progress or send fewer photos`;
+    return c.json({ error, details: { queued, adding, max: maxQueued } }, 429);
+  };
+
   app.post('/jobs', callerLimits(ctx), withUploadSpool(ctx.config.uploadDir), async (c) => {
+    // A full queue is refused before any of the upload is read.
+    const full = await overQueueCap(c, 0);
+    if (full) return full;
     const limits = {
       maxFileBytes: ctx.config.maxUploadBytes,
       maxFiles: ctx.config.maxJobFiles,
@@ -80,6 +110,9 @@ export function jobRoutes(ctx: ServerContext): Hono<CallerEnv> {
     const uploads = zips.length
       ? await zipPhotos(zips, c.get('uploadSpool').dir, limits)
       : uploadedFiles(form, ['images']);
+    // ... and a job that would overfill it, before its photos are stored (the spool is removed).
+    const over = await overQueueCap(c, uploads.length);
+    if (over) return over;
     const caller = c.get('caller');
     const id = await createJob(db, jobs.store, caller, operation, options, uploads);
     try {

@@ -2,16 +2,30 @@
  * Password recovery and change: /api-node/forgot-password, verify-code, change-password.
  * Nothing secret reaches the browser before the user proves they read the e-mail.
  */
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import type { ServerContext } from '../../context.ts';
 import { afterAnswer } from '../../background.ts';
 import { errorResponse, type CallerEnv } from '../../auth/caller.ts';
-import { consumeResetToken, RESET_TOKEN_PREFIX, startRecovery, verifyRecoveryCode } from '../../auth/recovery.ts';
+import {
+  consumeResetToken,
+  ownersSide,
+  RESET_TOKEN_PREFIX,
+  startRecovery,
+  verifyRecoveryCode,
+  type Requester,
+} from '../../auth/recovery.ts';
 import { ChangePasswordRequest, ForgotPasswordRequest, VerifyCodeRequest } from '../../auth/schemas.ts';
 import { authenticateAccessToken } from '../../auth/caller.ts';
 import { revokeApiKeys } from '../../auth/api-keys.ts';
 import { endOtherSessions } from '../../auth/tokens.ts';
-import { addressKey, clearLoginFailures, hashPassword, rateLimit, verifyPassword } from '../../security/index.ts';
+import {
+  addressKey,
+  clearLoginFailures,
+  clientAddress,
+  hashPassword,
+  rateLimit,
+  verifyPassword,
+} from '../../security/index.ts';
 import { readJson } from './validate.ts';
 
 export const RECOVERY_SENT = 'If an account exists for this address, a verification code has been sent.';
@@ -22,37 +36,54 @@ export function recoveryRoutes(ctx: ServerContext): Hono<CallerEnv> {
   const app = new Hono<CallerEnv>();
   const limit = () => ctx.config.loginLimitPerMinute;
 
+  /** The client address, and the user of a valid access token sent along (a signed-in session). */
+  const requester = async (c: Context): Promise<Requester> => {
+    const address = clientAddress(c, ctx.config.trustProxy);
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '');
+    const caller = m && !m[1].startsWith(RESET_TOKEN_PREFIX) ? await authenticateAccessToken(ctx, m[1]) : null;
+    return { address, signedInAs: caller?.userId };
+  };
+
   app.post('/forgot-password', async (c) => {
     const parsed = await readJson(c, ForgotPasswordRequest);
     if (!parsed.ok) return parsed.response;
     const email = parsed.data.email.toLowerCase();
+    const who = await requester(c);
+    // Counted per address and per (address, account), never per account alone: a stranger cannot use
+    // up the owner's recovery. A signed-in session is counted per user instead of per address.
+    const source = who.signedInAs === undefined ? addressKey(c, ctx, 'recovery') : `recovery:user:${who.signedInAs}`;
     const limited = await rateLimit(c, ctx, [
-      { key: addressKey(c, ctx, 'recovery'), limit: limit() },
-      { key: `recovery:account:${email}`, limit: limit() },
+      { key: source, limit: limit() },
+      { key: `recovery:pair:${who.address}:${email}`, limit: limit() },
     ]);
     if (limited) return limited;
     const daily = await rateLimit(
       c,
       ctx,
-      [{ key: addressKey(c, ctx, 'recovery-day'), limit: ctx.config.recoveryPerAddressPerDay }],
+      [{ key: `${source}:day`, limit: ctx.config.recoveryPerAddressPerDay }],
       'day',
     );
     if (daily) return daily;
     // Looked up and mailed after the answer: its timing says nothing about the account.
-    afterAnswer(ctx, 'password recovery', () => startRecovery(ctx, email));
+    afterAnswer(ctx, 'password recovery', () => startRecovery(ctx, email, who), c);
     return c.json({ message: RECOVERY_SENT }, 200);
   });
 
   app.post('/verify-code', async (c) => {
     const parsed = await readJson(c, VerifyCodeRequest);
     if (!parsed.ok) return parsed.response;
-    // Per address and per account: a new code every few minutes must not multiply the guesses.
+    const who = await requester(c);
+    // Per address and per (address, account); per account too, but only for checks from outside the
+    // owner's side (so strangers cannot fill it for the owner). The wrong codes per day are bounded in
+    // verifyRecoveryCode.
+    const email = parsed.data.email.toLowerCase();
     const limited = await rateLimit(c, ctx, [
       { key: addressKey(c, ctx, 'verify-code'), limit: limit() },
-      { key: `verify-code:account:${parsed.data.email.toLowerCase()}`, limit: limit() },
+      { key: `verify-code:pair:${who.address}:${email}`, limit: limit() },
+      ...((await ownersSide(ctx, email, who)) ? [] : [{ key: `verify-code:account:${email}`, limit: limit() }]),
     ]);
     if (limited) return limited;
-    const resetToken = await verifyRecoveryCode(ctx, parsed.data.email, parsed.data.code);
+    const resetToken = await verifyRecoveryCode(ctx, parsed.data.email, parsed.data.code, who);
     if (!resetToken) return c.json({ error: INCORRECT_CODE }, 400);
     return c.json({ resetToken }, 200);
   });
@@ -106,8 +137,10 @@ export function recoveryRoutes(ctx: ServerContext): Hono<CallerEnv> {
       .set({ password_hash: await hashPassword(newPassword) })
       .where('id', '=', user.id)
       .execute();
-    // This sign-in stays valid; every other session has to sign in again.
+    // This sign-in stays valid; every other session has to sign in again, and the account's API keys
+    // are revoked as on a reset (whoever knew the old password may have made one).
     await endOtherSessions(ctx, user.id, caller.family);
+    await revokeApiKeys(ctx, user.id);
     return c.json({ message: PASSWORD_UPDATED }, 200);
   });
 

@@ -8,14 +8,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
 import type { Context, MiddlewareHandler } from 'hono';
-import { MangoError, sanitizeFileName } from '@mango/core';
+import { MangoError, sanitizeFileName, type Logger } from '@mango/core';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../db/private-files.ts';
 import { DEFAULT_REFUSED_BODY_BOUNDS, discardRestOfNodeStream } from '../../security/refused-bodies.ts';
 
@@ -50,6 +50,48 @@ declare module 'hono' {
   interface ContextVariableMap {
     uploadSpool: Spool;
   }
+}
+
+/** A spool directory untouched (itself and its files) this long is taken as left by a crashed process. */
+export const STALE_SPOOL_MS = 60 * 60_000;
+
+/** The newest modification time of a spool entry and, for a directory, of its files (ms). */
+async function lastTouched(path: string): Promise<number> {
+  const own = await stat(path);
+  if (!own.isDirectory()) return own.mtimeMs;
+  let newest = own.mtimeMs;
+  for (const name of await readdir(path)) {
+    const s = await stat(join(path, name)).catch(() => null);
+    if (s) newest = Math.max(newest, s.mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * Removes the spool directories under `root` that nothing has written to for `olderThanMs`: those of
+ * uploads cut by a crash (a request that ends removes its own). Run at server start and then
+ * periodically; a spool still being written (by this or another instance sharing the folder) is kept.
+ */
+export async function removeStaleSpools(root: string, logger: Logger, olderThanMs = STALE_SPOOL_MS): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(root);
+  } catch {
+    return 0; // no upload folder yet
+  }
+  let removed = 0;
+  for (const name of names) {
+    const path = join(root, name);
+    try {
+      if (Date.now() - (await lastTouched(path)) < olderThanMs) continue;
+      await rm(path, { recursive: true, force: true });
+      removed++;
+    } catch {
+      // removed meanwhile, or unreadable: the next sweep tries again
+    }
+  }
+  if (removed > 0) logger.info(`removed ${removed} stale upload spool(s) from ${root}`);
+  return removed;
 }
 
 /** Gives the request a spool directory under `root` and removes it, with its files, when the request ends. */

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/index.ts';
+import { backgroundSettled } from '../../background.ts';
 import { client, mailedCode, signUp, type Client } from '../../routes/api-node/testing.ts';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -22,6 +23,8 @@ describe('issue 16 item 7: enumeration', () => {
     const users = [];
     for (let i = 0; i < 16; i++) users.push(await signUp(api));
     const time = async (email: string) => {
+      // The previous request's work after its answer (the lookup, the code, the mail) is not timed here.
+      await backgroundSettled(server.ctx);
       const t0 = performance.now();
       const res = await api.post('/api-node/forgot-password', { email });
       const ms = performance.now() - t0;
