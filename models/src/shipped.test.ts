@@ -17,9 +17,9 @@ const SHIPPED_SHA256 = '3ce3853d1204267591dab927eaa38986a9890f57d55b38490ee465e5
 
 /** bruise_percent and bruise_pixels of the plugin (method model) on each fixture, as pinned. */
 const PINNED: Record<string, { percent: number; pixels: number }> = {
-  'sample-0.png': { percent: 2.5591, pixels: 1321 },
+  'sample-0.png': { percent: 2.5596, pixels: 1321 },
   'sample-1.png': { percent: 6.7442, pixels: 3562 },
-  'sample-2.png': { percent: 1.3383, pixels: 992 },
+  'sample-2.png': { percent: 2.0456, pixels: 992 },
 };
 
 /** Mean logit and count of positive logits of the whole-photo square of sample-1 (320 x 320). */

@@ -80,6 +80,31 @@ const cases = [
   },
 ];
 
+// The annotated real photos (pixel truth of ANNOTATION.md): the largest bruise % error and the worst
+// fruit outline, out of fold.
+type Real = { filename: string; truth_percent: number; predicted_percent: number; fruit_iou: number };
+const real: Real[] = report.per_image_out_of_fold.annotated_real ?? [];
+if (real.length > 0) {
+  const worst = by(real, (r) => -Math.abs(r.predicted_percent - r.truth_percent))[0];
+  const outline = by(real, (r) => r.fruit_iou)[0];
+  cases.push(
+    {
+      name: 'real-worst-error',
+      set: 'senmango',
+      dir: 'senmango_real_lesions',
+      file: worst.filename,
+      note: `annotated ${worst.truth_percent} %, model ${worst.predicted_percent} %`,
+    },
+    {
+      name: 'real-worst-outline',
+      set: 'senmango',
+      dir: 'senmango_real_lesions',
+      file: outline.filename,
+      note: `fruit IoU ${outline.fruit_iou}; annotated ${outline.truth_percent} %, model ${outline.predicted_percent} %`,
+    },
+  );
+}
+
 mkdirSync(values.out!, { recursive: true });
 for (const c of cases) {
   const fold = foldOf.get(`${c.set}/${c.file}`)!;

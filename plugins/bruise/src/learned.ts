@@ -15,7 +15,7 @@
  * Step 1 runs once (identity): it only places the squares, whose 6 % margin absorbs its small shifts.
  */
 import type { LoadedModel, ModelManifestEntry, RasterImage } from '@mango/core';
-import { fillHoles, labelBoxes, labelComponents, MangoError } from '@mango/core';
+import { fillHoles, labelBoxes, labelComponents, MangoError, rgb8ToLab } from '@mango/core';
 import { cropSquarePlanes, fruitSquare, type FruitSquare } from './model.ts';
 
 /** Fruit pieces smaller than this share of the picture are dropped (specks, a fruit's far edge). */
@@ -184,9 +184,49 @@ export async function learnedSegmentation(
   const union = new Uint8Array(n);
   for (let i = 0; i < n; i++) union[i] = labels[i] ? 1 : 0;
   const filled = fillHoles(union, work.width, work.height);
+  dropBackgroundColour(work, filled);
   const pieces = dropSmall(labelComponents(filled, work.width, work.height, 8), n);
   for (let i = 0; i < n; i++) if (!pieces.labels[i]) bruise[i] = 0;
   return { labels: pieces.labels, count: pieces.count, bruise };
+}
+
+/** CIE76 distance from the background's colour under which a fruit pixel is taken for background. */
+export const BACKGROUND_DELTA_E = 8;
+
+/**
+ * A safety net for a plain background: when most of the picture's border is not fruit and that border
+ * is one colour (median absolute deviation of L*, a*, b* each under 4), fruit pixels within
+ * BACKGROUND_DELTA_E of its median colour are background the model took for fruit (the gap between
+ * two fruit, a bridge between neighbours). Rot, mould and shade stay: they are far from a plain
+ * background's colour.
+ */
+export function dropBackgroundColour(work: RasterImage, fruit: Uint8Array): void {
+  const { width: w, height: h, data } = work;
+  const border: number[] = [];
+  for (let x = 0; x < w; x++) border.push(x, (h - 1) * w + x);
+  for (let y = 1; y < h - 1; y++) border.push(y * w, y * w + w - 1);
+  const lab = new Float64Array(3);
+  const L: number[] = [];
+  const A: number[] = [];
+  const B: number[] = [];
+  for (const i of border) {
+    if (fruit[i]) continue;
+    rgb8ToLab(data[i * 4], data[i * 4 + 1], data[i * 4 + 2], lab);
+    L.push(lab[0]);
+    A.push(lab[1]);
+    B.push(lab[2]);
+  }
+  if (L.length < 0.6 * border.length) return;
+  const median = (v: number[]) => [...v].sort((a, b) => a - b)[v.length >> 1];
+  const mad = (v: number[], m: number) => median(v.map((x) => Math.abs(x - m)));
+  const m = [median(L), median(A), median(B)];
+  if (mad(L, m[0]) >= 4 || mad(A, m[1]) >= 4 || mad(B, m[2]) >= 4) return;
+  const t2 = BACKGROUND_DELTA_E * BACKGROUND_DELTA_E;
+  for (let i = 0; i < w * h; i++) {
+    if (!fruit[i]) continue;
+    rgb8ToLab(data[i * 4], data[i * 4 + 1], data[i * 4 + 2], lab);
+    if ((lab[0] - m[0]) ** 2 + (lab[1] - m[1]) ** 2 + (lab[2] - m[2]) ** 2 < t2) fruit[i] = 0;
+  }
 }
 
 function dropSmall(c: { labels: Int32Array; count: number }, n: number) {
