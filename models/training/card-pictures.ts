@@ -107,7 +107,8 @@ if (real.length > 0) {
 
 mkdirSync(values.out!, { recursive: true });
 for (const c of cases) {
-  const fold = foldOf.get(`${c.set}/${c.file}`)!;
+  // A photo in no fold trained no model: any fold model never saw it (fold 0 scores it).
+  const fold = foldOf.get(`${c.set}/${c.file}`) ?? 0;
   const dir = mkdtempSync(join(tmpdir(), 'mango-card-'));
   const file = resolve(values.runs!, `fold-${fold}/model.onnx`);
   const entry = { ...shipped, id: `${shipped.id}-fold-${fold}`, file, sha256: sha256File(file) };
