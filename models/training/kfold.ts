@@ -200,7 +200,10 @@ const report = {
 // formatted as the repository's prettier formats it, so `npm run lint` stays green after a run
 const prettier = await import('prettier');
 const prettierOptions = (await prettier.resolveConfig(values.out!)) ?? {};
-writeFileSync(values.out!, await prettier.format(JSON.stringify(report), { ...prettierOptions, filepath: values.out! }));
+writeFileSync(
+  values.out!,
+  await prettier.format(JSON.stringify(report), { ...prettierOptions, filepath: values.out! }),
+);
 const p = pooled.pixel;
 const l = pooled.labels;
 const r = pooled.real;
