@@ -10,14 +10,29 @@ import { join } from 'node:path';
 import type { PipelineStep } from '@mango/core';
 import type { JobProgress, JobState } from '@mango/core/jobs';
 import type { JobResult } from '@mango/runner';
+import type { ExpressionBuilder } from 'kysely';
 import type { DB } from '../db/index.ts';
+import type { Database } from '../db/schema.ts';
 import { now } from '../db/index.ts';
 import { PRIVATE_DIR_MODE } from '../db/private-files.ts';
 import { pluginFigures, runItemOf, runRowOf, runSummary, type RunItemRow, type RunOperation } from '../runs/index.ts';
 
 export type JobOperation = 'bruise' | 'features';
 export type { JobState };
-export const ACTIVE_STATES: JobState[] = ['queued', 'running'];
+export /** A job photo (job_files joined to jobs) whose result is not stored in the job's run yet. */
+function notYetStored(eb: ExpressionBuilder<Database, 'job_files' | 'jobs'>) {
+  return eb.not(
+    eb.exists(
+      eb
+        .selectFrom('run_items')
+        .select('run_items.id')
+        .whereRef('run_items.run_id', '=', 'jobs.run_id')
+        .whereRef('run_items.position', '=', 'job_files.position'),
+    ),
+  );
+}
+
+const ACTIVE_STATES: JobState[] = ['queued', 'running'];
 
 /** The answer of GET /api-node/jobs/{id}. */
 export type JobView = JobProgress;
@@ -337,17 +352,7 @@ export async function pendingPhotosByUser(
         .as('rank'),
     ])
     .where('jobs.state', 'in', ACTIVE_STATES)
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('run_items')
-            .select('run_items.id')
-            .whereRef('run_items.run_id', '=', 'jobs.run_id')
-            .whereRef('run_items.position', '=', 'job_files.position'),
-        ),
-      ),
-    );
+    .where(notYetStored);
   const rows = await db
     .selectFrom(ranked.as('p'))
     .selectAll()
@@ -404,17 +409,7 @@ export async function pendingPhotos(
     .innerJoin('jobs', 'jobs.id', 'job_files.job_id')
     .select(['job_files.job_id', 'job_files.position'])
     .where('jobs.state', 'in', ACTIVE_STATES)
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('run_items')
-            .select('run_items.id')
-            .whereRef('run_items.run_id', '=', 'jobs.run_id')
-            .whereRef('run_items.position', '=', 'job_files.position'),
-        ),
-      ),
-    )
+    .where(notYetStored)
     .orderBy('jobs.created_at')
     .orderBy('job_files.position')
     .limit(limit)
