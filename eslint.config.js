@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import mango from './tools/eslint/no-plugin-ids.js';
 
 /**
  * The layers (guide/architecture.md): core imports nothing of the repository; a plugin (and the
@@ -59,6 +60,21 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', layerRules.plugins] },
   },
   { files: ['runner/**/*.{ts,tsx}'], rules: { 'no-restricted-imports': ['error', layerRules.runner] } },
+  {
+    // Code that knows plugins by their declarations only (issue 24): core, and the server's run,
+    // job and export code. Tests may name plugins; the spec's /api-py routes name their own.
+    files: [
+      'core/src/**/*.{ts,tsx}',
+      'server/src/runs/**/*.ts',
+      'server/src/jobs/**/*.ts',
+      'server/src/routes/api-node/runs.ts',
+      'server/src/routes/api-node/jobs.ts',
+      'server/src/routes/api-node/job-zip.ts',
+    ],
+    ignores: ['**/*.test.ts', 'core/src/testing/**'],
+    plugins: { mango },
+    rules: { 'mango/no-plugin-ids': 'error' },
+  },
   {
     files: ['web/**/*.{ts,tsx}', 'widget/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },

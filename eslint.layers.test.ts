@@ -50,3 +50,37 @@ describe('layers (no-restricted-imports)', () => {
     expect(await errors('server/src/x.ts', "import { a } from '@mango/core/node';\nexport { a };\n")).toEqual([]);
   });
 });
+
+describe('core and the server run, job and export code name no plugin (mango/no-plugin-ids)', () => {
+  const named = async (path: string, code: string) => {
+    const [result] = await eslint.lintText(code, { filePath: path });
+    return result.messages.filter((m) => m.ruleId === 'mango/no-plugin-ids').map((m) => m.message);
+  };
+  it('fires on a plugin id in any form and on a plugin import', async () => {
+    for (const code of [
+      "export const isBruise = (op: string) => op === 'bruise';\n",
+      "export function f(op: string) {\n  switch (op) {\n    case 'features':\n      return 1;\n  }\n  return 0;\n}\n",
+      "export const known = (op: string) => ['kmeans'].includes(op);\n",
+      'export const name = (x: string) => `remove-background${x}`;\n',
+    ]) {
+      for (const path of [
+        'core/src/x.ts',
+        'server/src/runs/x.ts',
+        'server/src/jobs/x.ts',
+        'server/src/routes/api-node/runs.ts',
+      ])
+        expect(await named(path, code)).toEqual([expect.stringContaining("is a plugin's id")]);
+    }
+    expect(await named('server/src/jobs/x.ts', "import a from '@mango/plugin-bruise';\nexport { a };\n")).toEqual([
+      expect.stringContaining('is one plugin'),
+    ]);
+  });
+  it('leaves tests, the registry and the /api-py routes alone', async () => {
+    const code = "export const isBruise = (op: string) => op === 'bruise';\n";
+    expect(await named('server/src/runs/x.test.ts', code)).toEqual([]);
+    expect(await named('server/src/routes/api-py/x.ts', code)).toEqual([]);
+    expect(
+      await named('server/src/jobs/x.ts', "import { registry } from '@mango/plugins';\nexport { registry };\n"),
+    ).toEqual([]);
+  });
+});

@@ -3,6 +3,7 @@ import type { RasterImage } from './image.ts';
 import type { Mask } from './mask.ts';
 import { MangoError, throwIfAborted } from './errors.ts';
 import type { ModelLoader } from './models.ts';
+import type { RunDeclaration } from './runs.ts';
 import { noModels } from './models.ts';
 
 export type PluginKind = 'transform' | 'analysis';
@@ -99,6 +100,11 @@ export interface Plugin<O extends z.ZodType = z.ZodType, R extends z.ZodType = z
    * an overlay or masks. A transform's output image is its result's `image`, not one of these.
    */
   images?: Readonly<Record<string, string>>;
+  /**
+   * How runs of this plugin are stored, listed and exported (core/src/runs.ts): front ends store
+   * the runs of any plugin that declares them, by this declaration alone.
+   */
+  runs?: RunDeclaration;
   run(image: RasterImage, options: z.output<O>, ctx: PluginContext): Promise<z.output<R>>;
 }
 

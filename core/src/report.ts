@@ -113,8 +113,8 @@ pre{background:#f5f7f5;padding:.8rem;border-radius:6px;overflow:auto;font-size:1
 
 /** The report of a bruise results file as one HTML document. */
 export function reportHtml(file: ResultsFile, options: { threshold?: number; title?: string } = {}): string {
-  if (file.provenance.operation !== 'bruise') {
-    throw new MangoError('INVALID_INPUT', 'the report covers bruise runs; this results file holds a feature analysis');
+  if (file.photos.some((p) => !isBruiseFigures(p.result))) {
+    throw new MangoError('INVALID_INPUT', 'the report covers bruise runs; this results file holds another analysis');
   }
   const threshold = options.threshold ?? DEFAULT_REPORT_THRESHOLD;
   const items = bruiseFiguresOf(file);

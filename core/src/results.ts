@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { csvTable, type CsvCell, type CsvColumn, type CsvLayout } from './csv.ts';
 import { BruiseResultItem, FeatureResultItem } from './schemas/index.ts';
+import type { RanWith } from './runs.ts';
 
 /** A bruise item's figures: the HTTP item without its overlay (and without run_id). */
 export const BruiseFigures = BruiseResultItem.omit({ overlay_img: true, run_id: true });
@@ -25,7 +26,8 @@ export const Provenance = z.object({
   /** 'api' (a stored run) or 'cli' */
   source: z.enum(['api', 'cli']),
   run_id: z.string().nullable(),
-  operation: z.enum(['bruise', 'analyze']),
+  /** the kind of run, as its plugin declares it (core/src/runs.ts): `bruise`, `analyze`, ... */
+  operation: z.string(),
   /** the method asked for ('auto', 'classical', 'model'; null for analyze) */
   method: z.string().nullable(),
   /** the method that ran ('classical' or 'model'; null for analyze) */
@@ -39,13 +41,7 @@ export const Provenance = z.object({
 });
 export type Provenance = z.infer<typeof Provenance>;
 
-/** What ran, as a bruise item (or a stored run's columns) says it: method, plugin version, model. */
-export interface RanWith {
-  method?: string | null;
-  version?: string | null;
-  model_id?: string | null;
-  model_sha256?: string | null;
-}
+export type { RanWith };
 
 /** The provenance of a call or a batch: what was asked (`asked`) and what ran (`ran`, e.g. the first item). */
 export function makeProvenance(
@@ -58,7 +54,7 @@ export function makeProvenance(
   return {
     app: 'mango-bruise-tracker',
     ...asked,
-    method_used: asked.operation === 'bruise' ? (ran.method ?? null) : null,
+    method_used: ran.method ?? null,
     plugin_version: ran.version ?? null,
     model_id: ran.model_id ?? null,
     model_sha256: ran.model_sha256 ?? null,
@@ -71,8 +67,8 @@ export const ResultsPhoto = z.object({
   sha256: z.string(),
   width: z.number().int().nullable(),
   height: z.number().int().nullable(),
-  /** the bruise figures, or the feature analysis item (operation analyze) */
-  result: z.union([BruiseFigures, FeatureResultItem]),
+  /** the bruise figures, the feature analysis item (operation analyze), or another plugin's declared result */
+  result: z.union([BruiseFigures, FeatureResultItem, z.record(z.string(), z.unknown())]),
   /** data:image/jpeg;base64 overlay, long side at most THUMBNAIL_MAX_SIDE; null when none */
   overlay_thumbnail: z.string().nullable(),
   /** the same for the photo itself (shown beside its overlay); absent in older files */

@@ -22,6 +22,7 @@ import {
   type PluginImage,
   type PluginImages,
   type RasterImage,
+  sourceSize,
 } from '@mango/core';
 import { createNodeImageBackend, DEFAULT_MAX_PIXELS, encodeImage, thumbnailDataUrl } from '@mango/core/node';
 import { registry } from '@mango/plugins';
@@ -48,6 +49,12 @@ export interface ImageJob {
    * job's decode instead of decoding the file a second time.
    */
   thumbnail?: number;
+  /**
+   * Also return a JPEG copy, long side at most `maxSide`, of the last step's extra image `name`
+   * (an overlay) or of a transform's output image (`name: 'output'`), as a data URL
+   * (`imageThumbnail`): a stored run keeps it, made from the pixels before they are encoded.
+   */
+  imageThumbnail?: { name: string; maxSide: number };
 }
 
 /** An encoded image: a picture in the format its plugin named, a mask as an 8-bit PNG of 0 and 255. */
@@ -69,6 +76,10 @@ export type JobSuccess = {
   images: Record<string, EncodedImage>;
   /** the photo's thumbnail when the job asked for one (a data URL; absent when it could not be made) */
   thumbnail?: string;
+  /** the thumbnail of the image `imageThumbnail` asked for (absent when the result has no such image) */
+  imageThumbnail?: string;
+  /** the photo's size as decoded (EXIF orientation applied) */
+  size: { width: number; height: number };
 };
 export type JobFailure = {
   ok: false;
@@ -142,18 +153,39 @@ export async function runImageJob(job: ImageJob): Promise<JobResult> {
       want: job.images,
       ownsImage: true,
     });
+    const size = sourceSize(decoded);
     const raw = (await runPipeline(registry, job.steps, decoded, ctx)) as Record<string, unknown>;
     const result: Record<string, unknown> = {};
     let image: Uint8Array | undefined;
+    let imageThumbnail: string | undefined;
     const images: JobSuccess['images'] = {};
+    const small = async (picture: RasterImage) =>
+      job.imageThumbnail
+        ? await thumbnailDataUrl(picture, job.imageThumbnail.maxSide).catch(() => undefined)
+        : undefined;
     for (const [k, v] of Object.entries(raw)) {
       if (k === 'images' && typeof v === 'object' && v !== null) {
-        for (const [n, img] of Object.entries(v as PluginImages)) if (img) images[n] = await encodePluginImage(img);
+        for (const [n, img] of Object.entries(v as PluginImages)) {
+          if (!img) continue;
+          if (n === job.imageThumbnail?.name && img.kind === 'picture') imageThumbnail = await small(img.image);
+          images[n] = await encodePluginImage(img);
+        }
       } else if (isRaster(v)) {
+        if (job.imageThumbnail?.name === 'output') imageThumbnail = await small(v);
         if (job.output) image = await encodeImage(v, job.output.format, { quality: job.output.quality });
       } else result[k] = v;
     }
-    return { ok: true, name, sha256, result, image, images, ...(thumbnail ? { thumbnail } : {}) };
+    return {
+      ok: true,
+      name,
+      sha256,
+      result,
+      image,
+      images,
+      size,
+      ...(thumbnail ? { thumbnail } : {}),
+      ...(imageThumbnail ? { imageThumbnail } : {}),
+    };
   } catch (e) {
     if (isMangoError(e)) {
       return { ok: false, name, sha256, error: { code: e.code, status: e.status, message: e.message } };

@@ -1,18 +1,15 @@
-/** Everything a router needs, built once per server (tests build their own with a temp DATA_DIR). */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
+/**
+ * Everything a router needs, built once per server by boot.ts. A type file: it imports types only,
+ * from files that import nothing of the server back, so no import circle runs through it (checked
+ * by madge in `npm run lint`). Functions below the routes take what they use (`db`, `pool`,
+ * `config`), not the whole context.
+ */
 import type { ImageBackend, Logger, ModelLoader, PluginRegistry } from '@mango/core';
-import { consoleLogger } from '@mango/core';
-import { createNodeImageBackend } from '@mango/core/node';
-import { registry as builtinRegistry } from '@mango/plugins';
-import { createJobPool, type JobPool } from '@mango/runner';
+import type { JobPool } from '@mango/runner';
 import type { ServerConfig } from './config.ts';
-import { migrateToLatest, openDatabase, type DB } from './db/index.ts';
+import type { DB } from './db/index.ts';
 import type { Dialect } from './db/migrations.ts';
-import { ensurePrivateDir } from './db/private-files.ts';
-import { createJobs, type Jobs } from './jobs/index.ts';
-import { backgroundSettled } from './background.ts';
+import type { Jobs } from './jobs/index.ts';
 
 export interface ServerContext {
   config: ServerConfig;
@@ -29,62 +26,4 @@ export interface ServerContext {
   /** batch jobs: where their photos wait and the queue that hands them to workers */
   jobs: Jobs;
   close(): Promise<void>;
-}
-
-/** JWT secret from the environment, or generated once into DATA_DIR with mode 0600. */
-function loadJwtKey(config: ServerConfig): Uint8Array {
-  if (config.jwtSecret) {
-    if (config.jwtSecret.length < 32) throw new Error('JWT_SECRET must be at least 32 characters');
-    return new TextEncoder().encode(config.jwtSecret);
-  }
-  ensurePrivateDir(config.dataDir);
-  const file = join(config.dataDir, 'jwt-secret');
-  if (!existsSync(file)) writeFileSync(file, randomBytes(48).toString('base64url'), { mode: 0o600, flag: 'wx' });
-  return new TextEncoder().encode(readFileSync(file, 'utf8').trim());
-}
-
-export async function createServerContext(
-  config: ServerConfig,
-  extra: { models?: ModelLoader; logger?: Logger } = {},
-): Promise<ServerContext> {
-  const opened = openDatabase(config);
-  await migrateToLatest(opened);
-  const { noModels } = await import('@mango/core');
-  let models = extra.models ?? noModels;
-  if (!extra.models) {
-    try {
-      // Loaded by name at run time so the server starts even where onnxruntime-node cannot load.
-      const modelsPackage = '@mango/models';
-      const m = (await import(modelsPackage)) as { createModelLoader?: (dir?: string) => ModelLoader };
-      if (typeof m.createModelLoader === 'function') models = m.createModelLoader(config.modelsDir);
-    } catch {
-      // No model package available: the classical methods still work.
-    }
-  }
-  const pool = createJobPool({
-    threads: config.workerThreads,
-    maxQueue: config.workerQueue,
-    timeoutMs: config.photoTimeLimitMs,
-  });
-  const logger = extra.logger ?? consoleLogger;
-  const jobs = await createJobs(config, opened, pool, logger);
-  const ctx: ServerContext = {
-    config,
-    db: opened.db,
-    dialect: opened.dialect,
-    jwtKey: loadJwtKey(config),
-    registry: builtinRegistry,
-    images: createNodeImageBackend({ maxPixels: config.maxPixels }),
-    models,
-    logger,
-    pool,
-    jobs,
-    close: async () => {
-      await jobs.queue.close();
-      await backgroundSettled(ctx);
-      await pool.destroy();
-      await opened.close();
-    },
-  };
-  return ctx;
 }

@@ -1,7 +1,7 @@
 import { serve, type ServerType } from '@hono/node-server';
 import type { ServerConfig } from './config.ts';
 import { createApp } from './app.ts';
-import { createServerContext, type ServerContext } from './context.ts';
+import { createServerContext, type ServerContext } from './boot.ts';
 import { removeStaleSpools, STALE_SPOOL_MS } from './routes/api-py/uploads.ts';
 
 export interface RunningServer {

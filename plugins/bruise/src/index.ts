@@ -2,6 +2,7 @@ import { definePlugin, throwIfAborted, wantsImage, type PluginImages } from '@ma
 import { analyseBruise, fullResolutionMasks, scaleOf, summariseBruise } from './analyse.ts';
 import { renderOverlay } from './overlay.ts';
 import { BRUISE_IMAGES, BruiseOptions, BruiseResult } from './schema.ts';
+import { bruiseRuns } from './runs.ts';
 
 export const BRUISE_VERSION = '0.1.0';
 
@@ -61,6 +62,7 @@ export default definePlugin({
   options: BruiseOptions,
   result: BruiseResult,
   runtimes: ['node', 'browser'],
+  runs: bruiseRuns,
   // Detection runs on a copy with this long side: front ends may decode straight to it.
   decodeMaxSide: (options) =>
     options.method === 'classical' ? options.detectMaxSide : Math.max(options.detectMaxSide, options.modelMaxSide),

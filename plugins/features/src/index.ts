@@ -1,6 +1,7 @@
 import { definePlugin, fitSize, throwIfAborted, type RasterImage } from '@mango/core';
 import { computeFeatures } from './computeFeatures.ts';
 import { FeaturesOptions, FeaturesResult } from './schema.ts';
+import { featuresRuns } from './runs.ts';
 
 export { computeFeatures, foregroundMask, algebraicFeatures, type FeatureValues } from './computeFeatures.ts';
 export { FEATURE_VALUE_NAMES, FEATURE_DESCRIPTIONS } from './names.ts';
@@ -19,6 +20,7 @@ export default definePlugin({
   kind: 'analysis',
   version: '1.0.0',
   runtimes: ['node', 'browser'],
+  runs: featuresRuns,
   options: FeaturesOptions,
   result: FeaturesResult,
   async run(image: RasterImage, options, ctx) {

@@ -1,6 +1,7 @@
 import { definePlugin, throwIfAborted } from '@mango/core';
 import { KMEANS_ITERATIONS, kmeansOptions, kmeansResult } from './schema.ts';
 import { clusterColours, initialCentres, percentages } from './kmeans.ts';
+import { kmeansRuns } from './runs.ts';
 
 export {
   KMEANS_ITERATIONS,
@@ -36,6 +37,7 @@ export default definePlugin({
   options: kmeansOptions,
   result: kmeansResult,
   runtimes: ['node', 'browser'],
+  runs: kmeansRuns,
   async run(image, options, ctx) {
     ctx.progress(0, 'clustering');
     const initial = initialCentres(image, options.classes);

@@ -1,6 +1,7 @@
 import { definePlugin, MangoError, throwIfAborted } from '@mango/core';
 import { removeBackgroundOptions, removeBackgroundResult } from './schema.ts';
 import { removeBackground } from './cutout.ts';
+import { removeBackgroundRuns } from './runs.ts';
 
 export { removeBackgroundOptions, removeBackgroundResult } from './schema.ts';
 export type { RemoveBackgroundOptions, RemoveBackgroundResult } from './schema.ts';
@@ -17,6 +18,7 @@ export default definePlugin({
   options: removeBackgroundOptions,
   result: removeBackgroundResult,
   runtimes: ['node', 'browser'],
+  runs: removeBackgroundRuns,
   async run(image, options, ctx) {
     throwIfAborted(ctx.signal);
     ctx.progress(0, 'segmenting the fruit');

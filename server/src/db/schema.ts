@@ -117,7 +117,7 @@ export interface RunsTable {
   /** the partner key of a server-side key call, null for the web app */
   api_key_id: number | null;
   item_count: number;
-  /** JSON: { n, mean_bruise_percent, max_bruise_percent } (bruise runs) for the list */
+  /** JSON: the declared summary for the list (bruise runs: { n, mean_bruise_percent, max_bruise_percent }) */
   summary: string;
   created_at: string;
 }
@@ -134,11 +134,11 @@ export interface RunItemsTable {
   sha256: string;
   width: number | null;
   height: number | null;
-  /** JSON: the bruise figures (per fruit too) or the feature analysis item */
+  /** JSON: the result its plugin's run declaration stores (core/src/runs.ts storedResult), or the photo's error */
   result: string;
-  /** data:image/jpeg;base64 overlay thumbnail (long side <= 256), null for analyze */
+  /** data:image/jpeg;base64 thumbnail (long side <= 256) of the declared overlay image (or output), else null */
   overlay: string | null;
-  /** data:image/jpeg;base64 thumbnail of the uploaded photo (long side <= 256), null for analyze */
+  /** data:image/jpeg;base64 thumbnail of the uploaded photo (long side <= 256) when its run kind keeps one */
   photo: string | null;
 }
 

@@ -6,6 +6,8 @@ import { startTestServer, type TestServer } from '../testing/index.ts';
 import { client, signUp } from '../routes/api-node/testing.ts';
 import { createJob, jobView, stuckJobs } from './store.ts';
 import { giveUpPhoto } from './work.ts';
+import { planRun } from '../runs/service.ts';
+import { registry } from '@mango/plugins';
 
 describe('a photo out of retries, and stuck jobs', () => {
   let server: TestServer;
@@ -25,12 +27,13 @@ describe('a photo out of retries, and stuck jobs', () => {
     const spooled = join(server.dataDir, 'spooled-photo');
     writeFileSync(spooled, 'bytes of a photo');
     // Created, not handed to the queue: nothing scores it while the test looks.
-    const id = await createJob(db, jobs.store, { userId: user.id, organization: 'Lab' }, 'bruise', {}, [
+    const job = { operation: 'bruise', ...planRun(registry, 'bruise', {}) };
+    const id = await createJob(db, jobs.store, { userId: user.id, organization: 'Lab' }, job, [
       { name: 'crate-7.jpg', path: spooled, size: 16 },
     ]);
     expect((await stuckJobs(db, 0)).map((j) => j.id)).toContain(id);
 
-    const deps = { db, store: jobs.store, pool, logger: silentLogger, maxPixels: 1e6, maxBytes: 1e6 };
+    const deps = { db, store: jobs.store, pool, registry, logger: silentLogger, maxPixels: 1e6, maxBytes: 1e6 };
     await giveUpPhoto(deps, id, 0, '3 attempts failed or timed out');
     await giveUpPhoto(deps, id, 0, 'again');
     expect(await jobView(db, id)).toMatchObject({ state: 'done', total: 1, done: 0, failed: 1 });

@@ -1,6 +1,6 @@
 /** Batch jobs (issue 14): the store, the queue of this database, and the worker that `mango worker` runs. */
 import { join } from 'node:path';
-import type { Logger } from '@mango/core';
+import type { Logger, PluginRegistry } from '@mango/core';
 import type { JobPool } from '@mango/runner';
 import type { ServerConfig } from '../config.ts';
 import type { DB } from '../db/index.ts';
@@ -27,6 +27,7 @@ export async function createJobs(
   config: ServerConfig,
   opened: { db: DB; dialect: Dialect },
   pool: JobPool,
+  registry: PluginRegistry,
   logger: Logger,
   role: { worker: boolean } = { worker: config.jobWorker },
 ): Promise<Jobs> {
@@ -35,6 +36,7 @@ export async function createJobs(
     db: opened.db,
     store,
     pool,
+    registry,
     logger,
     maxPixels: config.maxPixels,
     maxBytes: config.maxUploadBytes,

@@ -7,17 +7,17 @@
 import { randomUUID } from 'node:crypto';
 import { copyFile, mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { PipelineStep } from '@mango/core';
+import { jobRunKind, runKindOf, type PluginRegistry, type RunKind } from '@mango/core';
 import type { JobProgress, JobState } from '@mango/core/jobs';
-import type { JobResult } from '@mango/runner';
 import type { ExpressionBuilder } from 'kysely';
 import type { DB } from '../db/index.ts';
 import type { Database } from '../db/schema.ts';
 import { now } from '../db/index.ts';
 import { PRIVATE_DIR_MODE } from '../db/private-files.ts';
-import { pluginFigures, runItemOf, runRowOf, runSummary, type RunItemRow, type RunOperation } from '../runs/index.ts';
+import { runFigures, runRowOf, type RunItemRow, type RunOwner } from '../runs/store.ts';
 
-export type JobOperation = 'bruise' | 'features';
+/** The operation a job asks for (POST /api-node/jobs `operation`): a plugin's declared job operation. */
+export type JobOperation = string;
 export type { JobState };
 export /** A job photo (job_files joined to jobs) whose result is not stored in the job's run yet. */
 function notYetStored(eb: ExpressionBuilder<Database, 'job_files' | 'jobs'>) {
@@ -37,11 +37,7 @@ const ACTIVE_STATES: JobState[] = ['queued', 'running'];
 /** The answer of GET /api-node/jobs/{id}. */
 export type JobView = JobProgress;
 
-export interface JobOwner {
-  userId: number;
-  organization: string;
-  apiKeyId?: number | null;
-}
+export type JobOwner = RunOwner;
 
 /** An uploaded photo, spooled to disk by the request. */
 export interface JobUpload {
@@ -115,13 +111,11 @@ export function directoryPhotoStore(root: string): PhotoStore {
   };
 }
 
-export const runOperationOf = (op: JobOperation): RunOperation => (op === 'bruise' ? 'bruise' : 'analyze');
-
-/** The pipeline of a job's photos. */
-export function jobSteps(operation: JobOperation, options: Record<string, unknown>): PipelineStep[] {
-  if (operation === 'bruise') return [{ plugin: 'bruise', options }];
-  const { isolate, ...featureOptions } = options;
-  return [...(isolate ? [{ plugin: 'remove-background' }] : []), { plugin: 'features', options: featureOptions }];
+/** The run kind of a stored job's operation (declared by a plugin of `registry`). */
+export function jobKind(registry: PluginRegistry, operation: string): RunKind {
+  const kind = jobRunKind(registry, operation) ?? runKindOf(registry, operation);
+  if (!kind) throw new Error(`no plugin declares job operation ${operation}`);
+  return kind;
 }
 
 /** Rows are inserted in chunks: 10,000 photos in one statement would pass PostgreSQL's parameter limit. */
@@ -135,18 +129,17 @@ export async function createJob(
   db: DB,
   store: PhotoStore,
   owner: JobOwner,
-  operation: JobOperation,
-  options: Record<string, unknown>,
+  job: { operation: JobOperation; kind: RunKind; options: Record<string, unknown> },
   uploads: readonly JobUpload[],
 ): Promise<string> {
+  const { operation, options } = job;
   const id = randomUUID();
   const runId = randomUUID();
   const t = now();
-  const runOperation = runOperationOf(operation);
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto('runs')
-      .values(runRowOf(runId, owner, runOperation, options, {}, uploads.length, runSummary(runOperation, [])))
+      .values(runRowOf(runId, owner, job.kind, options, [], uploads.length))
       .execute();
     await trx
       .insertInto('jobs')
@@ -212,7 +205,7 @@ export async function jobForPhoto(db: DB, jobId: string, position: number): Prom
   return {
     ...row,
     run_id: row.run_id,
-    operation: row.operation as JobOperation,
+    operation: row.operation,
     options: JSON.parse(row.options) as Record<string, unknown>,
     state: row.state as JobState,
   };
@@ -275,43 +268,32 @@ export async function recordPhoto(db: DB, jobId: string, item: RunItemRow, faile
   }
 }
 
-/** The stored-run item of a photo's outcome. */
-export function photoItem(
-  job: JobForWork,
-  position: number,
-  bytes: Uint8Array,
-  result: JobResult,
-): Promise<RunItemRow> {
-  return runItemOf(job.run_id, position, job.name, bytes, result, runOperationOf(job.operation));
-}
-
 /** Ends a job: its run gets its count, summary and plugin figures; its photos are deleted. */
-export async function closeJob(db: DB, store: PhotoStore, jobId: string): Promise<void> {
+export async function closeJob(db: DB, store: PhotoStore, registry: PluginRegistry, jobId: string): Promise<void> {
   const job = await db.selectFrom('jobs').select(['run_id', 'operation']).where('id', '=', jobId).executeTakeFirst();
   await store.removeJob(db, jobId);
   if (!job?.run_id) return;
-  const operation = runOperationOf(job.operation as JobOperation);
   const items = await db
     .selectFrom('run_items')
     .select('result')
     .where('run_id', '=', job.run_id)
     .orderBy('position')
     .execute();
-  const results = items.map((i) => i.result);
-  const first = results.map((r) => JSON.parse(r) as Record<string, unknown>).find((r) => !('error' in r));
   await db
     .updateTable('runs')
-    .set({
-      item_count: results.length,
-      summary: JSON.stringify(runSummary(operation, results)),
-      ...(first ? pluginFigures(operation, first) : {}),
-    })
+    .set({ item_count: items.length, ...runFigures(jobKind(registry, job.operation), items) })
     .where('id', '=', job.run_id)
     .execute();
 }
 
 /** Cancels the caller's active job; false when there is no such job of theirs or it has ended. */
-export async function cancelJob(db: DB, store: PhotoStore, jobId: string, userId: number): Promise<boolean> {
+export async function cancelJob(
+  db: DB,
+  store: PhotoStore,
+  registry: PluginRegistry,
+  jobId: string,
+  userId: number,
+): Promise<boolean> {
   const r = await db
     .updateTable('jobs')
     .set({ state: 'cancelled', updated_at: now() })
@@ -320,14 +302,20 @@ export async function cancelJob(db: DB, store: PhotoStore, jobId: string, userId
     .where('state', 'in', ACTIVE_STATES)
     .executeTakeFirst();
   if (Number(r.numUpdatedRows) === 0) return false;
-  await closeJob(db, store, jobId);
+  await closeJob(db, store, registry, jobId);
   return true;
 }
 
 /** Marks a job that could not be handed to the queue. */
-export async function failJob(db: DB, store: PhotoStore, jobId: string, error: string): Promise<void> {
+export async function failJob(
+  db: DB,
+  store: PhotoStore,
+  registry: PluginRegistry,
+  jobId: string,
+  error: string,
+): Promise<void> {
   await db.updateTable('jobs').set({ state: 'failed', error, updated_at: now() }).where('id', '=', jobId).execute();
-  await closeJob(db, store, jobId);
+  await closeJob(db, store, registry, jobId);
 }
 
 /**

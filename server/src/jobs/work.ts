@@ -5,25 +5,18 @@
  * job goes on; only a crash of the process (or of the database) leaves it to be retried.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isMangoError, type Logger } from '@mango/core';
+import { isMangoError, type Logger, type PluginRegistry } from '@mango/core';
 import type { JobPool, JobResult } from '@mango/runner';
 import type { DB } from '../db/index.ts';
-import { runJobOptions } from '../runs/index.ts';
-import {
-  closeJob,
-  hasResult,
-  jobForPhoto,
-  jobSteps,
-  photoItem,
-  recordPhoto,
-  runOperationOf,
-  type PhotoStore,
-} from './store.ts';
+import { planRun, scoreUploads, type ScoredPhoto } from '../runs/service.ts';
+import { closeJob, hasResult, jobForPhoto, recordPhoto, type PhotoStore } from './store.ts';
 
 export interface JobWorkDeps {
   db: DB;
   store: PhotoStore;
   pool: JobPool;
+  /** the plugins whose declared runs the jobs ask for */
+  registry: PluginRegistry;
   logger: Logger;
   maxPixels: number;
   maxBytes: number;
@@ -41,18 +34,26 @@ async function runOnPool(pool: JobPool, job: Parameters<JobPool['run']>[0]): Pro
   }
 }
 
-async function store(
-  deps: JobWorkDeps,
-  job: NonNullable<Awaited<ReturnType<typeof jobForPhoto>>>,
-  position: number,
-  bytes: Uint8Array,
-  result: JobResult,
-) {
-  const item = await photoItem(job, position, bytes, result);
-  if (await recordPhoto(deps.db, job.id, item, !result.ok)) {
-    await closeJob(deps.db, deps.store, job.id);
+type Job = NonNullable<Awaited<ReturnType<typeof jobForPhoto>>>;
+
+async function store(deps: JobWorkDeps, job: Job, position: number, scored: ScoredPhoto) {
+  const item = { ...scored.item!, run_id: job.run_id, position };
+  if (await recordPhoto(deps.db, job.id, item, !scored.result.ok)) {
+    await closeJob(deps.db, deps.store, deps.registry, job.id);
     deps.logger.info(`job ${job.id} done`);
   }
+}
+
+/** Scores one photo of a job the way /api-py scores a call's photos (runs/service.ts). */
+function scoreOne(
+  deps: JobWorkDeps,
+  job: Job,
+  bytes: Uint8Array,
+  run = (j: Parameters<JobPool['run']>[0]) => runOnPool(deps.pool, j),
+) {
+  const plan = planRun(deps.registry, job.operation, job.options);
+  const score = { run, concurrency: 1, maxPixels: deps.maxPixels, maxBytes: deps.maxBytes };
+  return scoreUploads(score, plan, [{ name: job.name, bytes }], true);
 }
 
 /** Scores photo `position` of job `jobId` and stores its outcome (nothing when already stored or the job ended). */
@@ -60,15 +61,8 @@ export async function processPhoto(deps: JobWorkDeps, jobId: string, position: n
   const job = await jobForPhoto(deps.db, jobId, position);
   if (!job || (await hasResult(deps.db, job.run_id, position))) return;
   const bytes = await deps.store.read(deps.db, jobId, position);
-  const result = await runOnPool(deps.pool, {
-    name: job.name,
-    bytes,
-    steps: jobSteps(job.operation, job.options),
-    ...runJobOptions(runOperationOf(job.operation)),
-    maxPixels: deps.maxPixels,
-    maxBytes: deps.maxBytes,
-  });
-  await store(deps, job, position, bytes, result);
+  const [scored] = await scoreOne(deps, job, bytes);
+  await store(deps, job, position, scored);
 }
 
 /** Stores a photo whose every attempt crashed as failed, with the reason, so the job can end. */
@@ -78,9 +72,12 @@ export async function giveUpPhoto(deps: JobWorkDeps, jobId: string, position: nu
   const bytes = await deps.store.read(deps.db, jobId, position).catch(() => new Uint8Array());
   deps.logger.warn(`job ${jobId}: photo ${position} (${job.name}) given up: ${reason}`);
   const message = `${job.name}: not processed after repeated attempts (${reason})`;
-  await store(deps, job, position, bytes, {
+  // The photo is not scored again: its item is made from this failure.
+  const failure = async (): Promise<JobResult> => ({
     ok: false,
     name: job.name,
     error: { code: 'STUCK', status: 422, message },
   });
+  const [scored] = await scoreOne(deps, job, bytes, failure);
+  await store(deps, job, position, scored);
 }

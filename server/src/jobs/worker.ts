@@ -5,6 +5,7 @@
  */
 import type { Logger } from '@mango/core';
 import { createJobPool } from '@mango/runner';
+import { registry } from '@mango/plugins';
 import { loadConfig } from '../config.ts';
 import { migrateToLatest, openDatabase } from '../db/index.ts';
 import { createJobs } from './index.ts';
@@ -35,7 +36,7 @@ export async function startJobWorker(options: JobWorkerOptions): Promise<Running
   const opened = openDatabase(config);
   await migrateToLatest(opened);
   const pool = createJobPool({ threads: config.workerThreads, timeoutMs: config.photoTimeLimitMs });
-  const jobs = await createJobs(config, opened, pool, options.logger, { worker: true });
+  const jobs = await createJobs(config, opened, pool, registry, options.logger, { worker: true });
   return {
     threads: pool.threads,
     close: async () => {

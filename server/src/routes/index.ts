@@ -5,7 +5,7 @@ import { logAction, requireCaller } from '../auth/index.ts';
 import { openApiRoutes } from '../openapi/index.ts';
 import { apiNodeRoutes } from './api-node/index.ts';
 import { apiPyRoutes } from './api-py/index.ts';
-import { startRun } from '../runs/index.ts';
+import { runOwnerOf } from '../runs/http.ts';
 
 export function mountRoutes(app: Hono, ctx: ServerContext): void {
   app.route('/api-node', apiNodeRoutes(ctx));
@@ -18,7 +18,7 @@ export function mountRoutes(app: Hono, ctx: ServerContext): void {
         const caller = c.get('caller');
         if (caller?.apiKeyId !== undefined) await logAction(ctx, caller, 'Bruised Area Calculation', runId);
       },
-      startRun: (c, operation, uploads) => startRun(ctx, c, c.get('caller'), operation, uploads),
+      runOwner: (c) => runOwnerOf(c, c.get('caller')),
     }),
   );
   app.route('/api', openApiRoutes(ctx));

@@ -287,12 +287,12 @@ describe.each(TEST_DATABASES)('a job stored but never queued, on %s', (database)
       });
       // As if the server had stopped right after storing the job, before handing it to the queue.
       const { createJob } = await import('../../jobs/store.ts');
+      const { planRun } = await import('../../runs/service.ts');
       const id = await createJob(
         server.ctx.db,
         server.ctx.jobs.store,
         { userId: user.id, organization: 'Alice Farms' },
-        'bruise',
-        { method: 'classical' },
+        { operation: 'bruise', ...planRun(server.ctx.registry, 'bruise', { method: 'classical' }) },
         uploads,
       );
       const end = await followJob(server.url, id, alice.accessToken);

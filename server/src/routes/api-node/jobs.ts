@@ -8,36 +8,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Hono, type Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { z } from 'zod';
 import { MangoError } from '@mango/core';
-import { bruise, features } from '@mango/plugins';
 import type { ServerContext } from '../../context.ts';
 import { requireUserOrServerKey, type CallerEnv } from '../../auth/caller.ts';
-import {
-  cancelJob,
-  createJob,
-  failJob,
-  jobView,
-  queuedPhotosOf,
-  type JobOperation,
-  type JobView,
-} from '../../jobs/store.ts';
+import { cancelJob, createJob, failJob, jobView, queuedPhotosOf, type JobView } from '../../jobs/store.ts';
+import { planRun, type RunPlan } from '../../runs/service.ts';
 import { callerLimits } from '../api-py/guards.ts';
 import { readMultipart, uploadedFiles, withUploadSpool, type MultipartForm } from '../api-py/uploads.ts';
 import { zipPhotos } from './job-zip.ts';
-
-const Operation = z.enum(['bruise', 'features']);
-/**
- * The options a job accepts: the plugin's own schema, strict, so that a key the plugin does not
- * know (`px_per_cm` for `pxPerCm`, padding) is refused with its name rather than silently ignored.
- * `features` jobs may ask for the background to be removed first, as /api-py/python/analyze does.
- */
-const JOB_OPTIONS = {
-  bruise: bruise.options.strict(),
-  features: features.options.extend({ isolate: z.boolean().optional() }).strict(),
-};
-
-const invalid = (message: string) => new MangoError('INVALID_INPUT', message);
 
 function text(form: MultipartForm, field: string): string | undefined {
   const v = form[field]?.find((x): x is string => typeof x === 'string');
@@ -45,24 +23,23 @@ function text(form: MultipartForm, field: string): string | undefined {
 }
 
 /**
- * The job's operation and options, checked by the plugin's own schema (400 with the reason on a bad
- * one). The options kept are the parsed ones (defaults filled in), never the text sent.
+ * The job's operation (a kind of run a plugin declares: `bruise`, `features`, `kmeans`,
+ * `remove-background`) and options, checked by the run's own schema, strict, so that a key it does
+ * not know is refused with its name rather than silently ignored (400 with the reason). The options
+ * kept are the parsed ones (defaults filled in), never the text sent.
  */
-function readJobFields(form: MultipartForm): { operation: JobOperation; options: Record<string, unknown> } {
-  const op = Operation.safeParse(text(form, 'operation'));
-  if (!op.success) throw invalid('field `operation` must be `bruise` or `features`');
+function readJobFields(ctx: ServerContext, form: MultipartForm): { operation: string; plan: RunPlan } {
   let options: unknown = {};
   const raw = text(form, 'options');
   if (raw !== undefined && raw.trim() !== '') {
     try {
       options = JSON.parse(raw);
     } catch {
-      throw invalid('field `options` must be a JSON object');
+      throw new MangoError('INVALID_INPUT', 'field `options` must be a JSON object');
     }
   }
-  const parsed = JOB_OPTIONS[op.data].safeParse(options);
-  if (!parsed.success) throw invalid(`invalid options for ${op.data}: ${z.prettifyError(parsed.error)}`);
-  return { operation: op.data, options: parsed.data };
+  const operation = text(form, 'operation') ?? '';
+  return { operation, plan: planRun(ctx.registry, operation, options) };
 }
 
 const TERMINAL = new Set(['done', 'failed', 'cancelled']);
@@ -105,7 +82,7 @@ export function jobRoutes(ctx: ServerContext): Hono<CallerEnv> {
       maxTotalBytes: ctx.config.maxJobBytes,
     };
     const form = await readMultipart(c, limits, ['images', 'zip']);
-    const { operation, options } = readJobFields(form);
+    const { operation, plan } = readJobFields(ctx, form);
     const zips = uploadedFilesOrNone(form, 'zip');
     const uploads = zips.length
       ? await zipPhotos(zips, c.get('uploadSpool').dir, limits)
@@ -114,12 +91,12 @@ export function jobRoutes(ctx: ServerContext): Hono<CallerEnv> {
     const over = await overQueueCap(c, uploads.length);
     if (over) return over;
     const caller = c.get('caller');
-    const id = await createJob(db, jobs.store, caller, operation, options, uploads);
+    const id = await createJob(db, jobs.store, caller, { operation, ...plan }, uploads);
     try {
       await jobs.queue.enqueue(id);
     } catch (e) {
       ctx.logger.error(`job ${id} could not be queued`, e);
-      await failJob(db, jobs.store, id, 'the job could not be queued');
+      await failJob(db, jobs.store, ctx.registry, id, 'the job could not be queued');
     }
     return c.json({ id }, 202);
   });
@@ -160,7 +137,7 @@ export function jobRoutes(ctx: ServerContext): Hono<CallerEnv> {
     const id = c.req.param('id');
     const userId = c.get('caller').userId;
     if (!(await jobView(db, id, userId))) return notFound(c);
-    await cancelJob(db, jobs.store, id, userId);
+    await cancelJob(db, jobs.store, ctx.registry, id, userId);
     return c.json(await jobView(db, id, userId));
   });
 

@@ -6,25 +6,20 @@
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import JSZip from 'jszip';
-import {
-  bruiseFiguresOf,
-  featureTableCsv,
-  fruitTableCsv,
-  imageTableCsv,
-  provenanceSidecarName,
-} from '@mango/core/results';
-import { reportHtml } from '@mango/core/report';
-import { archiveEntryName, type FeatureResultItem } from '@mango/core';
+import { provenanceSidecarName } from '@mango/core/results';
+import { archiveEntryName, runKindOf, runOperations, type ResultFigures, type RunKind } from '@mango/core';
 import type { ServerContext } from '../../context.ts';
 import { requireUserOrServerKey, type CallerEnv } from '../../auth/caller.ts';
-import { deleteRun, getRun, isValidCursor, listRuns, resultsFileOf, type StoredRun } from '../../runs/index.ts';
+import { deleteRun } from '../../runs/service.ts';
+import { getRun, isValidCursor, listRuns, resultsFileOf, type StoredRun } from '../../runs/store.ts';
 
 const isoDate = z
   .string()
   .refine((v) => !Number.isNaN(Date.parse(v)), 'expected an ISO date (YYYY-MM-DD) or date-time');
 
 export const RunListQuery = z.object({
-  operation: z.enum(['bruise', 'analyze']).optional(),
+  /** a kind of run its plugin declares (`bruise`, `analyze`, `kmeans`, `remove-background`) */
+  operation: z.string().trim().min(1).max(64).optional(),
   from: isoDate.optional(),
   to: isoDate.optional(),
   q: z.string().trim().max(200).optional(),
@@ -34,7 +29,8 @@ export const RunListQuery = z.object({
 
 export const RunExportQuery = z.object({
   format: z.enum(['csv', 'json', 'zip', 'html', 'provenance']).default('csv'),
-  table: z.enum(['fruits', 'images']).default('fruits'),
+  /** one of the run's tables (its plugin declares them: `fruits` and `images` for bruise runs); default: the first */
+  table: z.string().trim().min(1).max(64).optional(),
   threshold: z.coerce.number().min(0).max(100).optional(),
 });
 
@@ -47,42 +43,30 @@ const notFound = (c: Context) => c.json({ error: 'Run not found' }, 404);
 
 const attachment = (name: string) => `attachment; filename="${name}"`;
 
-/** The CSV of a run: bruise runs' per-fruit (default) or per-image table, analyze runs' feature table. */
-function runCsv(run: StoredRun, table: 'fruits' | 'images'): { name: string; text: string } {
-  if (run.operation === 'analyze') {
-    return {
-      name: `run-${run.id}-features.csv`,
-      text: featureTableCsv(run.items.map((i) => i.result as FeatureResultItem)),
-    };
-  }
-  const figures = bruiseFiguresOf(resultsFileOf(run));
-  return table === 'images'
-    ? { name: `run-${run.id}-images.csv`, text: imageTableCsv(figures) }
-    : { name: `run-${run.id}-fruits.csv`, text: fruitTableCsv(figures) };
+const resultsOf = (run: StoredRun) => run.items.map((i) => i.result as ResultFigures);
+
+/** The run's table `table` (default: its first) as CSV, or null when its plugin declares no such table. */
+function runCsv(kind: RunKind, run: StoredRun, table?: string): { name: string; text: string } | null {
+  const name = table ?? Object.keys(kind.runs.tables)[0];
+  const csv = name ? kind.runs.tables[name] : undefined;
+  return csv ? { name: `run-${run.id}-${name}.csv`, text: csv(resultsOf(run)) } : null;
 }
 
-/** The zip: both tables (or the feature table), the overlay thumbnails and provenance.json. */
-async function runZip(run: StoredRun): Promise<Uint8Array> {
+/** The zip: every table of the run, the overlay thumbnails and provenance.json. */
+async function runZip(kind: RunKind, run: StoredRun): Promise<Uint8Array> {
   const zip = new JSZip();
   const file = resultsFileOf(run);
-  if (run.operation === 'bruise') {
-    const figures = bruiseFiguresOf(file);
-    zip.file('fruits.csv', fruitTableCsv(figures));
-    zip.file('images.csv', imageTableCsv(figures));
-    const overlays = zip.folder('overlays')!;
-    // Lower case: names that differ only in case are one file on Windows and macOS.
-    const used = new Set<string>();
-    for (const item of run.items) {
-      const m = /^data:image\/jpeg;base64,(.*)$/s.exec(item.overlay_thumbnail ?? '');
-      if (!m) continue;
-      const stem = archiveEntryName(item.filename.replace(/\.[^.]+$/, '') || 'image');
-      let name = `${stem}.overlay.jpg`;
-      for (let n = 2; used.has(name.toLowerCase()); n++) name = `${stem}_${n}.overlay.jpg`;
-      used.add(name.toLowerCase());
-      overlays.file(name, Buffer.from(m[1], 'base64'));
-    }
-  } else {
-    zip.file('features.csv', featureTableCsv(run.items.map((i) => i.result as FeatureResultItem)));
+  for (const [name, csv] of Object.entries(kind.runs.tables)) zip.file(`${name}.csv`, csv(resultsOf(run)));
+  // Lower case: names that differ only in case are one file on Windows and macOS.
+  const used = new Set<string>();
+  for (const item of run.items) {
+    const m = /^data:image\/jpeg;base64,(.*)$/s.exec(item.overlay_thumbnail ?? '');
+    if (!m) continue;
+    const stem = archiveEntryName(item.filename.replace(/\.[^.]+$/, '') || 'image');
+    let name = `${stem}.overlay.jpg`;
+    for (let n = 2; used.has(name.toLowerCase()); n++) name = `${stem}_${n}.overlay.jpg`;
+    used.add(name.toLowerCase());
+    zip.folder('overlays')!.file(name, Buffer.from(m[1], 'base64'));
   }
   zip.file('provenance.json', JSON.stringify(file.provenance, null, 2) + '\n');
   return zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
@@ -96,24 +80,36 @@ export function runRoutes(ctx: ServerContext): Hono<CallerEnv> {
   app.get('/runs', async (c) => {
     const parsed = RunListQuery.safeParse(c.req.query());
     if (!parsed.success) return badQuery(c, parsed.error);
-    return c.json(await listRuns(ctx, c.get('caller').userId, parsed.data));
+    const { operation } = parsed.data;
+    const operations = runOperations(ctx.registry);
+    if (operation !== undefined && !operations.includes(operation)) {
+      const message = `expected one of ${operations.join(', ')}`;
+      return c.json({ error: `Invalid operation: ${message}`, details: [{ path: 'operation', message }] }, 400);
+    }
+    return c.json(await listRuns(ctx.db, c.get('caller').userId, parsed.data));
   });
 
   app.get('/runs/:id', async (c) => {
-    const run = await getRun(ctx, c.get('caller').userId, c.req.param('id'));
+    const run = await getRun(ctx.db, c.get('caller').userId, c.req.param('id'));
     return run ? c.json(run) : notFound(c);
   });
 
   app.get('/runs/:id/export', async (c) => {
     const parsed = RunExportQuery.safeParse(c.req.query());
     if (!parsed.success) return badQuery(c, parsed.error);
-    const run = await getRun(ctx, c.get('caller').userId, c.req.param('id'));
-    if (!run) return notFound(c);
+    const run = await getRun(ctx.db, c.get('caller').userId, c.req.param('id'));
+    const kind = run && runKindOf(ctx.registry, run.operation);
+    if (!run || !kind) return notFound(c);
     const { format, table, threshold } = parsed.data;
     const base = `run-${run.id}`;
+    const csv = runCsv(kind, run, table);
+    if (!csv) {
+      const tables = Object.keys(kind.runs.tables).join(', ');
+      return c.json({ error: `Invalid table: a ${run.operation} run has the tables ${tables}` }, 400);
+    }
     switch (format) {
       case 'csv': {
-        const { name, text } = runCsv(run, table);
+        const { name, text } = csv;
         // The provenance of this file is its sidecar: format=provenance, named as here.
         c.header('Link', `<?format=provenance>; rel="describedby"; title="${provenanceSidecarName(name)}"`);
         return c.body(text, 200, {
@@ -129,18 +125,18 @@ export function runRoutes(ctx: ServerContext): Hono<CallerEnv> {
       case 'provenance':
         return c.body(JSON.stringify(resultsFileOf(run).provenance, null, 2) + '\n', 200, {
           'Content-Type': 'application/json',
-          'Content-Disposition': attachment(provenanceSidecarName(runCsv(run, table).name)),
+          'Content-Disposition': attachment(provenanceSidecarName(csv.name)),
         });
       case 'zip': {
-        const bytes = await runZip(run);
+        const bytes = await runZip(kind, run);
         return c.body(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer, 200, {
           'Content-Type': 'application/zip',
           'Content-Disposition': attachment(`${base}.zip`),
         });
       }
       case 'html': {
-        if (run.operation !== 'bruise') return c.json({ error: 'The report covers bruise runs' }, 400);
-        return c.body(reportHtml(resultsFileOf(run), { threshold }), 200, {
+        if (!kind.runs.report) return c.json({ error: `A ${run.operation} run has no report` }, 400);
+        return c.body(kind.runs.report(resultsFileOf(run), { threshold }), 200, {
           'Content-Type': 'text/html; charset=utf-8',
           'Content-Disposition': attachment(`${base}.report.html`),
           // The report is a file to keep: nothing in it runs or loads (see reportHtml).
@@ -151,7 +147,8 @@ export function runRoutes(ctx: ServerContext): Hono<CallerEnv> {
   });
 
   app.delete('/runs/:id', async (c) => {
-    const deleted = await deleteRun(ctx, c.get('caller').userId, c.req.param('id'));
+    const deps = { db: ctx.db, photos: ctx.jobs.store, logger: ctx.logger };
+    const deleted = await deleteRun(deps, c.get('caller').userId, c.req.param('id'));
     return deleted ? c.json({ message: 'Run deleted' }) : notFound(c);
   });
 

@@ -8,7 +8,7 @@ import { ConfirmEmailRequest, ProfileUpdateRequest } from '../../auth/schemas.ts
 import { rateLimit, verifyPassword } from '../../security/index.ts';
 import { INCORRECT_CODE } from './recovery.ts';
 import { readJson } from './validate.ts';
-import { ownsRun } from '../../runs/index.ts';
+import { ownsRun } from '../../runs/store.ts';
 
 /** The history answer is capped; the dashboard shows recent work. */
 export const HISTORY_LIMIT = 1000;
@@ -123,7 +123,7 @@ export function userRoutes(ctx: ServerContext): Hono<CallerEnv> {
     const { operationType, run_id: runId } = parsed.data;
     const caller = c.get('caller');
     // The run the operation made (the bruise and analyze answers carry its id): the caller's own only.
-    if (runId && !(await ownsRun(ctx, caller.userId, runId))) {
+    if (runId && !(await ownsRun(ctx.db, caller.userId, runId))) {
       return c.json(
         { error: 'Invalid run_id: no such run', details: [{ path: 'run_id', message: 'no such run' }] },
         400,

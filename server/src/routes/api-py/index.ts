@@ -2,34 +2,35 @@
  * Plugin endpoints that keep the original /api-py paths and payloads (product-spec.md section 7).
  * Every image is decoded and processed on the worker pool; bad input becomes a 4xx {detail}.
  */
-import { Hono, type MiddlewareHandler } from 'hono';
-import { BruiseResultItem, MangoError, type PipelineStep } from '@mango/core';
-import type { EncodedImage, ImageJob, JobResult, JobSuccess } from '@mango/runner';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { BruiseResultItem, MangoError } from '@mango/core';
+import { GRADE_PRESETS, needsScale } from '@mango/core/grades';
+import type { EncodedImage, JobResult, JobSuccess } from '@mango/runner';
 import type { ServerContext } from '../../context.ts';
-import { runJobOptions, type RecordRun } from '../../runs/index.ts';
+import { planRun, scoreUploads, storeRun, type RunPlan, type ScoreDeps, type ScoreExtras } from '../../runs/service.ts';
+import type { RunOwner } from '../../runs/store.ts';
 import { ANALYZE_FIELDS, BRUISE_FIELDS, readFields } from './fields.ts';
-import { gradeResult, needsScale } from '@mango/core/grades';
-import { BruiseFigures } from '@mango/core/results';
 import { callerLimits } from './guards.ts';
-import { mapLimit, readMultipart, safeName, uploadedFiles, withUploadSpool, type Upload } from './uploads.ts';
+import { readMultipart, safeName, uploadedFiles, withUploadSpool, type Upload } from './uploads.ts';
 
 export interface ApiPyOptions {
   /** authentication for these endpoints (user token or partner API key) */
   auth?: MiddlewareHandler;
   /** called after a successful bruise call (history logging for API-key callers) */
-  onBruise?: (c: Parameters<MiddlewareHandler>[0], count: number, runId: string | null) => Promise<void>;
-  /** starts storing the call as a run (server/src/runs), before its jobs take the uploads; undefined: not stored */
-  startRun?: (
-    c: Parameters<MiddlewareHandler>[0],
-    operation: 'bruise' | 'analyze',
-    uploads: Upload[],
-  ) => RecordRun | undefined;
+  onBruise?: (c: Context, count: number, runId: string | null) => Promise<void>;
+  /** whose run a call is stored as (runs/http.ts); null or unset: the call is not stored */
+  runOwner?: (c: Context) => RunOwner | null;
 }
 
 function jobError(r: JobResult): MangoError | null {
   if (r.ok) return null;
   const code = r.error.code as ConstructorParameters<typeof MangoError>[0];
   return r.error.status >= 500 ? null : new MangoError(code, r.error.message);
+}
+
+/** One bad file fails the request with its reason (nothing is stored, so nothing is lost). */
+function throwFailure(r: JobResult): asserts r is JobSuccess {
+  if (!r.ok) throw jobError(r) ?? new Error(r.error.message);
 }
 
 /** The wire format of an encoded image (the bruise item's overlay_img). */
@@ -50,29 +51,33 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
   if (options.auth) app.use('/python/*', options.auth);
   app.use('/python/*', callerLimits(ctx), withUploadSpool(ctx.config.uploadDir));
   const limits = { maxFileBytes: maxUploadBytes, maxFiles: ctx.config.maxFilesPerRequest };
+  // The worker reads the spooled file: the photo's bytes never sit on this thread. A request runs
+  // as many photos at once as there are threads, so one request cannot fill the queue.
+  const deps: ScoreDeps = {
+    run: (job) => ctx.pool.run(job),
+    concurrency: Math.max(1, ctx.pool.threads),
+    maxPixels,
+    maxBytes: maxUploadBytes,
+  };
 
-  // The worker reads the spooled file: the photo's bytes never sit on this thread.
-  const run = (u: Upload, steps: PipelineStep[], extra: Partial<ImageJob> = {}) =>
-    ctx.pool.run({ ...extra, name: u.name, path: u.path, steps, maxPixels, maxBytes: maxUploadBytes });
-  // A request runs as many photos at once as there are threads, so one request cannot fill the queue.
-  const runEach = (uploads: Upload[], steps: PipelineStep[], extra?: Partial<ImageJob>) =>
-    mapLimit(uploads, Math.max(1, ctx.pool.threads), (u) => run(u, steps, extra));
+  /** Scores the call's photos; `store` then saves them as the caller's run (null: not stored). */
+  async function score(c: Context, plan: RunPlan, uploads: Upload[], extras?: ScoreExtras) {
+    const owner = options.runOwner?.(c) ?? null;
+    const scored = await scoreUploads(deps, plan, uploads, owner !== null, extras);
+    const store = async () => (owner ? await storeRun(ctx.db, owner, plan, scored) : null);
+    return { results: scored.map((s) => s.result), store };
+  }
 
   app.post('/python/analyze', async (c) => {
     const fields = await readMultipart(c, limits);
     const { features, isolate } = readFields(ANALYZE_FIELDS, fields);
-    const uploads = uploadedFiles(fields);
-    const steps: PipelineStep[] = [
-      ...(isolate ? [{ plugin: 'remove-background' }] : []),
-      { plugin: 'features', options: { features } },
-    ];
-    const recordRun = options.startRun?.(c, 'analyze', uploads);
-    const results = await runEach(uploads, steps, recordRun && runJobOptions('analyze'));
-    const runId = (await recordRun?.(results, { features, isolate })) ?? null;
+    const plan = planRun(ctx.registry, 'analyze', { features, ...(isolate ? { isolate } : {}) });
+    const { results, store } = await score(c, plan, uploadedFiles(fields));
+    const runId = await store();
     return c.json(
       results.map((r) =>
         r.ok
-          ? { image_name: r.name, ...(r.result as object), run_id: runId }
+          ? { image_name: r.name, ...r.result, run_id: runId }
           : {
               image_name: r.name,
               error: r.error.status >= 500 ? 'the image could not be analysed' : r.error.message,
@@ -82,7 +87,7 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
     );
   });
 
-  const bruise = (method: 'auto' | 'classical') => async (c: Parameters<MiddlewareHandler>[0]) => {
+  const bruise = (method: 'auto' | 'classical') => async (c: Context) => {
     const fields = await readMultipart(c, limits);
     const uploads = uploadedFiles(fields);
     const { px_per_cm: pxPerCm, reference_mm: referenceMm, grades } = readFields(BRUISE_FIELDS, fields);
@@ -92,19 +97,16 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
         `grades ${grades.id} grades on bruise area in cm² and needs a scale: send reference_mm (a round object in the photo) or px_per_cm`,
       );
     }
-    const opts: Record<string, unknown> = { method };
-    if (pxPerCm !== undefined) opts.pxPerCm = pxPerCm;
-    if (referenceMm !== undefined) opts.referenceMm = referenceMm;
-    const recordRun = options.startRun?.(c, 'bruise', uploads);
-    // A stored run keeps a thumbnail of each photo, made by the worker; an unstored call needs none.
-    const results = await runEach(uploads, [{ plugin: 'bruise', options: opts }], recordRun && runJobOptions('bruise'));
-    // One bad file fails the request with its reason; nothing else is stored, so nothing is lost.
-    for (const r of results) {
-      if (!r.ok) throw jobError(r) ?? new Error(r.error.message);
-      // Each fruit graded (sizes estimated from its area): the stored run keeps the grades too.
-      if (grades) r.result = gradeResult(BruiseFigures.parse(r.result), grades);
-    }
-    const runId = (await recordRun?.(results, grades ? { ...opts, grades: grades.id } : opts)) ?? null;
+    const plan = planRun(ctx.registry, 'bruise', {
+      method,
+      ...(pxPerCm !== undefined ? { pxPerCm } : {}),
+      ...(referenceMm !== undefined ? { referenceMm } : {}),
+      // A preset by its id; rules sent as JSON are kept whole with the run.
+      ...(grades ? { grades: GRADE_PRESETS[grades.id] === grades ? grades.id : grades } : {}),
+    });
+    const { results, store } = await score(c, plan, uploads);
+    for (const r of results) throwFailure(r);
+    const runId = await store();
     await options.onBruise?.(c, results.length, runId);
     return c.json(results.map((r) => (r.ok ? { ...bruiseItem(r), run_id: runId } : null)));
   };
@@ -115,12 +117,16 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
     const fields = await readMultipart(c, limits);
     const uploads = uploadedFiles(fields, ['images', 'image', 'file']);
     if (uploads.length !== 1) throw new MangoError('INVALID_INPUT', 'send exactly one image per request');
-    const r = await run(uploads[0], [{ plugin: 'remove-background' }], { output: { format: 'png' } });
-    if (!r.ok) throw jobError(r) ?? new Error(r.error.message);
+    const plan = planRun(ctx.registry, 'remove-background', {});
+    const { results, store } = await score(c, plan, uploads, { output: { format: 'png' } });
+    const r = results[0];
+    throwFailure(r);
+    const runId = await store();
     const png = r.image!;
     return c.body(png.buffer.slice(png.byteOffset, png.byteOffset + png.byteLength) as ArrayBuffer, 200, {
       'Content-Type': 'image/png',
       'Content-Disposition': `inline; filename="processed-${safeName(uploads[0].name)}.png"`,
+      ...(runId ? { 'X-Run-Id': runId } : {}),
     });
   });
 

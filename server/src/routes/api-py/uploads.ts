@@ -237,29 +237,6 @@ export function uploadedFiles(form: MultipartForm, fields: readonly string[] = [
   return files;
 }
 
-/**
- * Runs `fn` on each item with at most `limit` at a time, results in input order. The first failure
- * rejects, and no further item is started (the request has failed: its photos need no more CPU).
- */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  let failed = false;
-  const lane = async () => {
-    while (!failed && next < items.length) {
-      const i = next++;
-      try {
-        results[i] = await fn(items[i]);
-      } catch (e) {
-        failed = true;
-        throw e;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
-  return results;
-}
-
 /** A file name safe inside a Content-Disposition header. */
 export function safeName(name: string): string {
   return (

@@ -61,6 +61,13 @@ const EXPORTS: { format: ExportFormat; label: string; bruiseOnly?: boolean }[] =
 const num = (v: number | null | undefined, digits = 2) =>
   typeof v === 'number' && Number.isFinite(v) ? v.toFixed(digits) : '–';
 
+/** An analysis item's feature ids, or its error. */
+function featureNamesOrError(result: Record<string, unknown>): string {
+  const features = result.features;
+  if (features && typeof features === 'object') return Object.keys(features).join(', ');
+  return typeof result.error === 'string' && result.error ? result.error : '–';
+}
+
 export default function Run() {
   const { t } = useTranslation();
   const fmt = useFormat();
@@ -364,11 +371,7 @@ export default function Run() {
                   {run.items.map((item) => (
                     <tr key={item.id} data-testid="run-photo">
                       <td>{item.filename}</td>
-                      <td>
-                        {'features' in item.result && item.result.features
-                          ? Object.keys(item.result.features).join(', ')
-                          : ('error' in item.result && item.result.error) || '–'}
-                      </td>
+                      <td>{featureNamesOrError(item.result)}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mapLimit } from './uploads.ts';
+import { mapLimit } from './service.ts';
 
 describe('mapLimit', () => {
   const tick = () => new Promise((r) => setTimeout(r, 5));

@@ -1,0 +1,141 @@
+/**
+ * What a plugin declares so that front ends can store, list and export its runs without knowing
+ * it (issue 24): the run's name, the options a run takes and the steps they make, what is done to
+ * each result after the pipeline (grading, for instance), what a stored run keeps of each photo,
+ * its summary and its tables. The server's run, job and export code and the results file read
+ * these declarations only; they name no plugin.
+ * Browser-safe: no Node imports.
+ */
+import type { z } from 'zod';
+import { MangoError } from './errors.ts';
+
+/** What ran, as a result says it (stored with a run and in its provenance). */
+export interface RanWith {
+  method?: string | null;
+  version?: string | null;
+  model_id?: string | null;
+  model_sha256?: string | null;
+}
+
+/** A pipeline step (core/src/pipeline.ts's PipelineStep, restated: that file leads back to the plugin type). */
+export interface RunStep {
+  plugin: string;
+  options?: Record<string, unknown>;
+}
+
+/** A successful photo's figures as the pipeline's last step returned them (JSON, no images). */
+export type ResultFigures = Record<string, unknown>;
+
+export interface RunDeclaration<O extends z.ZodType = z.ZodType> {
+  /** the name runs of this kind are stored and listed under (`runs.operation`), e.g. `analyze` */
+  operation: string;
+  /** the name a batch job asks for (`operation` of POST /api-node/jobs); defaults to `operation` */
+  jobOperation?: string;
+  /**
+   * The options a run takes, as a strict zod object (unknown keys are refused with their name):
+   * the same object is stored with the run and given to `steps` and `finish`.
+   */
+  options: O;
+  /** the pipeline that scores one photo with these options */
+  steps(options: z.output<O>): RunStep[];
+  /** applied to each successful result after the pipeline (grading, for instance) */
+  finish?(result: ResultFigures, options: z.output<O>): ResultFigures;
+  /** the method asked for (`runs.method`), when the plugin has methods */
+  method?(options: z.output<O>): string | null;
+  /** what ran, read off a successful result */
+  ranWith(result: ResultFigures): RanWith;
+  /** the key of the photo's file name in a stored item (`filename` or `image_name`) */
+  nameKey: 'filename' | 'image_name';
+  /** a stored run keeps a small copy of each photo */
+  photoThumbnail: boolean;
+  /** a stored run keeps a small copy of this extra image of the plugin (`images`), or of its output image */
+  overlay?: string | 'output';
+  /** the run list's figures of the run's stored items (successful ones; failed ones count in `n` only) */
+  summary(results: readonly ResultFigures[], failed: number): Record<string, number | null>;
+  /**
+   * The run's tidy tables as CSV, by name (`fruits` gives `fruits.csv`); the first is the export's
+   * default. Each gets every stored result in order, failed ones with their `error`.
+   */
+  tables: Readonly<Record<string, (results: readonly ResultFigures[]) => string>>;
+  /** the HTML report of the run's results file (core/src/results.ts ResultsFile), when there is one */
+  report?(file: unknown, options: { threshold?: number }): string;
+}
+
+/** Declares a plugin's runs (typed by its options schema). */
+export const defineRuns = <O extends z.ZodType>(d: RunDeclaration<O>): RunDeclaration<O> => Object.freeze(d);
+
+/** A run kind: the declaration with the id of the plugin that declares it. */
+export interface RunKind {
+  pluginId: string;
+  runs: RunDeclaration;
+}
+
+/** The plugins a registry lists, as far as runs go (structural: this file imports no plugin type). */
+type Declaring = { list(): readonly { id: string; runs?: RunDeclaration }[] };
+
+/** Every run kind the registry's plugins declare. */
+export function runKinds(registry: Declaring): RunKind[] {
+  return registry
+    .list()
+    .filter((p) => p.runs)
+    .map((p) => ({ pluginId: p.id, runs: p.runs as RunDeclaration }));
+}
+
+/** The run kind stored under `operation` (`runs.operation`), or undefined. */
+export const runKindOf = (registry: Declaring, operation: string): RunKind | undefined =>
+  runKinds(registry).find((k) => k.runs.operation === operation);
+
+/** The run kind a job asks for by `jobOperation` (or by its run operation), or undefined. */
+export const jobRunKind = (registry: Declaring, jobOperation: string): RunKind | undefined =>
+  runKinds(registry).find((k) => (k.runs.jobOperation ?? k.runs.operation) === jobOperation);
+
+/** The job operations the registry's plugins declare, for messages and documents. */
+export const jobOperations = (registry: Declaring): string[] =>
+  runKinds(registry).map((k) => k.runs.jobOperation ?? k.runs.operation);
+
+/** The run operations the registry's plugins declare. */
+export const runOperations = (registry: Declaring): string[] => runKinds(registry).map((k) => k.runs.operation);
+
+/** A run's options checked by its declaration (defaults filled in); a bad one is a 400 with the reason. */
+export function runOptions(kind: RunKind, options: unknown): Record<string, unknown> {
+  const parsed = kind.runs.options.safeParse(options ?? {});
+  if (!parsed.success) {
+    const reason = parsed.error.issues
+      .map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))
+      .join('; ');
+    throw new MangoError(
+      'INVALID_INPUT',
+      `invalid options for ${kind.runs.jobOperation ?? kind.runs.operation}: ${reason}`,
+    );
+  }
+  return parsed.data as Record<string, unknown>;
+}
+
+/** The figures of what ran, as the runs table keeps them. */
+export function ranWithColumns(kind: RunKind, figures: ResultFigures | undefined) {
+  const ran = figures ? kind.runs.ranWith(figures) : {};
+  return {
+    method_used: ran.method ?? null,
+    plugin_version: ran.version ?? null,
+    model_id: ran.model_id ?? null,
+    model_sha256: ran.model_sha256 ?? null,
+  };
+}
+
+/** The text of a failed photo's error a user is shown (an internal failure is not described). */
+export const photoErrorText = (error: { status: number; message: string }) =>
+  error.status >= 500 ? 'the image could not be analysed' : error.message;
+
+/** A stored item's result: the figures (or the error) with the photo's name under the declared key. */
+export function storedResult(
+  kind: RunKind,
+  filename: string,
+  outcome: { figures: ResultFigures } | { error: string },
+): ResultFigures {
+  const named = { [kind.runs.nameKey]: filename };
+  // The bruise item's own `filename` is the name its plugin saw; the stored one is the sanitised name.
+  return 'figures' in outcome ? { ...named, ...outcome.figures, ...named } : { ...named, error: outcome.error };
+}
+
+/** A stored item holds an error instead of figures. */
+export const isFailedItem = (result: ResultFigures) => typeof result.error === 'string';

@@ -1,0 +1,60 @@
+/**
+ * How bruise runs are stored (core/src/runs.ts): the plugin's options plus `grades` (a preset id or
+ * a rules object), applied to each fruit after the analysis; a stored run keeps a thumbnail of the
+ * photo and of its overlay; its summary is the mean and the largest bruise % of the scored photos.
+ */
+import { z } from 'zod';
+import { defineRuns } from '@mango/core';
+import { GRADE_PRESETS, GradeRules, gradeResult } from '@mango/core/grades';
+import { fruitTableCsv, imageTableCsv, isBruiseFigures, type ResultsFile } from '@mango/core/results';
+import { reportHtml } from '@mango/core/report';
+import { BruiseOptions } from './schema.ts';
+
+/** A preset's id (core/src/grades) or the rules themselves. */
+export const GradesOption = z
+  .union([z.enum(Object.keys(GRADE_PRESETS) as [string, ...string[]]), GradeRules])
+  .describe(`grade rules applied to each fruit: ${Object.keys(GRADE_PRESETS).join(' or ')}, or a rules object`);
+
+/** The options of a bruise run: the plugin's, strict, and the grades. */
+export const BruiseRunOptions = BruiseOptions.extend({ grades: GradesOption.optional() }).strict();
+
+/** The rules of a run's `grades` option. */
+export const gradeRulesOf = (grades: z.output<typeof GradesOption>): GradeRules =>
+  typeof grades === 'string' ? GRADE_PRESETS[grades] : grades;
+
+/** The results that are bruise figures (a failed photo's item holds its error instead). */
+const scored = (results: readonly Record<string, unknown>[]) =>
+  results.filter((r) => isBruiseFigures(r as never)) as unknown as Parameters<typeof fruitTableCsv>[0];
+
+const text = (v: unknown) => (typeof v === 'string' ? v : null);
+
+export const bruiseRuns = defineRuns({
+  operation: 'bruise',
+  options: BruiseRunOptions,
+  steps: ({ grades: _grades, ...options }) => [{ plugin: 'bruise', options }],
+  finish: (result, { grades }) =>
+    grades ? gradeResult(result as Parameters<typeof gradeResult>[0], gradeRulesOf(grades)) : result,
+  method: (options) => options.method,
+  ranWith: (r) => ({
+    method: text(r.method),
+    version: text(r.version),
+    model_id: text(r.model_id),
+    model_sha256: text(r.model_sha256),
+  }),
+  nameKey: 'filename',
+  photoThumbnail: true,
+  overlay: 'overlay',
+  summary: (results) => {
+    const percents = results.map((r) => r.bruise_percent).filter((v): v is number => typeof v === 'number');
+    return {
+      n: percents.length,
+      mean_bruise_percent: percents.length ? percents.reduce((a, v) => a + v, 0) / percents.length : null,
+      max_bruise_percent: percents.length ? Math.max(...percents) : null,
+    };
+  },
+  tables: {
+    fruits: (results) => fruitTableCsv(scored(results)),
+    images: (results) => imageTableCsv(scored(results)),
+  },
+  report: (file, options) => reportHtml(file as ResultsFile, options),
+});

@@ -1,0 +1,209 @@
+/**
+ * The one way a photo is scored on the server (issue 24): `/api-py` and the batch-job worker both
+ * call `scoreUploads` with a run plan (the kind of run its plugin declares and the run's options,
+ * checked by `planRun`). The plan gives the pipeline; the declared `finish` (grading) runs after it;
+ * when the photos are to be stored the workers also make the thumbnails a stored run keeps, so an
+ * item row never needs the photo read back or an overlay decoded again.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import {
+  isMangoError,
+  jobOperations,
+  jobRunKind,
+  MangoError,
+  photoErrorText,
+  runKindOf,
+  runOptions,
+  sanitizeFileName,
+  storedResult,
+  type PipelineStep,
+  type PluginRegistry,
+  type RunKind,
+  type Logger,
+} from '@mango/core';
+import { THUMBNAIL_MAX_SIDE } from '@mango/core/results';
+import type { ImageJob, JobResult } from '@mango/runner';
+import type { DB } from '../db/index.ts';
+import { cancelJobsOfRun, type PhotoStore } from '../jobs/store.ts';
+import { deleteRunRows, insertRun, isOwnedRun, runRowOf, type RunItemRow, type RunOwner } from './store.ts';
+
+/** A kind of run and its options, checked: everything needed to score a photo the same way anywhere. */
+export interface RunPlan {
+  kind: RunKind;
+  options: Record<string, unknown>;
+  steps: PipelineStep[];
+}
+
+/** The plan of a run of `operation` (a run operation or a job operation) with `options`; a 400 when either is bad. */
+export function planRun(registry: PluginRegistry, operation: string, options: unknown): RunPlan {
+  const kind = jobRunKind(registry, operation) ?? runKindOf(registry, operation);
+  if (!kind) {
+    const known = jobOperations(registry).map((o) => `\`${o}\``);
+    throw new MangoError('INVALID_INPUT', `field \`operation\` must be one of ${known.join(', ')}`);
+  }
+  const checked = runOptions(kind, options);
+  return { kind, options: checked, steps: kind.runs.steps(checked as never) };
+}
+
+/** A photo to score: spooled to disk by a request, or its bytes (a job's photo store). */
+export interface PhotoInput {
+  name: string;
+  path?: string;
+  bytes?: Uint8Array;
+}
+
+/** Runs one image job (the worker pool's `run`, or a wrapper that waits out a full pool). */
+export type RunImageJob = (job: ImageJob) => Promise<JobResult>;
+
+export interface ScoreDeps {
+  run: RunImageJob;
+  /** photos scored at once */
+  concurrency: number;
+  maxPixels: number;
+  maxBytes: number;
+}
+
+/** What the front end wants back besides the figures: extra images, a transform's output. */
+export type ScoreExtras = Pick<ImageJob, 'images' | 'output'>;
+
+/** A scored photo: the job's result (finished: graded, for instance) and, when stored, its item row. */
+export interface ScoredPhoto {
+  result: JobResult;
+  /** the item row of a stored run (without its run id and position, given when it is inserted) */
+  item?: Omit<RunItemRow, 'run_id' | 'position'>;
+}
+
+/**
+ * Runs `fn` on each item with at most `limit` at a time, results in input order. The first failure
+ * rejects, and no further item is started (the request has failed: its photos need no more CPU).
+ */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  let failed = false;
+  const lane = async () => {
+    while (!failed && next < items.length) {
+      const i = next++;
+      try {
+        results[i] = await fn(items[i]);
+      } catch (e) {
+        failed = true;
+        throw e;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
+  return results;
+}
+
+/** The job of one photo: the plan's steps, and the thumbnails a stored run keeps when `keep`. */
+function imageJob(deps: ScoreDeps, plan: RunPlan, photo: PhotoInput, keep: boolean, extras: ScoreExtras): ImageJob {
+  const { runs } = plan.kind;
+  return {
+    ...extras,
+    name: photo.name,
+    path: photo.path,
+    bytes: photo.bytes,
+    steps: plan.steps,
+    maxPixels: deps.maxPixels,
+    maxBytes: deps.maxBytes,
+    ...(keep && runs.photoThumbnail ? { thumbnail: THUMBNAIL_MAX_SIDE } : {}),
+    ...(keep && runs.overlay ? { imageThumbnail: { name: runs.overlay, maxSide: THUMBNAIL_MAX_SIDE } } : {}),
+  };
+}
+
+/** The declared `finish` (grading, ...) on a successful result; a refusal becomes the photo's error. */
+function finished(plan: RunPlan, r: JobResult): JobResult {
+  if (!r.ok || !plan.kind.runs.finish) return r;
+  try {
+    return { ...r, result: plan.kind.runs.finish(r.result, plan.options as never) };
+  } catch (e) {
+    if (!isMangoError(e)) throw e;
+    return { ok: false, name: r.name, sha256: r.sha256, error: { code: e.code, status: e.status, message: e.message } };
+  }
+}
+
+const sha256Hex = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/** The item row of a scored photo (the worker made its hash, size and thumbnails). */
+async function itemOf(plan: RunPlan, photo: PhotoInput, r: JobResult): Promise<ScoredPhoto['item']> {
+  const filename = sanitizeFileName(photo.name);
+  // The worker hashed the bytes it read; hashed here only when it could not read them.
+  const sha256 =
+    r.sha256 ??
+    sha256Hex(
+      photo.bytes ??
+        (photo.path ? new Uint8Array(await readFile(photo.path).catch(() => Buffer.alloc(0))) : new Uint8Array()),
+    );
+  const result = r.ok
+    ? storedResult(plan.kind, filename, { figures: r.result })
+    : storedResult(plan.kind, filename, { error: photoErrorText(r.error) });
+  return {
+    filename,
+    sha256,
+    width: r.ok ? r.size.width : null,
+    height: r.ok ? r.size.height : null,
+    result: JSON.stringify(result),
+    overlay: r.ok ? (r.imageThumbnail ?? null) : null,
+    photo: r.ok ? (r.thumbnail ?? null) : null,
+  };
+}
+
+/**
+ * Scores the photos with the plan, as many at once as `deps.concurrency`, in input order; with
+ * `keep` (the photos are to be stored) each also gets its item row.
+ */
+export async function scoreUploads(
+  deps: ScoreDeps,
+  plan: RunPlan,
+  photos: readonly PhotoInput[],
+  keep: boolean,
+  extras: ScoreExtras = {},
+): Promise<ScoredPhoto[]> {
+  return mapLimit(photos, deps.concurrency, async (photo) => {
+    const result = finished(plan, await deps.run(imageJob(deps, plan, photo, keep, extras)));
+    return keep ? { result, item: await itemOf(plan, photo, result) } : { result };
+  });
+}
+
+/** Stores scored photos (kept with `keep`) as a new run of `owner`; answers its id. */
+export async function storeRun(
+  db: DB,
+  owner: RunOwner,
+  plan: RunPlan,
+  scored: readonly ScoredPhoto[],
+): Promise<string> {
+  const id = randomUUID();
+  const items = scored.map((s, position) => {
+    if (!s.item) throw new Error('storeRun: the photos were scored without keep');
+    return { ...s.item, run_id: id, position };
+  });
+  await insertRun(db, runRowOf(id, owner, plan.kind, plan.options, items), items);
+  return id;
+}
+
+/**
+ * Deletes the user's run; false when there is no such run of theirs. A job still filling it is
+ * cancelled first, in the same transaction (its row locked: a photo being stored waits, or went
+ * first and its item is deleted with the run), so no worker inserts into the run once it is gone;
+ * the cancelled jobs' photos are removed after it.
+ */
+export async function deleteRun(
+  deps: { db: DB; photos: PhotoStore; logger: Logger },
+  userId: number,
+  id: string,
+): Promise<boolean> {
+  const cancelled = await deps.db.transaction().execute(async (trx) => {
+    if (!(await isOwnedRun(trx, userId, id))) return null;
+    const jobs = await cancelJobsOfRun(trx, id);
+    await deleteRunRows(trx, userId, id);
+    return jobs;
+  });
+  if (!cancelled) return false;
+  for (const jobId of cancelled) {
+    deps.logger.info(`job ${jobId} cancelled: its run ${id} was deleted`);
+    await deps.photos.removeJob(deps.db, jobId);
+  }
+  return true;
+}
