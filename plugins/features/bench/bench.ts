@@ -4,9 +4,10 @@
  * to maxSide 1024 first) and runs the Python reference (shared/reference/features_ref.py,
  * scikit-image 0.19) on the same pixels in the same run. Both photos are made from a shared photo
  * with sharp in a temporary folder and saved as PNG so both sides decode identical pixels.
- * Single-threaded on both sides (OPENBLAS_NUM_THREADS=1). The all-13 timings are repeated
- * BENCH_ROUNDS times (default 3), each side in turn, and the speed-ups given as median (min-max)
- * against the 5x target. Numbers are noisy on a shared machine.
+ * Single-threaded on both sides (OPENBLAS_NUM_THREADS=1), with numpy on the reference BLAS as in the
+ * reference tests (src/skimageReference.ts), so the agreement check sees the same G8. The all-13
+ * timings are repeated BENCH_ROUNDS times (default 3), each side in turn, and the speed-ups given as
+ * median (min-max) against the 5x target. Numbers are noisy on a shared machine.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { createContext, FEATURE_IDS, runPlugin, type RasterImage } from '@mango/
 import { encodeImage, nodeImages, resizeImage } from '@mango/core/node';
 import { loadImageFile, median, sharedDir, spread } from '@mango/core/testing/node';
 import features, { computeFeatures } from '../src/index.ts';
+import { PYTHON, referenceEnv } from '../src/skimageReference.ts';
 import { compareFeatures } from '../src/tolerance.ts';
 
 const PY_TIMER = `
@@ -87,10 +89,10 @@ async function main() {
     const downPath = join(dir, 'photo-4000x3000-downscaled-1024x768.png');
     writeFileSync(downPath, await encodeImage(downscaled, 'png'));
 
-    const env = { ...process.env, OPENBLAS_NUM_THREADS: '1', OMP_NUM_THREADS: '1', MKL_NUM_THREADS: '1' };
+    const env = { ...referenceEnv(), MKL_NUM_THREADS: '1' };
     const reference = (mode: string) =>
       JSON.parse(
-        execFileSync('/usr/bin/python3', ['-c', PY_TIMER, join(shared, 'reference'), mode, smallPath, downPath], {
+        execFileSync(PYTHON, ['-c', PY_TIMER, join(shared, 'reference'), mode, smallPath, downPath], {
           encoding: 'utf8',
           env,
           maxBuffer: 64 << 20,

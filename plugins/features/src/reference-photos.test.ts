@@ -1,103 +1,155 @@
 /**
- * Live reference test on real photos from ../shared/data: runs shared/reference/features_ref.py
- * (scikit-image 0.19 under /usr/bin/python3) and the plugin on the same pixels and compares every
- * value with the spec's tolerances. Photos above 1024 px are compared on the image the plugin
- * analyses (downscaled by it), saved as PNG so both sides read identical pixels. Skips with a
- * message when ../shared or the Python reference is not available.
+ * Live reference test: runs shared/reference/features_ref.py (scikit-image 0.19 under
+ * /usr/bin/python3, numpy on the reference BLAS: skimageReference.ts) and the plugin on the same
+ * pixels, for the 17 fixtures of fixtures/images and 7 real photos from ../shared/data. For each
+ * image it checks:
+ *   - G8, the 8-bit grey image, pixel for pixel against the very array the reference computed its
+ *     GLCM, LBP and Otsu from (img_as_ubyte(rgb2gray(rgb / 255)));
+ *   - all 81 values: within the spec's tolerances, and the values that depend only on G8 and the
+ *     mask (gray_entropy, GLCM, LBP, fractal dimensions) to 1e-9 relative (exactTolerance).
+ * Photos above 1024 px are compared on the image the plugin analyses (downscaled by it), saved as
+ * PNG so both sides read identical pixels. Skips with a message when ../shared, the Python
+ * reference or the reference BLAS is not available.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { createContext, FEATURE_IDS, runPlugin, type RasterImage } from '@mango/core';
 import { encodeImage, nodeImages } from '@mango/core/node';
-import { loadImageFile, SHARED_MISSING, sharedDir } from '@mango/core/testing/node';
+import { loadImageFile, repoRoot, sharedDir } from '@mango/core/testing/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { grayPlanes } from './gray.ts';
 import features, { DEFAULT_MAX_SIDE, downscaledSize } from './index.ts';
-import { compareFeatures } from './tolerance.ts';
+import {
+  loadReferencePhoto,
+  referencePhotoSources,
+  referenceUnavailable,
+  runReference,
+  type ReferenceResult,
+} from './skimageReference.ts';
+import { compareFeatures, exactTolerance } from './tolerance.ts';
 
 const shared = sharedDir();
-const python = '/usr/bin/python3';
-const hasReference =
-  shared !== null && spawnSync(python, ['-c', 'import skimage, scipy, PIL'], { stdio: 'ignore' }).status === 0;
-if (!shared) console.warn(SHARED_MISSING);
-else if (!hasReference) console.warn(`skipped: ${python} with scikit-image is not available for the reference`);
+const unavailable = referenceUnavailable(shared);
+if (unavailable) console.warn(unavailable);
+
+const fixtureDir = join(repoRoot, 'plugins/features/fixtures/images');
+const fixtureNames = readdirSync(fixtureDir)
+  .filter((f) => f.endsWith('.png'))
+  .sort();
+const photoSources = unavailable ? [] : referencePhotoSources(shared!);
 
 interface Case {
-  name: string;
+  label: string;
   /** what the plugin receives */
   input: RasterImage;
-  /** PNG of the pixels the plugin analyses (after its downscale), given to the reference */
-  analysedPng: string;
+  /** the pixels the plugin analyses (after its downscale) */
+  analysed: RasterImage;
+  /** file of those pixels, given to the reference */
+  analysedPath: string;
   downscaled: boolean;
 }
 
-describe.skipIf(!hasReference)('features against the scikit-image reference on real photos', () => {
-  const cases: Case[] = [];
-  let reference: Record<string, Record<string, Record<string, number>>> = {};
+/** Pixels whose G8 differs, with the first few described. */
+function g8Differences(image: RasterImage, reference: Uint8Array | undefined) {
+  const ours = grayPlanes(image).g8;
+  if (!reference || reference.length !== ours.length)
+    return { count: -1, first: [`reference G8 has ${reference?.length} pixels, ours ${ours.length}`] };
+  let count = 0;
+  const first: string[] = [];
+  for (let i = 0; i < ours.length; i++)
+    if (ours[i] !== reference[i]) {
+      if (count++ < 5) {
+        const [r, g, b] = image.data.subarray(4 * i, 4 * i + 3);
+        const x = i % image.width;
+        const y = (i - x) / image.width;
+        first.push(`(${x}, ${y}) rgb ${r},${g},${b}: ours ${ours[i]}, skimage ${reference[i]}`);
+      }
+    }
+  return { count, first };
+}
+
+describe.skipIf(unavailable !== null)('G8 and features against the live scikit-image reference', () => {
+  const cases = new Map<string, Case>();
+  const reference = new Map<string, ReferenceResult>();
   let dir = '';
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'features-ref-'));
-    const data = join(shared!, 'data/bruise-dev');
-    const pick = (sub: string, n: number) =>
-      readdirSync(join(data, sub, 'images'))
-        .filter((f) => /\.(jpe?g|png)$/i.test(f))
-        .sort()
-        .slice(0, n)
-        .map((f) => join(data, sub, 'images', f));
-    const sources: { name: string; image: RasterImage }[] = [];
-    for (const path of [
-      ...pick('senmango_real_lesions', 3),
-      ...pick('synthetic_composites', 2),
-      ...pick('aicup_defect_boxes', 1),
-    ])
-      sources.push({ name: basename(path), image: await loadImageFile(path) });
-    // one composite made transparent: its fruit mask becomes the alpha channel
-    const composite = pick('synthetic_composites', 3)[2];
-    const stem = basename(composite).replace(/\.[^.]+$/, '');
-    const photo = await loadImageFile(composite);
-    const fruit = await loadImageFile(join(data, 'synthetic_composites/fruit_masks', `${stem}.png`));
-    for (let i = 0; i < photo.width * photo.height; i++) photo.data[4 * i + 3] = fruit.data[4 * i];
-    sources.push({ name: `${stem}-transparent.png`, image: photo });
-
-    for (const { name, image } of sources) {
+    for (const name of fixtureNames) {
+      const path = join(fixtureDir, name);
+      const image = await loadImageFile(path);
+      cases.set(`fixture ${name}`, {
+        label: name,
+        input: image,
+        analysed: image,
+        analysedPath: path,
+        downscaled: false,
+      });
+    }
+    for (const [k, source] of photoSources.entries()) {
+      const image = await loadReferencePhoto(source);
       const size = downscaledSize(image.width, image.height, DEFAULT_MAX_SIDE);
       const analysed = size ? await nodeImages.resize(image, size.width, size.height) : image;
-      const analysedPng = join(dir, `${name.replace(/\.[^.]+$/, '')}.png`);
-      writeFileSync(analysedPng, await encodeImage(analysed, 'png'));
-      cases.push({ name, input: image, analysedPng, downscaled: size !== null });
+      const analysedPath = join(dir, `photo-${k + 1}.png`);
+      writeFileSync(analysedPath, await encodeImage(analysed, 'png'));
+      const label = `${source.name} (${analysed.width}x${analysed.height})`;
+      cases.set(`photo ${k + 1}`, { label, input: image, analysed, analysedPath, downscaled: size !== null });
     }
-    const out = JSON.parse(
-      execFileSync(python, [join(shared!, 'reference/features_ref.py'), ...cases.map((c) => c.analysedPng)], {
-        encoding: 'utf8',
-        maxBuffer: 64 << 20,
-        env: { ...process.env, OPENBLAS_NUM_THREADS: '1' },
-      }),
-    ) as { image_name: string; features: Record<string, Record<string, number>> }[];
-    reference = Object.fromEntries(out.map((r) => [r.image_name, r.features]));
+    const keys = [...cases.keys()];
+    const results = runReference(
+      shared!,
+      keys.map((key) => cases.get(key)!.analysedPath),
+    );
+    results.forEach((r, i) => reference.set(keys[i], r));
   }, 900_000);
 
   afterAll(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('covers 7 photos, including downscaled and transparent ones', () => {
-    expect(cases).toHaveLength(7);
-    expect(cases.some((c) => c.downscaled)).toBe(true);
-    expect(cases.some((c) => !c.downscaled)).toBe(true);
+  it('covers the 17 fixtures and 7 photos, including downscaled and transparent ones', () => {
+    expect(fixtureNames).toHaveLength(17);
+    const photos = [...cases.entries()].filter(([key]) => key.startsWith('photo')).map(([, c]) => c);
+    expect(photos).toHaveLength(7);
+    expect(photos.some((c) => c.downscaled)).toBe(true);
+    expect(photos.some((c) => !c.downscaled)).toBe(true);
+    expect(photoSources.some((s) => s.fruitMask)).toBe(true);
   });
 
-  for (let k = 0; k < 7; k++)
-    it(`photo ${k + 1}: all 13 features within tolerance`, async () => {
-      const c = cases[k];
+  const keys = [...fixtureNames.map((name) => `fixture ${name}`), ...photoSources.map((s, k) => `photo ${k + 1}`)];
+  const titles = new Map(
+    keys.map((key, k) => [
+      key,
+      k < fixtureNames.length ? key : `${key} (${photoSources[k - fixtureNames.length].name})`,
+    ]),
+  );
+
+  for (const key of keys) {
+    it(`${titles.get(key)}: G8 identical to skimage img_as_ubyte(rgb2gray) on every pixel`, () => {
+      const c = cases.get(key)!;
+      const ref = reference.get(key)!;
+      expect(ref.error, c.label).toBeUndefined();
+      const { count, first } = g8Differences(c.analysed, ref.g8);
+      expect({ image: c.label, differingPixels: count, first }).toEqual({
+        image: c.label,
+        differingPixels: 0,
+        first: [],
+      });
+    });
+
+    it(`${titles.get(key)}: all 13 features within tolerance, G8-derived values exact`, async () => {
+      const c = cases.get(key)!;
       const ctx = createContext(nodeImages);
       const out = await runPlugin(features, c.input, { features: [...FEATURE_IDS] }, ctx);
-      expect(out.downscaled, c.name).toBe(c.downscaled);
-      const expected = reference[basename(c.analysedPng)];
-      expect(expected, c.name).toBeDefined();
-      const { mismatches, compared } = compareFeatures(expected, out.features);
-      expect(compared).toBe(81);
-      expect(mismatches, c.name).toEqual([]);
+      expect(out.downscaled, c.label).toBe(c.downscaled);
+      const expected = reference.get(key)!.features;
+      expect(expected, c.label).toBeDefined();
+      const spec = compareFeatures(expected!, out.features);
+      expect(spec.compared).toBe(81);
+      expect(spec.mismatches, `${c.label}: spec tolerances`).toEqual([]);
+      const exact = compareFeatures(expected!, out.features, exactTolerance);
+      expect(exact.mismatches, `${c.label}: values from G8 and the mask to 1e-9`).toEqual([]);
     });
+  }
 });
