@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Hono, type Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
-import { MangoError } from '@mango/core';
+import { MangoError, parseWireOptions } from '@mango/core';
 import { bruise, features } from '@mango/plugins';
 import type { ServerContext } from '../../context.ts';
 import { requireUserOrServerKey, type CallerEnv } from '../../auth/caller.ts';
@@ -28,13 +28,14 @@ import { zipPhotos } from './job-zip.ts';
 
 const Operation = z.enum(['bruise', 'features']);
 /**
- * The options a job accepts: the plugin's own schema, strict, so that a key the plugin does not
- * know (`px_per_cm` for `pxPerCm`, padding) is refused with its name rather than silently ignored.
- * `features` jobs may ask for the background to be removed first, as /api-py/python/analyze does.
+ * The options a job accepts: the plugin's own schema, read by wire name (`px_per_cm`, as /api-py
+ * spells it) with the schema key (`pxPerCm`, this API's first spelling) as an alias, and strict, so
+ * that a key the plugin does not know (padding, a typo) is refused with its name rather than silently
+ * ignored. `features` jobs may ask for the background to be removed first, as /api-py/python/analyze does.
  */
 const JOB_OPTIONS = {
-  bruise: bruise.options.strict(),
-  features: features.options.extend({ isolate: z.boolean().optional() }).strict(),
+  bruise: bruise.options,
+  features: features.options.extend({ isolate: z.boolean().optional() }),
 };
 
 const invalid = (message: string) => new MangoError('INVALID_INPUT', message);
@@ -60,7 +61,7 @@ function readJobFields(form: MultipartForm): { operation: JobOperation; options:
       throw invalid('field `options` must be a JSON object');
     }
   }
-  const parsed = JOB_OPTIONS[op.data].safeParse(options);
+  const parsed = parseWireOptions(JOB_OPTIONS[op.data], options);
   if (!parsed.success) throw invalid(`invalid options for ${op.data}: ${z.prettifyError(parsed.error)}`);
   return { operation: op.data, options: parsed.data };
 }
