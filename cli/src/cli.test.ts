@@ -59,7 +59,7 @@ describe('mango CLI', () => {
     ]);
     const bad = await mango(['features', join(dir, 'in/a.png'), '--features', 'rgb,colour']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('Unknown feature id: colour');
+    expect(bad.stderr).toContain('Unknown: colour. Allowed choices are rgb, hsv, lab, grayscale, glcm');
   });
 
   it('neutralises formulas in the CSV it writes (a photo named =1+1.png); negative values stay numbers', async () => {

@@ -56,6 +56,8 @@ describe('mango bruise --server URL --api-key KEY DIR (a batch job on a real ser
       key,
       '--method',
       'classical',
+      '--px-per-cm',
+      '40',
       '--out',
       out,
       join(dir, 'crate'),
@@ -70,6 +72,8 @@ describe('mango bruise --server URL --api-key KEY DIR (a batch job on a real ser
     const file = ResultsFile.parse(JSON.parse(readFileSync(out, 'utf8')));
     expect(file.photos).toHaveLength(12);
     expect(file.provenance.source).toBe('api');
+    // --px-per-cm went as the jobs API's px_per_cm and was stored as the option pxPerCm
+    expect(file.provenance.options).toMatchObject({ method: 'classical', pxPerCm: 40 });
     expect(file.photos.every((p) => (p.result as { bruise_percent: number }).bruise_percent > 1)).toBe(true);
   });
 

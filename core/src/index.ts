@@ -13,3 +13,4 @@ export * from './random.ts';
 export * from './resample.ts';
 export * from './segmentation/index.ts';
 export * from './uploads.ts';
+export * from './options.ts';

@@ -6,7 +6,8 @@
  * these declarations only; they name no plugin.
  * Browser-safe: no Node imports.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
+import { parseWireOptions } from './options.ts';
 import { MangoError } from './errors.ts';
 
 /** What ran, as a result says it (stored with a run and in its provenance). */
@@ -26,14 +27,15 @@ export interface RunStep {
 /** A successful photo's figures as the pipeline's last step returned them (JSON, no images). */
 export type ResultFigures = Record<string, unknown>;
 
-export interface RunDeclaration<O extends z.ZodType = z.ZodType> {
+export interface RunDeclaration<O extends z.ZodObject = z.ZodObject> {
   /** the name runs of this kind are stored and listed under (`runs.operation`), e.g. `analyze` */
   operation: string;
   /** the name a batch job asks for (`operation` of POST /api-node/jobs); defaults to `operation` */
   jobOperation?: string;
   /**
-   * The options a run takes, as a strict zod object (unknown keys are refused with their name):
-   * the same object is stored with the run and given to `steps` and `finish`.
+   * The options a run takes, as a zod object, read strictly by wire name (`px_per_cm`; the schema
+   * key `pxPerCm` is an alias: core/src/options.ts): unknown keys are refused with their name. The
+   * parsed object (schema keys, defaults filled in) is stored with the run and given to `steps` and `finish`.
    */
   options: O;
   /** the pipeline that scores one photo with these options */
@@ -62,7 +64,7 @@ export interface RunDeclaration<O extends z.ZodType = z.ZodType> {
 }
 
 /** Declares a plugin's runs (typed by its options schema). */
-export const defineRuns = <O extends z.ZodType>(d: RunDeclaration<O>): RunDeclaration<O> => Object.freeze(d);
+export const defineRuns = <O extends z.ZodObject>(d: RunDeclaration<O>): RunDeclaration<O> => Object.freeze(d);
 
 /** A run kind: the declaration with the id of the plugin that declares it. */
 export interface RunKind {
@@ -98,15 +100,10 @@ export const runOperations = (registry: Declaring): string[] => runKinds(registr
 
 /** A run's options checked by its declaration (defaults filled in); a bad one is a 400 with the reason. */
 export function runOptions(kind: RunKind, options: unknown): Record<string, unknown> {
-  const parsed = kind.runs.options.safeParse(options ?? {});
+  const parsed = parseWireOptions(kind.runs.options, options ?? {});
   if (!parsed.success) {
-    const reason = parsed.error.issues
-      .map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))
-      .join('; ');
-    throw new MangoError(
-      'INVALID_INPUT',
-      `invalid options for ${kind.runs.jobOperation ?? kind.runs.operation}: ${reason}`,
-    );
+    const name = kind.runs.jobOperation ?? kind.runs.operation;
+    throw new MangoError('INVALID_INPUT', `invalid options for ${name}: ${z.prettifyError(parsed.error)}`);
   }
   return parsed.data as Record<string, unknown>;
 }

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
+import { toWireNames } from '@mango/core';
 import { thumbnailDataUrl } from '@mango/core/node';
 import {
   bruiseFiguresOf,
@@ -136,7 +137,7 @@ export function bruiseCommand(program: Command) {
       const weights = o.weights ? loadWeights(o.weights) : undefined;
       const { files, missing } = await collectInputs(inputs);
       if (o.server) {
-        process.exitCode = await bruiseViaServer(files, missing, options, o);
+        process.exitCode = await bruiseViaServer(files, missing, pluginOptions, o);
         return;
       }
       const json = Boolean(o.out?.toLowerCase().endsWith('.json'));
@@ -246,7 +247,7 @@ export function bruiseCommand(program: Command) {
 async function bruiseViaServer(
   files: InputFile[],
   missing: string[],
-  options: { method: string; pxPerCm?: number; referenceMm?: number },
+  options: Record<string, unknown>,
   o: BruiseFlags,
 ): Promise<number> {
   const apiKey = o.apiKey || process.env.MANGO_API_KEY;
@@ -255,11 +256,8 @@ async function bruiseViaServer(
     throw new UsageError('--overlays, --masks, --export-coco, --grades and --lot work with a local run only');
   }
   if (files.length === 0) throw new UsageError('no photos found in the inputs');
-  const jobOptions = {
-    method: options.method,
-    ...(options.pxPerCm ? { pxPerCm: options.pxPerCm } : {}),
-    ...(options.referenceMm ? { referenceMm: options.referenceMm } : {}),
-  };
+  // The jobs API's spelling of the options: their wire names (px_per_cm).
+  const jobOptions = toWireNames(options);
   const { file, failed, runId } = await bruiseOnServer(files, { server: o.server!, apiKey, options: jobOptions });
   const items = bruiseFiguresOf(file);
   if (o.fruits) await writeWithProvenance(o.fruits, fruitTableCsv(items), file.provenance);

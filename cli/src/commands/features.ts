@@ -1,12 +1,13 @@
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { FEATURE_IDS, FeatureId, type FeatureResultItem } from '@mango/core';
+import { FEATURE_IDS, type FeatureId, type FeatureResultItem } from '@mango/core';
 import { toCsv } from '@mango/core/csv';
 import { registry } from '@mango/plugins';
-import { FEATURE_VALUE_NAMES } from '@mango/plugin-features';
+import { FEATURE_VALUE_NAMES, FeaturesOptions } from '@mango/plugin-features';
 import { collectInputs } from '../inputs.ts';
 import { runBatch, summarise } from '../batch.ts';
-import { UsageError } from '../util.ts';
+import { addSchemaOptions, readSchemaOptions } from '../schemaOptions.ts';
+import { parseOrExit, UsageError } from '../util.ts';
 
 /** feature_analysis_results.csv layout: Image, then each selected feature's value names, full precision. */
 export function featuresCsv(items: FeatureResultItem[], ids: FeatureId[]): string {
@@ -17,34 +18,37 @@ export function featuresCsv(items: FeatureResultItem[], ids: FeatureId[]): strin
   return toCsv(['Image', ...columns.map((c) => c.name)], rows);
 }
 
-export function parseFeatureList(o: { features?: string; all?: boolean }): FeatureId[] {
+const FeatureList = FeaturesOptions.pick({ features: true });
+
+/**
+ * The feature ids of `--features` (each checked against the schema's ids as it is parsed) or all of
+ * them with `--all`, in canonical order, duplicates removed.
+ */
+export function parseFeatureList(o: { features?: string[]; all?: boolean }): FeatureId[] {
   if (o.all) return [...FEATURE_IDS];
   if (!o.features) throw new UsageError('give --features rgb,glcm,... or --all');
-  const ids = o.features
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const unknown = ids.filter((i) => !FeatureId.safeParse(i).success);
-  if (unknown.length)
-    throw new UsageError(`Unknown feature id: ${unknown.join(', ')} (known: ${FEATURE_IDS.join(', ')})`);
-  // Canonical order, duplicates removed.
+  const { features: ids } = parseOrExit(FeatureList, readSchemaOptions(FeatureList, o));
   return FEATURE_IDS.filter((id) => ids.includes(id));
 }
 
 export function featuresCommand(program: Command) {
-  program
+  const cmd = program
     .command('features')
     .description('compute feature values (features.md) for images; JSON like the API, or CSV')
-    .argument('<inputs...>', 'image files or directories')
-    .option('--features <ids>', `comma-separated feature ids: ${FEATURE_IDS.join(',')}`)
-    .option('--all', 'all 13 features')
+    .argument('<inputs...>', 'image files or directories');
+  // --features <ids>: the schema's list of feature ids (an unknown id is refused with the valid ones).
+  addSchemaOptions(cmd, FeatureList, {
+    help: { features: { value: 'ids', description: `comma-separated feature ids: ${FEATURE_IDS.join(',')}` } },
+  });
+  cmd
+    .option('--all', `all ${FEATURE_IDS.length} features`)
     .option('--isolate', 'remove the background first (fruit-only features on opaque photos)')
     .option('--out <file>', 'results.csv or results.json (default: JSON on stdout)')
     .option('--concurrency <n>', 'worker threads (default: one per core)', Number)
     .action(
       async (
         inputs: string[],
-        o: { features?: string; all?: boolean; isolate?: boolean; out?: string; concurrency?: number },
+        o: { features?: string[]; all?: boolean; isolate?: boolean; out?: string; concurrency?: number },
       ) => {
         const ids = parseFeatureList(o);
         if (o.isolate && !registry.has('remove-background')) {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { registry } from '@mango/plugins';
-import { schemaProperties } from '../schemaOptions.ts';
+import { optionJsonSchemas } from '@mango/core';
 
 export function pluginsCommand(program: Command) {
   program
@@ -15,7 +15,7 @@ export function pluginsCommand(program: Command) {
         version: p.version,
         runtimes: p.runtimes,
         description: p.description,
-        options: schemaProperties(p.options),
+        options: optionJsonSchemas(p.options),
       }));
       if (o.json) {
         console.log(JSON.stringify(list, null, 2));

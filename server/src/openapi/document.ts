@@ -492,7 +492,15 @@ function buildRegistry(): OpenAPIRegistry {
           'multipart/form-data': {
             schema: z.object({
               operation: z.enum(['bruise', 'features']),
-              options: z.string().optional().meta({ description: 'JSON object of the plugin options' }),
+              options: z
+                .string()
+                .optional()
+                .meta({
+                  description:
+                    'JSON object of the plugin options, named in snake_case as /api-py names them (px_per_cm, reference_mm, max_side). ' +
+                    'Alias: the camelCase name of each option (pxPerCm, referenceMm, maxSide), the earlier spelling of this API, is accepted too; ' +
+                    'both spellings of one option with different values is a 400',
+                }),
               images: z.array(z.string().meta({ format: 'binary' })).optional(),
               zip: z.string().meta({ format: 'binary' }).optional(),
             }),

@@ -353,6 +353,8 @@ export const th: Record<string, string> = {
   'Resize 1 image to {{width}} x {{height}} pixels?': 'ปรับขนาด 1 ภาพเป็น {{width}} x {{height}} พิกเซล?',
   'Resize {{count}} images to {{width}} x {{height}} pixels?': 'ปรับขนาด {{count}} ภาพเป็น {{width}} x {{height}} พิกเซล?',
   'Please enter both width and height!': 'โปรดกรอกทั้งความกว้างและความสูง!',
+  'The width can be at most {{max}} pixels.': 'ความกว้างต้องไม่เกิน {{max}} พิกเซล',
+  'The height can be at most {{max}} pixels.': 'ความสูงต้องไม่เกิน {{max}} พิกเซล',
   'Please upload images first!': 'โปรดอัปโหลดภาพก่อน!',
   'Cut the fruit out of its background. Each photo comes back as a png with a transparent background.':
     'ตัดผลไม้ออกจากพื้นหลัง แต่ละรูปจะได้กลับมาเป็นไฟล์ png ที่มีพื้นหลังโปร่งใส',
@@ -382,8 +384,10 @@ export const th: Record<string, string> = {
   'or pixels per cm': 'หรือจำนวนพิกเซลต่อ ซม.',
   Grades: 'เกรด',
   None: 'ไม่ใช้',
-  'Codex mango (cm², needs a scale)': 'Codex มะม่วง (ตร.ซม. ต้องมีมาตราส่วน)',
-  'Bruise % thresholds': 'เกณฑ์ % รอยช้ำ',
+  '{{name}} (cm², needs a scale)': '{{name}} (ตร.ซม. ต้องมีมาตราส่วน)',
+  'Codex Standard for Mangoes (CXS 184-1993): skin defects and healed bruises':
+    'มาตรฐาน Codex สำหรับมะม่วง (CXS 184-1993): ตำหนิที่ผิวและรอยช้ำที่หายแล้ว',
+  'Bruise share of the fruit (%), for labs without a scale': 'สัดส่วนรอยช้ำของผล (%) สำหรับห้องปฏิบัติการที่ไม่มีมาตราส่วน',
   'Put a coin or a round sticker beside the fruit and give its diameter: the scale is measured in each photo. A typed pixels-per-cm wins.':
     'วางเหรียญหรือสติกเกอร์ทรงกลมข้างผลไม้แล้วกรอกเส้นผ่านศูนย์กลาง ระบบจะวัดมาตราส่วนในแต่ละรูป หากกรอกพิกเซลต่อ ซม. เอง จะใช้ค่าที่กรอก',
   'Processing...': 'กำลังประมวลผล...',
@@ -422,8 +426,8 @@ export const th: Record<string, string> = {
   'No data available to export': 'ไม่มีข้อมูลให้ส่งออก',
   'Feature Analysis Results': 'ผลการวิเคราะห์คุณลักษณะ',
   'Feature analysis results': 'ผลการวิเคราะห์คุณลักษณะ',
-  'Some images were downscaled to 1024 px on the long side before analysis.':
-    'บางภาพถูกย่อให้ด้านยาวเหลือ 1024 px ก่อนการวิเคราะห์',
+  'Some images were downscaled to {{maxSide}} px on the long side before analysis.':
+    'บางภาพถูกย่อให้ด้านยาวเหลือ {{maxSide}} px ก่อนการวิเคราะห์',
   'New analysis': 'วิเคราะห์ใหม่',
   'Export CSV': 'ส่งออก CSV',
   'Scroll to top': 'เลื่อนขึ้นบนสุด',

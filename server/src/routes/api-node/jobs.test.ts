@@ -150,8 +150,16 @@ describe.each(TEST_DATABASES)('batch jobs on %s', (database) => {
     const tooLarge = await refused({ method: 'classical', pxPerCm: 1e308 });
     expect(tooLarge).toMatch(/pxPerCm/);
     expect(tooLarge).toMatch(/<=100000/);
-    // not an option of the plugin (the /api-py field's name): refused rather than silently dropped
-    expect(await refused({ method: 'classical', px_per_cm: 1e308 })).toMatch(/px_per_cm/);
+    // the wire name is checked the same way, and named as it was sent
+    const wireTooLarge = await refused({ method: 'classical', px_per_cm: 1e308 });
+    expect(wireTooLarge).toMatch(/px_per_cm/);
+    expect(wireTooLarge).toMatch(/<=100000/);
+    // the two spellings of one option with different values
+    expect(await refused({ px_per_cm: 40, pxPerCm: 41 })).toContain(
+      '`px_per_cm` and `pxPerCm` are two spellings of one option with different values: send it once, as `px_per_cm`',
+    );
+    // not an option of the plugin by either spelling: refused rather than silently dropped
+    expect(await refused({ method: 'classical', pixels_per_cm: 40 })).toMatch(/pixels_per_cm/);
     expect(await refused({ method: 'classical', notes: 'x'.repeat(60_000) })).toMatch(/notes/);
     const features = await submit(server.url, alice.accessToken, [['a.png', png]], {
       operation: 'features',
@@ -181,6 +189,52 @@ describe.each(TEST_DATABASES)('batch jobs on %s', (database) => {
       alice.accessToken,
     );
     expect(results.body.provenance.options).toEqual(parsed);
+  });
+
+  it('takes the options by wire name (px_per_cm) or by their earlier camelCase name (pxPerCm): the same stored options', async () => {
+    const storedOptions = async (operation: string, options: object) => {
+      const sent = await submit(server.url, alice.accessToken, [['a.png', png]], {
+        operation,
+        options: JSON.stringify(options),
+      });
+      expect(sent.status).toBe(202);
+      const row = await server.ctx.db
+        .selectFrom('jobs')
+        .select('options')
+        .where('id', '=', sent.body.id!)
+        .executeTakeFirstOrThrow();
+      await followJob(server.url, sent.body.id!, alice.accessToken);
+      return JSON.parse(row.options) as Record<string, unknown>;
+    };
+    const wire = await storedOptions('bruise', {
+      method: 'classical',
+      px_per_cm: 40,
+      reference_mm: 25,
+      detect_max_side: 512,
+    });
+    const alias = await storedOptions('bruise', {
+      method: 'classical',
+      pxPerCm: 40,
+      referenceMm: 25,
+      detectMaxSide: 512,
+    });
+    expect(wire).toEqual(
+      bruise.options.parse({ method: 'classical', pxPerCm: 40, referenceMm: 25, detectMaxSide: 512 }),
+    );
+    expect(alias).toEqual(wire);
+    // both spellings with the same value: one option
+    expect(
+      await storedOptions('bruise', {
+        method: 'classical',
+        px_per_cm: 40,
+        pxPerCm: 40,
+        reference_mm: 25,
+        detectMaxSide: 512,
+      }),
+    ).toEqual(wire);
+    const features = await storedOptions('features', { features: ['rgb'], max_side: 256 });
+    expect(features).toEqual({ features: ['rgb'], maxSide: 256 });
+    expect(await storedOptions('features', { features: ['rgb'], maxSide: 256 })).toEqual(features);
   });
 
   it('DELETE cancels a job: no more photos are scored and its photos are deleted', async () => {

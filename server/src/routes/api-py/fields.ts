@@ -5,7 +5,7 @@
  * are text) is a zod schema; the value it carries is then checked by the plugin's own option schema.
  */
 import { z } from 'zod';
-import { FEATURE_IDS, FeatureId, MangoError } from '@mango/core';
+import { FEATURE_IDS, FeatureId, MangoError, numberLimits, wireName } from '@mango/core';
 import { GRADE_PRESETS, gradeRulesFromText, type GradeRules } from '@mango/core/grades';
 import { bruise, features } from '@mango/plugins';
 
@@ -52,19 +52,21 @@ export const isolateField: FormField<boolean> = {
   read: (values) => values.some((v) => v === 'true' || v === '1'),
 };
 
-/** A decimal-number field that sets one optional numeric bruise option, checked by that option's schema. */
+/**
+ * A decimal-number field that sets one optional numeric bruise option, checked by that option's
+ * schema; the field is named by the option's wire name (`pxPerCm` -> `px_per_cm`).
+ */
 function bruiseNumberField(
   option: 'pxPerCm' | 'referenceMm',
-  name: string,
   what: string,
 ): { field: FormField<number | undefined>; invalid: string } {
   const schema = bruise.options.shape[option];
-  const range = schema.unwrap();
-  const message = `\`${name}\` must be a number from ${range.minValue} to ${range.maxValue}`;
+  const { min, max } = numberLimits(schema);
+  const message = `\`${wireName(option)}\` must be a number from ${min} to ${max}`;
   return {
     invalid: message,
     field: {
-      wire: z.string().meta({ description: what.replace('{range}', `${range.minValue} to ${range.maxValue}`) }),
+      wire: z.string().meta({ description: what.replace('{range}', `${min} to ${max}`) }),
       read(values) {
         if (values.length === 0) return undefined;
         const parsed = schema.safeParse(Number(values[0]));
@@ -75,18 +77,13 @@ function bruiseNumberField(
   };
 }
 
-const pxPerCm = bruiseNumberField(
-  'pxPerCm',
-  'px_per_cm',
-  'Optional scale (pixels per centimetre, {range}) to add areas in cm²',
-);
+const pxPerCm = bruiseNumberField('pxPerCm', 'Optional scale (pixels per centimetre, {range}) to add areas in cm²');
 export const PX_PER_CM_INVALID = pxPerCm.invalid;
 /** `px_per_cm`: a decimal number that BruiseOptions.pxPerCm checks (its range). */
 export const pxPerCmField = pxPerCm.field;
 
 const referenceMm = bruiseNumberField(
   'referenceMm',
-  'reference_mm',
   'Optional diameter in mm ({range}) of a round reference object (coin, sticker) in the photo: the scale is measured from it (px_per_cm, when given, wins)',
 );
 export const REFERENCE_MM_INVALID = referenceMm.invalid;
@@ -103,7 +100,11 @@ export const gradesField: FormField<GradeRules | undefined> = {
 
 /** The text fields of each form, by wire name (in the order OpenAPI lists them, after `images`). */
 export const ANALYZE_FIELDS = { features: featuresField, isolate: isolateField };
-export const BRUISE_FIELDS = { px_per_cm: pxPerCmField, reference_mm: referenceMmField, grades: gradesField };
+export const BRUISE_FIELDS = {
+  [wireName('pxPerCm')]: pxPerCmField,
+  [wireName('referenceMm')]: referenceMmField,
+  grades: gradesField,
+};
 
 type Fields = Record<string, FormField<unknown>>;
 type FieldValues<F extends Fields> = { [K in keyof F]: F[K] extends FormField<infer T> ? T : never };

@@ -1,8 +1,8 @@
 /** /analysis/result: Feature Analysis Results table and the CSV export (product-spec.md sections 2, 9). */
 import { useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { FEATURE_DISPLAY_NAMES, type FeatureId } from '@mango/core';
-import { FEATURE_VALUE_NAMES } from '@mango/plugin-features';
+import { FEATURE_DISPLAY_NAMES, numberLimits, type FeatureId } from '@mango/core';
+import { FEATURE_VALUE_NAMES, FeaturesOptions } from '@mango/plugin-features';
 import Layout from '#web/components/Layout.tsx';
 import { downloadBlob } from '#web/lib/download.ts';
 import {
@@ -17,6 +17,9 @@ import ScrollTopButton from '../Analysis/ScrollTopButton.tsx';
 import '../../tool-pages.css';
 import '../Analysis/analysis.css';
 import { useTranslation } from 'react-i18next';
+
+/** The long side a photo is downscaled to before analysis: the features schema's default maxSide. */
+const ANALYSIS_MAX_SIDE = numberLimits(FeaturesOptions.shape.maxSide).default;
 
 export default function AnalysisResult() {
   const { t } = useTranslation();
@@ -118,7 +121,9 @@ export default function AnalysisResult() {
             </div>
             {results.some((r) => r.downscaled) && (
               <p className="tool-status">
-                {t('Some images were downscaled to 1024 px on the long side before analysis.')}
+                {t('Some images were downscaled to {{maxSide}} px on the long side before analysis.', {
+                  maxSide: ANALYSIS_MAX_SIDE,
+                })}
               </p>
             )}
           </div>

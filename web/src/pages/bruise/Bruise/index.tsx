@@ -1,6 +1,9 @@
 /** /bruise: Bruised Area Calculation upload page (product-spec.md sections 2, 4, 5, 8). */
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { numberLimits, wireName } from '@mango/core';
+import { GRADE_PRESETS, needsScale } from '@mango/core/grades';
+import { BruiseOptions } from '@mango/plugin-bruise/schema';
 import Layout from '#web/components/Layout.tsx';
 import Dropzone from '#web/components/Dropzone.tsx';
 import ConfirmDialog from '#web/components/ConfirmDialog.tsx';
@@ -14,12 +17,24 @@ import { useTranslation } from 'react-i18next';
 
 const BRUISE_ENDPOINT = '/api-py/python/bruise_detection/DeepLearning';
 
-/** The optional scale fields of the form: the API's `reference_mm` and `px_per_cm` (typed text, trimmed). */
+/** The optional scale fields of the form, by bruise option: the API's `reference_mm` and `px_per_cm` (typed text). */
 export interface ScaleFields {
   referenceMm: string;
   pxPerCm: string;
   /** a grade preset id, or '' for none */
   grades: string;
+}
+
+/** The limits of the scale inputs: the bruise plugin's schema's (min, max, step). */
+export const SCALE_LIMITS = {
+  referenceMm: numberLimits(BruiseOptions.shape.referenceMm),
+  pxPerCm: numberLimits(BruiseOptions.shape.pxPerCm),
+};
+
+/** The scale options typed, by wire name (`reference_mm`), as the API takes them; blank ones left out. */
+export function scaleFields(scale: ScaleFields): Record<string, string> {
+  const typed = (['referenceMm', 'pxPerCm'] as const).filter((key) => scale[key].trim());
+  return Object.fromEntries(typed.map((key) => [wireName(key), scale[key].trim()]));
 }
 
 export default function Bruise() {
@@ -42,12 +57,11 @@ export default function Bruise() {
   /** More than JOB_THRESHOLD photos: one batch job with a progress bar, then the same results page. */
   const runAsJob = async () => {
     try {
-      // A batch job takes the plugin's options: the scale goes with it; grades apply to up to 10 photos.
-      const options = {
-        method: 'auto',
-        ...(scale.referenceMm.trim() ? { referenceMm: Number(scale.referenceMm) } : {}),
-        ...(scale.pxPerCm.trim() ? { pxPerCm: Number(scale.pxPerCm) } : {}),
-      };
+      // A batch job takes the plugin's options (the schema's defaults filled in by the server): the
+      // scale goes with it; grades apply to up to 10 photos.
+      const options = Object.fromEntries(
+        Object.entries(scaleFields(scale)).map(([name, text]) => [name, Number(text)]),
+      );
       if (scale.grades)
         alert(t('Grades are applied to up to 10 photos at a time: this batch is scored without grades.'));
       const run = await runBatchJob('bruise', files, options, setJob);
@@ -73,8 +87,7 @@ export default function Bruise() {
     if (files.length > JOB_THRESHOLD) return runAsJob();
     const form = new FormData();
     for (const f of files) form.append('images', f, f.name);
-    if (scale.referenceMm.trim()) form.append('reference_mm', scale.referenceMm.trim());
-    if (scale.pxPerCm.trim()) form.append('px_per_cm', scale.pxPerCm.trim());
+    for (const [name, text] of Object.entries(scaleFields(scale))) form.append(name, text);
     if (scale.grades) form.append('grades', scale.grades);
     try {
       const res = await apiFetch(BRUISE_ENDPOINT, { method: 'POST', body: form });
@@ -116,10 +129,10 @@ export default function Bruise() {
               {t('Reference object diameter (mm)')}
               <input
                 type="number"
-                min={5}
-                max={200}
-                step="any"
-                name="reference_mm"
+                min={SCALE_LIMITS.referenceMm.min}
+                max={SCALE_LIMITS.referenceMm.max}
+                step={SCALE_LIMITS.referenceMm.step}
+                name={wireName('referenceMm')}
                 placeholder={t('e.g. 25 for a coin')}
                 value={scale.referenceMm}
                 onChange={(e) => setScale({ ...scale, referenceMm: e.target.value })}
@@ -129,9 +142,10 @@ export default function Bruise() {
               {t('or pixels per cm')}
               <input
                 type="number"
-                min={0.01}
-                step="any"
-                name="px_per_cm"
+                min={SCALE_LIMITS.pxPerCm.min}
+                max={SCALE_LIMITS.pxPerCm.max}
+                step={SCALE_LIMITS.pxPerCm.step}
+                name={wireName('pxPerCm')}
                 value={scale.pxPerCm}
                 onChange={(e) => setScale({ ...scale, pxPerCm: e.target.value })}
               />
@@ -144,8 +158,11 @@ export default function Bruise() {
                 onChange={(e) => setScale({ ...scale, grades: e.target.value })}
               >
                 <option value="">{t('None')}</option>
-                <option value="codex-mango">{t('Codex mango (cm², needs a scale)')}</option>
-                <option value="percent">{t('Bruise % thresholds')}</option>
+                {Object.values(GRADE_PRESETS).map((rules) => (
+                  <option key={rules.id} value={rules.id}>
+                    {needsScale(rules) ? t('{{name}} (cm², needs a scale)', { name: t(rules.name) }) : t(rules.name)}
+                  </option>
+                ))}
               </select>
             </label>
             <p className="field-hint">

@@ -4,9 +4,9 @@
  */
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { createContext, runPlugin, userMessage } from '@mango/core';
+import { createContext, numberLimits, runPlugin, userMessage } from '@mango/core';
 import { browserImages, decodeImage, encodeImage } from '@mango/core/browser';
-import resize, { heightForWidth, widthForHeight } from '@mango/plugin-resize';
+import resize, { heightForWidth, resizeOptions, widthForHeight } from '@mango/plugin-resize';
 import Layout from '#web/components/Layout.tsx';
 import Dropzone from '#web/components/Dropzone.tsx';
 import ConfirmDialog from '#web/components/ConfirmDialog.tsx';
@@ -21,6 +21,14 @@ import { useTranslation } from 'react-i18next';
 export const RESIZED_ZIP_NAME = 'resized-images.zip';
 const BOTH_DIMENSIONS = 'Please enter both width and height!';
 const NO_FILES = 'Please upload images first!';
+const TOO_WIDE = 'The width can be at most {{max}} pixels.';
+const TOO_TALL = 'The height can be at most {{max}} pixels.';
+
+/** The width and height inputs' limits: the resize plugin's schema's (whole pixels, 1 to its MAX_SIDE). */
+export const SIDE_LIMITS = {
+  width: numberLimits(resizeOptions.shape.width),
+  height: numberLimits(resizeOptions.shape.height),
+};
 
 /** A resized image entry (product-spec.md section 3): name, width, height; plus its JPEG. */
 interface Resized {
@@ -34,6 +42,9 @@ interface Resized {
 export function resizedName(original: string): string {
   return `resized-${fileStem(original)}.jpg`;
 }
+
+/** Is `n` over the schema's upper limit? */
+const overMax = (n: number, limits: { max?: number }) => limits.max !== undefined && n > limits.max;
 
 /** A positive whole number from an input's text, or undefined. */
 function parseSide(text: string): number | undefined {
@@ -116,8 +127,18 @@ export default function Resize() {
   };
 
   const onResize = () => {
-    if (!parseSide(width) || !parseSide(height)) {
+    const w = parseSide(width);
+    const h = parseSide(height);
+    if (!w || !h) {
       alert(t(BOTH_DIMENSIONS));
+      return;
+    }
+    if (overMax(w, SIDE_LIMITS.width)) {
+      alert(t(TOO_WIDE, { max: SIDE_LIMITS.width.max }));
+      return;
+    }
+    if (overMax(h, SIDE_LIMITS.height)) {
+      alert(t(TOO_TALL, { max: SIDE_LIMITS.height.max }));
       return;
     }
     if (files.length === 0) {
@@ -131,16 +152,16 @@ export default function Resize() {
     setConfirming(false);
     setWorking(true);
     setError('');
-    const w = parseSide(width)!;
-    const h = parseSide(height)!;
+    // The plugin's options, its schema's defaults (JPEG quality) filled in.
+    const options = resizeOptions.parse({ width: parseSide(width), height: parseSide(height) });
     const ctx = createContext(browserImages);
     const done: Resized[] = [];
     const failures: string[] = [];
     for (const file of files) {
       try {
         const image = await decodeImage(new Uint8Array(await file.arrayBuffer()), file.name);
-        const out = await runPlugin(resize, image, { width: w, height: h, keepAspect: false }, ctx);
-        const jpeg = await encodeImage(out.image, 'jpeg');
+        const out = await runPlugin(resize, image, options, ctx);
+        const jpeg = await encodeImage(out.image, 'jpeg', { quality: options.quality });
         const blob = new Blob([jpeg as BlobPart], { type: 'image/jpeg' });
         const url = results.objectUrl(blob);
         done.push({ name: resizedName(file.name), width: out.width, height: out.height, url, blob });
@@ -194,8 +215,9 @@ export default function Resize() {
               {t('Width (px)')}
               <input
                 type="number"
-                min={1}
-                step={1}
+                min={SIDE_LIMITS.width.min}
+                max={SIDE_LIMITS.width.max}
+                step={SIDE_LIMITS.width.step}
                 inputMode="numeric"
                 value={width}
                 placeholder={t('Width')}
@@ -206,8 +228,9 @@ export default function Resize() {
               {t('Height (px)')}
               <input
                 type="number"
-                min={1}
-                step={1}
+                min={SIDE_LIMITS.height.min}
+                max={SIDE_LIMITS.height.max}
+                step={SIDE_LIMITS.height.step}
                 inputMode="numeric"
                 value={height}
                 placeholder={t('Height')}
