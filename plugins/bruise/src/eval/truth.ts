@@ -3,51 +3,16 @@
  * recognised from their content: a COCO file (polygons, RLE), a CVAT "Segmentation mask 1.1" export
  * (folder), a Label Studio JSON export (polygons, brush masks) and this repository's PNG folders
  * (fruit_masks/, bruise_masks/). Categories named `fruit` (or `mango`) and `bruise` are read; the fruit
- * truth is fruit or bruise (a bruise lies on its fruit). `cocoFromMasks` writes the other way.
+ * truth is fruit or bruise (a bruise lies on its fruit). COCO files are read and written in eval/coco.ts.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
-import { MangoError, boundingBox, countSet, labelComponents } from '@mango/core';
 import { decodeImage } from '@mango/core/node';
-import { decodeCocoRle, decodeLabelStudioRle, encodeCocoRle, fillPolygon, flatToPoints, type CocoRle } from './rle.ts';
-
-export type TruthFormat = 'png-folders' | 'coco' | 'cvat-mask' | 'label-studio';
-
-export interface TruthMasks {
-  width: number;
-  height: number;
-  fruit: Uint8Array;
-  bruise: Uint8Array;
-}
-
-export interface PixelTruth {
-  format: TruthFormat;
-  /** the truth of a photo (matched by file name), or null when the truth has none for it */
-  masks(filename: string): Promise<TruthMasks | null>;
-}
-
-type Role = 'fruit' | 'bruise';
-const roleOf = (name: string | undefined): Role | null => {
-  const n = (name ?? '').trim().toLowerCase();
-  return n === 'fruit' || n === 'mango' ? 'fruit' : n === 'bruise' ? 'bruise' : null;
-};
+import { decodeLabelStudioRle, fillPolygon } from '../rle.ts';
+import { cocoTruth, isCocoFile } from './coco.ts';
+import { invalidTruth as invalid, maskFromImage, masksOf, roleOf, type PixelTruth, type Role } from './truth-masks.ts';
 
 const stem = (name: string) => basename(name, extname(name));
-const invalid = (message: string) => new MangoError('INVALID_INPUT', message);
-
-/** Fruit truth includes the bruises (as the PNG truth and the plugin's masks do). */
-function masksOf(width: number, height: number, fruit: Uint8Array, bruise: Uint8Array): TruthMasks {
-  for (let i = 0; i < fruit.length; i++) if (bruise[i]) fruit[i] = 1;
-  return { width, height, fruit, bruise };
-}
-
-/** A 0/255 mask image (PNG) as a 0/1 mask (its red channel >= 128). */
-export async function maskFromImage(bytes: Uint8Array, name?: string) {
-  const img = await decodeImage(bytes, name);
-  const m = new Uint8Array(img.width * img.height);
-  for (let i = 0; i < m.length; i++) m[i] = img.data[i * 4] >= 128 ? 1 : 0;
-  return { width: img.width, height: img.height, mask: m };
-}
 
 const readBinaryPng = (path: string) => maskFromImage(readFileSync(path), basename(path));
 
@@ -100,50 +65,6 @@ function cvatMask(dir: string): PixelTruth {
         else if (role === 'bruise') bruise[i] = 1;
       }
       return masksOf(img.width, img.height, fruit, bruise);
-    },
-  };
-}
-
-interface CocoFile {
-  images: { id: number | string; file_name: string; width: number; height: number }[];
-  annotations: {
-    image_id: number | string;
-    category_id: number | string;
-    segmentation?: number[][] | CocoRle;
-  }[];
-  categories: { id: number | string; name: string }[];
-}
-
-function coco(file: string, data: CocoFile): PixelTruth {
-  const roles = new Map(data.categories.map((c) => [String(c.id), roleOf(c.name)]));
-  if (![...roles.values()].includes('fruit')) throw invalid(`${file}: no COCO category named fruit (or mango)`);
-  const byName = new Map(data.images.map((im) => [basename(im.file_name), im]));
-  return {
-    format: 'coco',
-    async masks(filename) {
-      const im = byName.get(basename(filename));
-      if (!im) return null;
-      const { width, height } = im;
-      const fruit = new Uint8Array(width * height);
-      const bruise = new Uint8Array(width * height);
-      for (const a of data.annotations) {
-        if (String(a.image_id) !== String(im.id)) continue;
-        const role = roles.get(String(a.category_id));
-        if (!role || !a.segmentation) continue;
-        const target = role === 'fruit' ? fruit : bruise;
-        if (Array.isArray(a.segmentation)) {
-          for (const poly of a.segmentation) fillPolygon(target, width, height, flatToPoints(poly));
-        } else {
-          const rle = decodeCocoRle(a.segmentation);
-          if (rle.width !== width || rle.height !== height) {
-            throw invalid(
-              `${file}: an RLE of ${im.file_name} is ${rle.width}x${rle.height}, the image ${width}x${height}`,
-            );
-          }
-          for (let i = 0; i < rle.mask.length; i++) if (rle.mask[i]) target[i] = 1;
-        }
-      }
-      return masksOf(width, height, fruit, bruise);
     },
   };
 }
@@ -223,90 +144,11 @@ export function openTruth(path: string): PixelTruth {
   } catch {
     throw invalid(`${path}: not a JSON file (COCO or Label Studio export) nor a truth folder`);
   }
-  const o = data as Partial<CocoFile>;
-  if (o && Array.isArray(o.images) && Array.isArray(o.annotations) && Array.isArray(o.categories)) {
-    return coco(path, o as CocoFile);
-  }
+  if (isCocoFile(data)) return cocoTruth(path, data);
   if (Array.isArray(data) && data.every((t) => t && typeof t === 'object' && ('annotations' in t || 'data' in t))) {
     return labelStudio(path, data as LabelStudioTask[]);
   }
   throw invalid(
     `${path}: JSON that is neither a COCO file (images, annotations, categories) nor a Label Studio export`,
   );
-}
-
-/** One photo's predicted regions for `cocoFromMasks`: each fruit's mask and its bruised part. */
-export interface PhotoRegions {
-  file_name: string;
-  width: number;
-  height: number;
-  /** per fruit: its mask (1 = fruit, bruise included) and its bruise mask */
-  fruits: { fruit: Uint8Array; bruise: Uint8Array }[];
-}
-
-const COCO_CATEGORIES = [
-  { id: 1, name: 'fruit', supercategory: 'mango' },
-  { id: 2, name: 'bruise', supercategory: 'mango' },
-];
-
-/** One photo of a COCO file: its image entry and its annotations (numbered by `cocoFile`). */
-export interface CocoPhoto {
-  image: { file_name: string; width: number; height: number };
-  annotations: Record<string, unknown>[];
-}
-
-/** A photo's predicted regions as COCO RLE annotations (iscrowd 1: a mask), fruit then its bruise. */
-export function cocoPhoto(p: PhotoRegions): CocoPhoto {
-  const annotations: Record<string, unknown>[] = [];
-  p.fruits.forEach((f, n) => {
-    for (const [category, mask] of [
-      [1, f.fruit],
-      [2, f.bruise],
-    ] as const) {
-      const box = boundingBox(mask, p.width, p.height);
-      if (!box) continue;
-      annotations.push({
-        category_id: category,
-        segmentation: encodeCocoRle(mask, p.width, p.height),
-        area: countSet(mask),
-        bbox: [box.x, box.y, box.width, box.height],
-        iscrowd: 1,
-        attributes: { fruit: n + 1 },
-      });
-    }
-  });
-  return { image: { file_name: p.file_name, width: p.width, height: p.height }, annotations };
-}
-
-/** The COCO file of several photos (categories `fruit` and `bruise`). */
-export function cocoFile(photos: readonly CocoPhoto[], info: Record<string, unknown> = {}) {
-  let id = 0;
-  return {
-    info,
-    images: photos.map((p, k) => ({ id: k + 1, ...p.image })),
-    annotations: photos.flatMap((p, k) => p.annotations.map((a) => ({ id: ++id, image_id: k + 1, ...a }))),
-    categories: COCO_CATEGORIES,
-  };
-}
-
-/** Splits a photo's fruit mask into fruits (8-connected) with the bruise mask's part on each. */
-export function regionsOfMasks(
-  file_name: string,
-  width: number,
-  height: number,
-  fruit: Uint8Array,
-  bruise: Uint8Array,
-): PhotoRegions {
-  const { labels, count } = labelComponents(fruit, width, height, 8);
-  const fruits = Array.from({ length: count }, () => ({
-    fruit: new Uint8Array(width * height),
-    bruise: new Uint8Array(width * height),
-  }));
-  for (let i = 0; i < labels.length; i++) {
-    const l = labels[i];
-    if (!l) continue;
-    fruits[l - 1].fruit[i] = 1;
-    if (bruise[i]) fruits[l - 1].bruise[i] = 1;
-  }
-  return { file_name, width, height, fruits };
 }
