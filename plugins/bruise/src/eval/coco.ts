@@ -7,7 +7,7 @@
 import { basename } from 'node:path';
 import { boundingBox, countSet, labelComponents } from '@mango/core';
 import { decodeCocoRle, encodeCocoRle, fillPolygon, flatToPoints, type CocoRle } from '../rle.ts';
-import { invalidTruth as invalid, maskFromImage, masksOf, roleOf, type PixelTruth } from './truth-masks.ts';
+import { invalidTruth as invalid, maskFromImage, paintedTruth, roleOf, type PixelTruth } from './truth-masks.ts';
 
 /** The parts of a COCO file the truth reads. */
 interface CocoFile {
@@ -37,15 +37,13 @@ export function cocoTruth(file: string, data: CocoFile): PixelTruth {
       const im = byName.get(basename(filename));
       if (!im) return null;
       const { width, height } = im;
-      const fruit = new Uint8Array(width * height);
-      const bruise = new Uint8Array(width * height);
+      const painted = paintedTruth(width, height);
       for (const a of data.annotations) {
         if (String(a.image_id) !== String(im.id)) continue;
         const role = roles.get(String(a.category_id));
         if (!role || !a.segmentation) continue;
-        const target = role === 'fruit' ? fruit : bruise;
         if (Array.isArray(a.segmentation)) {
-          for (const poly of a.segmentation) fillPolygon(target, width, height, flatToPoints(poly));
+          for (const poly of a.segmentation) fillPolygon(painted.mask(role), width, height, flatToPoints(poly));
         } else {
           const rle = decodeCocoRle(a.segmentation);
           if (rle.width !== width || rle.height !== height) {
@@ -53,10 +51,10 @@ export function cocoTruth(file: string, data: CocoFile): PixelTruth {
               `${file}: an RLE of ${im.file_name} is ${rle.width}x${rle.height}, the image ${width}x${height}`,
             );
           }
-          for (let i = 0; i < rle.mask.length; i++) if (rle.mask[i]) target[i] = 1;
+          painted.add(role, rle.mask);
         }
       }
-      return masksOf(width, height, fruit, bruise);
+      return painted.truth();
     },
   };
 }

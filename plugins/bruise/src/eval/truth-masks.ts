@@ -36,6 +36,25 @@ export function masksOf(width: number, height: number, fruit: Uint8Array, bruise
   return { width, height, fruit, bruise };
 }
 
+/** Empty fruit and bruise masks of a photo that a truth format paints role by role. */
+export function paintedTruth(width: number, height: number) {
+  const masks: Record<Role, Uint8Array> = {
+    fruit: new Uint8Array(width * height),
+    bruise: new Uint8Array(width * height),
+  };
+  return {
+    /** the mask of `role`, to paint into */
+    mask: (role: Role) => masks[role],
+    /** sets the pixels of `role` that are set in `m` (a mask of the same size) */
+    add(role: Role, m: ArrayLike<number>) {
+      const target = masks[role];
+      for (let i = 0; i < m.length; i++) if (m[i]) target[i] = 1;
+    },
+    /** the truth painted (fruit includes the bruises) */
+    truth: () => masksOf(width, height, masks.fruit, masks.bruise),
+  };
+}
+
 /** A 0/255 mask image (PNG) as a 0/1 mask (its red channel >= 128). */
 export async function maskFromImage(bytes: Uint8Array, name?: string) {
   const img = await decodeImage(bytes, name);

@@ -10,7 +10,15 @@ import { basename, extname, join } from 'node:path';
 import { decodeImage } from '@mango/core/node';
 import { decodeLabelStudioRle, fillPolygon } from '../rle.ts';
 import { cocoTruth, isCocoFile } from './coco.ts';
-import { invalidTruth as invalid, maskFromImage, masksOf, roleOf, type PixelTruth, type Role } from './truth-masks.ts';
+import {
+  invalidTruth as invalid,
+  maskFromImage,
+  masksOf,
+  paintedTruth,
+  roleOf,
+  type PixelTruth,
+  type Role,
+} from './truth-masks.ts';
 
 const stem = (name: string) => basename(name, extname(name));
 
@@ -56,15 +64,12 @@ function cvatMask(dir: string): PixelTruth {
       const path = join(classDir, `${stem(filename)}.png`);
       if (!existsSync(path)) return null;
       const img = await decodeImage(readFileSync(path), basename(path));
-      const n = img.width * img.height;
-      const fruit = new Uint8Array(n);
-      const bruise = new Uint8Array(n);
-      for (let i = 0; i < n; i++) {
+      const painted = paintedTruth(img.width, img.height);
+      for (let i = 0; i < img.width * img.height; i++) {
         const role = colours.get(`${img.data[i * 4]},${img.data[i * 4 + 1]},${img.data[i * 4 + 2]}`);
-        if (role === 'fruit') fruit[i] = 1;
-        else if (role === 'bruise') bruise[i] = 1;
+        if (role) painted.mask(role)[i] = 1;
       }
-      return masksOf(img.width, img.height, fruit, bruise);
+      return painted.truth();
     },
   };
 }
@@ -108,22 +113,19 @@ function labelStudio(file: string, tasks: LabelStudioTask[]): PixelTruth {
       if (!sized) throw invalid(`${file}: the annotation of ${filename} gives no original_width/original_height`);
       const width = sized.original_width!;
       const height = sized.original_height!;
-      const fruit = new Uint8Array(width * height);
-      const bruise = new Uint8Array(width * height);
+      const painted = paintedTruth(width, height);
       for (const r of annotation.result) {
         const role = roleOf((r.value.polygonlabels ?? r.value.brushlabels)?.[0]);
         if (!role) continue;
-        const target = role === 'fruit' ? fruit : bruise;
         if (r.type === 'polygonlabels' && r.value.points) {
           // Label Studio keeps points in percent of the image's width and height.
           const points = r.value.points.map(([x, y]) => [(x / 100) * width, (y / 100) * height] as [number, number]);
-          fillPolygon(target, width, height, points);
+          fillPolygon(painted.mask(role), width, height, points);
         } else if (r.type === 'brushlabels' && r.value.format === 'rle' && r.value.rle) {
-          const m = decodeLabelStudioRle(r.value.rle, width, height);
-          for (let i = 0; i < m.length; i++) if (m[i]) target[i] = 1;
+          painted.add(role, decodeLabelStudioRle(r.value.rle, width, height));
         }
       }
-      return masksOf(width, height, fruit, bruise);
+      return painted.truth();
     },
   };
 }
