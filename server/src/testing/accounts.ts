@@ -15,6 +15,18 @@ export interface JsonAnswer<T = Record<string, unknown>> {
   headers: Headers;
 }
 
+/** A response as status, body (its JSON, or its text when it is not JSON) and headers. */
+export async function answerOf<T = Record<string, unknown>>(res: Response): Promise<JsonAnswer<T>> {
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: res.status, body: body as T, headers: res.headers };
+}
+
 export function client(server: { url: string }) {
   async function call<T = Record<string, unknown>>(
     method: string,
@@ -34,14 +46,7 @@ export function client(server: { url: string }) {
             ? options.body
             : JSON.stringify(options.body),
     });
-    const text = await res.text();
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // not JSON: keep the text
-    }
-    return { status: res.status, body: body as T, headers: res.headers };
+    return answerOf<T>(res);
   }
   return {
     call,
