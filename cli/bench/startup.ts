@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { quantile } from '@mango/core';
 
 const BIN = resolve(import.meta.dirname, '../bin/mango.js');
 const PHOTO = resolve(import.meta.dirname, '../../models/fixtures/sample-1.png');
@@ -21,10 +22,8 @@ function wall(args: string[]): number {
   return (performance.now() - t) / 1000;
 }
 
-const quantiles = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return `median ${s[Math.floor(s.length / 2)].toFixed(3)} s (min ${s[0].toFixed(3)}, max ${s.at(-1)!.toFixed(3)})`;
-};
+const quantiles = (xs: number[]) =>
+  `median ${quantile(xs, 0.5)!.toFixed(3)} s (min ${Math.min(...xs).toFixed(3)}, max ${Math.max(...xs).toFixed(3)})`;
 
 const version = Array.from({ length: runs }, () => wall(['--version']));
 console.log(`mango --version: ${quantiles(version)} over ${runs} runs (target < 0.3 s)`);

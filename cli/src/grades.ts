@@ -9,7 +9,7 @@ import {
   type GradeRules,
 } from '@mango/core/grades';
 import { MangoError } from '@mango/core';
-import { readCsv } from '@mango/plugin-bruise/eval';
+import { readCsv } from '@mango/core/node';
 import { UsageError } from './util.ts';
 
 /** A preset id or a rules file (JSON). */

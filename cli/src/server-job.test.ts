@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { encodeImage } from '@mango/core/node';
 import { bruisedPairScene } from '@mango/core/testing';
 import { ResultsFile } from '@mango/core/results';
-import { startTestServer, type TestServer } from '@mango/server/testing';
+import { client, signUp, startTestServer, type TestServer } from '@mango/server/testing';
 
 const run = promisify(execFile);
 const BIN = resolve(import.meta.dirname, '../bin/mango.js');
@@ -23,22 +23,14 @@ describe('mango bruise --server URL --api-key KEY DIR (a batch job on a real ser
     const png = await encodeImage(bruisedPairScene().image, 'png');
     for (let i = 0; i < 12; i++) writeFileSync(join(dir, 'crate', `m${String(i).padStart(2, '0')}.png`), png);
     writeFileSync(join(dir, 'crate', 'broken.jpg'), 'not a photo');
-    const post = (path: string, body: object, token?: string) =>
-      fetch(server.url + path, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-        body: JSON.stringify(body),
-      }).then((r) => r.json() as Promise<Record<string, string>>);
-    const user = { username: 'cli_job', email: 'cli_job@example.org', organization: 'Lab', password: 'pw-cli-job-1' };
-    await post('/api-node/register', user);
-    const { accessToken } = await post('/api-node/login', { email: user.username, password: user.password });
-    key = (
-      await post(
-        '/api-node/api-keys',
-        { name: 'cli', kind: 'server', allowedOrigins: [], rateLimitPerMinute: 100 },
-        accessToken,
-      )
-    ).key;
+    const api = client(server);
+    const { accessToken } = await signUp(api, 'Lab');
+    const created = await api.post<{ key: string }>(
+      '/api-node/api-keys',
+      { name: 'cli', kind: 'server', allowedOrigins: [], rateLimitPerMinute: 100 },
+      accessToken,
+    );
+    key = created.body.key;
   });
   afterAll(async () => {
     await server?.close();

@@ -12,5 +12,6 @@ export * from './measure.ts';
 export * from './random.ts';
 export * from './resample.ts';
 export * from './segmentation/index.ts';
+export * from './statistics.ts';
 export * from './uploads.ts';
 export * from './options.ts';

@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  dataCsv,
-  fruitTableCsv,
-  histogramBins,
-  imageTableCsv,
-  quantile,
-  summaryStats,
-  type BruiseFigures,
-} from './results.ts';
+import { dataCsv, fruitTableCsv, histogramBins, imageTableCsv, summaryStats, type BruiseFigures } from './results.ts';
 
 const fruit = (x: number, pct: number, colour: number | null) => ({
   bbox: { x, y: 5, width: 40, height: 30 },
@@ -76,7 +68,6 @@ describe('summary statistics and histogram', () => {
     expect(s).toMatchObject({ n: 5, mean: 4, median: 3, threshold: 3, share_over: 0.4 });
     expect(s.p90).toBeCloseTo(7.6, 12);
     expect(summaryStats([], 5)).toEqual({ n: 0, mean: null, median: null, p90: null, threshold: 5, share_over: null });
-    expect(quantile([5], 0.9)).toBe(5);
   });
 
   it('bins bruise % from 0 in round widths, at most 12 bins, the maximum in the last bin', () => {

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { csvTable, type CsvCell, type CsvColumn, type CsvLayout } from './csv.ts';
 import { BruiseResultItem, FeatureResultItem } from './schemas/index.ts';
 import type { RanWith } from './runs.ts';
+import { quantile } from './statistics.ts';
 
 /** A bruise item's figures: the HTTP item without its overlay (and without run_id). */
 export const BruiseFigures = BruiseResultItem.omit({ overlay_img: true, run_id: true });
@@ -233,15 +234,6 @@ export interface SummaryStats {
   threshold: number;
   /** photos with bruise % strictly over the threshold, as a fraction of n (null when n = 0) */
   share_over: number | null;
-}
-
-/** The q-quantile (0..1) of sorted values, linear between closest ranks (R's type 7, numpy's default). */
-export function quantile(sorted: readonly number[], q: number): number | null {
-  if (sorted.length === 0) return null;
-  const h = (sorted.length - 1) * q;
-  const lo = Math.floor(h);
-  const hi = Math.min(sorted.length - 1, lo + 1);
-  return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
 }
 
 export function summaryStats(values: readonly number[], threshold: number): SummaryStats {

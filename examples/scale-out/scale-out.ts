@@ -11,8 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import {
+  client,
   MANGO_BIN,
-  signUpAt,
+  signUp,
   startServerProcess,
   startWorkerProcess,
   stopAll,
@@ -36,7 +37,7 @@ try {
   console.log(`instances: ${a.url} ${b.url}; workers: pid ${workers.map((w) => w.proc.pid).join(', pid ')}`);
 
   // A user and an API key (in a deployment: made once at /apikeys).
-  const token = await signUpAt(a.url);
+  const token = (await signUp(client(a))).accessToken;
   const created = await fetch(`${b.url}/api-node/api-keys`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },

@@ -15,9 +15,8 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { createContext, runPlugin } from '@mango/core';
-import { decodeImage, nodeImages } from '@mango/core/node';
+import { decodeImage, nodeImages, readCsv } from '@mango/core/node';
 import bruise from '@mango/plugin-bruise';
-import { readCsv } from '@mango/plugin-bruise/eval';
 import { createModelLoader, MODELS_DIR, readManifest, sha256File } from '@mango/models';
 
 const here = import.meta.dirname;

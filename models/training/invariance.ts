@@ -12,12 +12,11 @@
 import { readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { RasterImage } from '@mango/core';
+import { quantile, type RasterImage } from '@mango/core';
 import { decodeImage, encodeImage } from '@mango/core/node';
 import { sharedDir, SHARED_MISSING } from '@mango/core/testing/node';
 import { createModelLoader } from '@mango/models';
 import { analyseBruise, BruiseOptions, INVARIANCE_VARIANTS, summariseBruise } from '@mango/plugin-bruise';
-import { quantile } from '@mango/plugin-bruise/eval';
 
 const { values } = parseArgs({
   options: {
@@ -68,7 +67,8 @@ for (const f of files) {
     changes[k].push(Math.abs(p - base.percent));
   }
 }
-const r = (x: number) => Math.round(x * 100) / 100;
+/** Rounded to 2 decimals; no photos, no quantile (null). */
+const r = <T extends number | null>(x: T): T => (x === null ? x : Math.round(x * 100) / 100) as T;
 const report = {
   method,
   photos: files.length,

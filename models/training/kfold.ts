@@ -14,13 +14,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createModelLoader, readManifest, sha256File, MODELS_DIR } from '@mango/models';
-import {
-  evaluateBruise,
-  readCsv,
-  summariseLabelSet,
-  summarisePixelSet,
-  type BruiseEvaluation,
-} from '@mango/plugin-bruise/eval';
+import { readCsv } from '@mango/core/node';
+import { evaluateBruise, summariseLabelSet, summarisePixelSet, type BruiseEvaluation } from '@mango/plugin-bruise/eval';
 
 const { values } = parseArgs({
   options: {
@@ -131,12 +126,12 @@ const pooled = {
 };
 const folds = {
   real_lin_ccc: spread(realPerFold.map((e) => e.pixel!.lin_ccc)),
-  real_abs_error_median: spread(realPerFold.map((e) => e.pixel!.abs_error_median)),
-  real_abs_error_p90: spread(realPerFold.map((e) => e.pixel!.abs_error_p90)),
-  real_fruit_iou_median: spread(realPerFold.map((e) => e.pixel!.fruit_iou_median)),
+  real_abs_error_median: spread(realPerFold.map((e) => e.pixel!.abs_error_median ?? NaN)),
+  real_abs_error_p90: spread(realPerFold.map((e) => e.pixel!.abs_error_p90 ?? NaN)),
+  real_fruit_iou_median: spread(realPerFold.map((e) => e.pixel!.fruit_iou_median ?? NaN)),
   real_lesion_iou_median: spread(realPerFold.map((e) => e.pixel!.bruise_iou_median ?? NaN)),
-  abs_error_median: spread(perFold.map((e) => e.pixel!.abs_error_median)),
-  abs_error_p90: spread(perFold.map((e) => e.pixel!.abs_error_p90)),
+  abs_error_median: spread(perFold.map((e) => e.pixel!.abs_error_median ?? NaN)),
+  abs_error_p90: spread(perFold.map((e) => e.pixel!.abs_error_p90 ?? NaN)),
   lin_ccc: spread(perFold.map((e) => e.pixel!.lin_ccc)),
   clean_max_percent: spread(perFold.map((e) => e.pixel!.clean_max_percent ?? NaN)),
   bruise_iou_median: spread(perFold.map((e) => e.pixel!.bruise_iou_median ?? NaN)),

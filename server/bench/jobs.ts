@@ -14,7 +14,6 @@ import {
   uniqueQueueSchema,
   killMidPhoto,
   retriedPhotos,
-  signUpAt,
   smallPhotos,
   startServerProcess,
   startWorkerProcess,
@@ -22,6 +21,7 @@ import {
   submitJob,
   type ClusterProcess,
 } from '../src/testing/cluster.ts';
+import { client, signUp } from '../src/testing/accounts.ts';
 
 const { values } = parseArgs({
   options: { photos: { type: 'string', default: '200' }, side: { type: 'string', default: '240' } },
@@ -52,7 +52,7 @@ async function run(workers: number, kill = false) {
     procs.push(server);
     const ws = await Promise.all(Array.from({ length: workers }, () => startWorkerProcess(url!, 1, schema)));
     procs.push(...ws);
-    const token = await signUpAt(server.url);
+    const token = (await signUp(client(server))).accessToken;
     const t0 = performance.now();
     const id = await submitJob(server.url, token, photos, { method: 'classical' });
     const uploaded = performance.now();

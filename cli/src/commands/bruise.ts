@@ -17,7 +17,7 @@ import {
 } from '@mango/core/results';
 import type { JobResult } from '@mango/runner';
 import { BruiseOptions } from '@mango/plugin-bruise';
-import type { CocoPhoto } from '@mango/plugin-bruise/eval';
+import type { CocoPhoto } from '@mango/plugin-bruise/coco';
 import { collectInputs, INPUTS_HELP, type InputFile } from '../inputs.ts';
 import { VERSION } from '../version.ts';
 import { formatLotSummary, gradeResult, lotSummary } from '@mango/core/grades';
@@ -144,8 +144,8 @@ export function bruiseCommand(program: Command) {
       const digests = new Map<string, string>();
       const thumbnails: Thumbnails = new Map();
       const coco = new Map<string, CocoPhoto>();
-      // The COCO writer lives with the evaluation: loaded only for --export-coco (start-up).
-      const cocoLib = o.exportCoco ? await import('@mango/plugin-bruise/eval') : undefined;
+      // The COCO writer: loaded only for --export-coco (start-up).
+      const cocoLib = o.exportCoco ? await import('@mango/plugin-bruise/coco') : undefined;
       const startedAt = new Date().toISOString();
       const outcome = await runBatch(
         files,
@@ -193,12 +193,7 @@ export function bruiseCommand(program: Command) {
             }
             // COCO: each photo's regions as RLE now (the full-size masks are not kept).
             if (cocoLib && fruit && bruise) {
-              const fm = await cocoLib.maskFromImage(fruit.bytes);
-              const bm = await cocoLib.maskFromImage(bruise.bytes);
-              coco.set(
-                f.path,
-                cocoLib.cocoPhoto(cocoLib.regionsOfMasks(f.relative, fm.width, fm.height, fm.mask, bm.mask)),
-              );
+              coco.set(f.path, await cocoLib.cocoPhotoOfMaskImages(f.relative, fruit.bytes, bruise.bytes));
             }
           },
         },
@@ -307,7 +302,7 @@ export function evalCommand(program: Command) {
           : undefined;
         // The installed models (onnxruntime-node loads only when a model runs).
         const models = method === 'classical' ? undefined : (await import('@mango/models')).createModelLoader();
-        // The evaluation (and its CSV parser) loads only for this command.
+        // The evaluation loads only for this command.
         const { evaluateBruise, formatBruiseEvaluation } = await import('@mango/plugin-bruise/eval');
         const ev = await evaluateBruise({ ...o, method, options: referenceMm ? { referenceMm } : {}, models, onImage });
         if (onImage) process.stderr.write('\n');

@@ -4,6 +4,8 @@ import type { DecodedImage, DecodeOptions, ImageBackend } from '../plugin.ts';
 import { hasTransparency, type RasterImage } from '../image.ts';
 import { MangoError, corruptImage, emptyFile, unsupportedImage } from '../errors.ts';
 
+export { readCsv } from './csv.ts';
+
 export const DEFAULT_MAX_PIXELS = 50_000_000;
 /**
  * Side-length and aspect-ratio bounds: a thin image (1x49,000,000 px) stays under the pixel limit

@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sharedDir, SHARED_MISSING } from '@mango/core/testing/node';
-import { evaluateBruise, formatBruiseEvaluation } from '../src/eval.ts';
+import { evaluateBruise, formatBruiseEvaluation } from '../src/eval/index.ts';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => {

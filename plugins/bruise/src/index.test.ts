@@ -6,7 +6,10 @@ import { BruiseResultItem, createContext, runPlugin, type RasterImage } from '@m
 import { decodeImage, nodeImages } from '@mango/core/node';
 import { fruitScene, seededRandom } from '@mango/core/testing';
 import { conv1x1Model, createModelLoader, sha256File } from '@mango/models';
-import bruise, { bruiseMasks, postprocessModelOutput, preprocessForModel, toBase64 } from './index.ts';
+import { bruiseMasks } from './analyse.ts';
+import bruise from './index.ts';
+import { postprocessModelOutput, preprocessForModel } from './model.ts';
+import { toBase64 } from './overlay.ts';
 
 const W = 240;
 const H = 180;

@@ -6,47 +6,14 @@ import { bruiseRuns } from './runs.ts';
 
 export const BRUISE_VERSION = '0.1.0';
 
-export { BRUISE_IMAGES, BruiseOptions, BruiseResult } from './schema.ts';
-export type { BruiseOptionsInput } from './schema.ts';
-export {
-  analyseBruise,
-  bruiseMasks,
-  fullResolutionMasks,
-  summariseBruise,
-  scaleOf,
-  severity,
-  colourDifferences,
-} from './analyse.ts';
-export type { AnalyseInput, BruiseAnalysis } from './analyse.ts';
+// What other packages use besides the plugin (the CLI, the widget, the models' tests and training
+// scripts); everything else is imported from its module inside this package.
+export { BruiseOptions } from './schema.ts';
+export { analyseBruise, summariseBruise } from './analyse.ts';
 export { INVARIANCE_VARIANTS } from './invariance.ts';
-export { findReference, pickReference, roundness, discAreaSubpixel, pxPerCmOf } from './reference.ts';
-export type { ReferenceObject } from './reference.ts';
-export {
-  decodeCocoRle,
-  encodeCocoRle,
-  decodeLabelStudioRle,
-  encodeLabelStudioRle,
-  fillPolygon,
-  maskToCounts,
-  countsToString,
-  stringToCounts,
-} from './rle.ts';
-export type { CocoRle } from './rle.ts';
-export { classicalBruiseMask, DEFAULT_CLASSICAL } from './classical.ts';
-export type { ClassicalParams } from './classical.ts';
-export {
-  BRUISE_TASK,
-  FRUIT_MARGIN,
-  bruiseScores,
-  cropSquarePlanes,
-  fruitSquare,
-  fruitSquareInput,
-  modelBruiseMask,
-  postprocessModelOutput,
-  preprocessForModel,
-} from './model.ts';
-export { isTwoStage, learnedSegmentation, squareLogits, viewPlane, MIN_FRUIT_FRACTION } from './learned.ts';
-export { renderOverlay, toBase64, dataUrl } from './overlay.ts';
+export { cropSquarePlanes } from './model.ts';
+export { squareLogits } from './learned.ts';
+export { dataUrl } from './overlay.ts';
 
 /**
  * Bruised Area Calculation: finds the fruit and the bruised peel and reports the bruise-to-fruit

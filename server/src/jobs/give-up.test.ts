@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { silentLogger } from '@mango/core';
 import { startTestServer, type TestServer } from '../testing/index.ts';
-import { client, signUp } from '../routes/api-node/testing.ts';
+import { client, signUp } from '../testing/accounts.ts';
 import { createJob, jobView, stuckJobs } from './store.ts';
 import { giveUpPhoto } from './work.ts';
 import { planRun } from '../runs/service.ts';

@@ -12,7 +12,7 @@ import type { JobProgress } from '@mango/core/jobs';
 import { encodeImage } from '@mango/core/node';
 import { bruisedPairScene } from '@mango/core/testing';
 import { startTestServer, TEST_DATABASES, type TestServer } from '../testing/index.ts';
-import { client, signUp, type Client, type SignedIn } from '../routes/api-node/testing.ts';
+import { client, signUp, type Client, type SignedIn } from '../testing/accounts.ts';
 
 const classical = JSON.stringify({ method: 'classical' });
 

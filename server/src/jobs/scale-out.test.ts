@@ -13,7 +13,6 @@ import {
   uniqueQueueSchema,
   killMidPhoto,
   retriedPhotos,
-  signUpAt,
   smallPhotos,
   startServerProcess,
   startWorkerProcess,
@@ -21,6 +20,7 @@ import {
   submitJob,
   type ClusterProcess,
 } from '../testing/cluster.ts';
+import { client, signUp } from '../testing/accounts.ts';
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL;
 const PHOTOS = 200;
@@ -49,7 +49,7 @@ describe.skipIf(!DATABASE_URL)('batch jobs across processes on PostgreSQL', () =
     const db = new pg.Client({ connectionString: url });
     await db.connect();
     try {
-      const token = await signUpAt(a.url);
+      const token = (await signUp(client(a))).accessToken;
       const photos = await smallPhotos(PHOTOS);
       const started = Date.now();
       const id = await submitJob(a.url, token, photos, { method: 'classical' });

@@ -9,7 +9,7 @@ import { followJob } from '@mango/core/jobs';
 import { encodeImage } from '@mango/core/node';
 import { bruisedPairScene, imageFromText } from '@mango/core/testing';
 import { startTestServer, TEST_DATABASES, type TestServer } from '../testing/index.ts';
-import { client, signUp, type Client, type SignedIn } from '../routes/api-node/testing.ts';
+import { client, signUp, type Client, type SignedIn } from '../testing/accounts.ts';
 
 async function post(
   server: TestServer,

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { request as httpRequest } from 'node:http';
 import { SignJWT } from 'jose';
 import { startTestServer, TEST_DATABASES, type TestServer } from '../testing/index.ts';
-import { client, newUser, signUp, type Client, type SignedIn } from '../routes/api-node/testing.ts';
+import { client, newUser, signUp, type Client, type SignedIn } from '../testing/accounts.ts';
 
 const ALLOWED_ORIGIN = 'https://app.example.org';
 const b64url = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
@@ -204,13 +204,9 @@ describe.each(TEST_DATABASES)('security on %s', (database) => {
     it('stores SQL and <script> strings literally and returns them as JSON', async () => {
       const sqlish = "Robert'); DROP TABLE users;--";
       const script = '<script>alert("x")</script>';
-      const user = { ...newUser(), organization: sqlish };
-      expect((await api.post('/api-node/register', user)).status).toBe(201);
-      const login = await api.post<{ accessToken: string }>('/api-node/login', {
-        email: user.username,
-        password: user.password,
-      });
-      const token = login.body.accessToken;
+      // registered (201) and signed in (200) with the SQL-ish organization, or signUp throws
+      const user = await signUp(api, sqlish);
+      const token = user.accessToken;
       const put = await api.put(
         '/api-node/user/profile',
         { name: script, email: user.email, phone: '+1 (555) 0100', country: `'; DELETE FROM actions; --` },

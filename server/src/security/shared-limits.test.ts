@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../testing/index.ts';
-import { client, mailedCode, signUp } from '../routes/api-node/testing.ts';
+import { client, mailedCode, signUp } from '../testing/accounts.ts';
 
 const PG = process.env.TEST_DATABASE_URL;
 if (!PG)

@@ -134,24 +134,6 @@ export async function smallPhotos(n: number, side = 240): Promise<Uint8Array[]> 
   return Array.from({ length: n }, (_, i) => kinds[i % kinds.length]);
 }
 
-/** Signs up a fresh user on `url` and answers their access token. */
-export async function signUpAt(url: string): Promise<string> {
-  const id = Math.random().toString(36).slice(2, 12);
-  const user = {
-    username: `cl_${id}`,
-    email: `cl_${id}@example.org`,
-    organization: 'Scale Lab',
-    password: `pw-${id}-x`,
-  };
-  const post = (path: string, body: object) =>
-    fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const reg = await post('/api-node/register', user);
-  if (reg.status !== 201) throw new Error(`register: ${reg.status} ${await reg.text()}`);
-  const login = await post('/api-node/login', { email: user.username, password: user.password });
-  if (login.status !== 200) throw new Error(`login: ${login.status} ${await login.text()}`);
-  return ((await login.json()) as { accessToken: string }).accessToken;
-}
-
 /** POST /api-node/jobs with the photos as `images`; answers the job id. */
 export async function submitJob(url: string, token: string, photos: Uint8Array[], options: object): Promise<string> {
   const fd = new FormData();

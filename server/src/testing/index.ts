@@ -51,3 +51,4 @@ export const TEST_DATABASES: ('sqlite' | 'postgres')[] = process.env.TEST_DATABA
   : ['sqlite'];
 
 export * from './cluster.ts';
+export * from './accounts.ts';

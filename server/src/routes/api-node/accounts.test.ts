@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeJwt, SignJWT } from 'jose';
 import { startTestServer, TEST_DATABASES, type TestServer } from '../../testing/index.ts';
 import { securityState } from '../../security/state.ts';
-import { client, newUser, signUp, type Client } from './testing.ts';
+import { client, newUser, signUp, type Client } from '../../testing/accounts.ts';
 
 describe.each(TEST_DATABASES)('accounts on %s', (database) => {
   let server: TestServer;

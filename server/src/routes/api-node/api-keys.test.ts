@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { logAction, requireCaller } from '../../auth/index.ts';
 import { applySecurity } from '../../security/index.ts';
 import { startTestServer, TEST_DATABASES, type TestServer } from '../../testing/index.ts';
-import { client, signUp, type Client, type SignedIn } from './testing.ts';
+import { client, signUp, type Client, type SignedIn } from '../../testing/accounts.ts';
 
 interface KeyAnswer {
   id: number;

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { crc32, deflateRawSync } from 'node:zlib';
 import JSZip from 'jszip';
 import { startTestServer, TEST_DATABASES, type TestServer } from '../../testing/index.ts';
-import { client, signUp, type SignedIn } from './testing.ts';
+import { client, signUp, type SignedIn } from '../../testing/accounts.ts';
 
 const MB = 1024 * 1024;
 

@@ -11,7 +11,7 @@ import { bruise } from '@mango/plugins';
 import { loadConfig } from '../../config.ts';
 import { startServer } from '../../server.ts';
 import { startTestServer, TEST_DATABASES, type TestServer } from '../../testing/index.ts';
-import { client, signUp, type Client, type SignedIn } from './testing.ts';
+import { client, signUp, type Client, type SignedIn } from '../../testing/accounts.ts';
 
 const classical = JSON.stringify({ method: 'classical' });
 

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, TEST_DATABASES, type TestServer } from '../../testing/index.ts';
-import { client, mailedCode, signUp, type Client } from './testing.ts';
+import { client, mailedCode, signUp, type Client } from '../../testing/accounts.ts';
 
 const SENT = 'If an account exists for this address, a verification code has been sent.';
 const INCORRECT = 'Incorrect verification code. Please try again.';

@@ -10,7 +10,7 @@ import { bruisedPairScene } from '@mango/core/testing';
 import { sharedDir, SHARED_MISSING } from '@mango/core/testing/node';
 import { ResultsFile } from '@mango/core/results';
 import { startTestServer, TEST_DATABASES, type TestServer } from '../../testing/index.ts';
-import { client, signUp, type Client, type SignedIn } from './testing.ts';
+import { client, signUp, type Client, type SignedIn } from '../../testing/accounts.ts';
 
 const FRUIT_HEADER =
   'image,fruit,bbox_x,bbox_y,bbox_w,bbox_h,fruit_pixels,bruise_pixels,bruise_percent,lesion_count,fruit_area_cm2,bruise_area_cm2,colour_difference,grade,size_group,weight_g,size_source';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HistoryRecord } from '@mango/core';
 import { startTestServer, TEST_DATABASES, type TestServer } from '../../testing/index.ts';
-import { client, newUser, outbox, outboxCode, signUp, type Client, type SignedIn } from './testing.ts';
+import { client, newUser, outbox, outboxCode, signUp, type Client, type SignedIn } from '../../testing/accounts.ts';
 
 describe.each(TEST_DATABASES)('user profile, history and actions on %s', (database) => {
   let server: TestServer;

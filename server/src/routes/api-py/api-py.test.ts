@@ -5,6 +5,7 @@ import { decodeImage, encodeImage } from '@mango/core/node';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MODELS_DIR, readManifest } from '@mango/models';
+import { client, signUp } from '../../testing/accounts.ts';
 import { startTestServer, type TestServer } from '../../testing/index.ts';
 
 async function form(files: [string, Uint8Array][], extra: Record<string, string> = {}) {
@@ -19,27 +20,9 @@ describe('/api-py input handling', () => {
   let auth: Record<string, string> = {};
   beforeAll(async () => {
     server = await startTestServer({ maxUploadBytes: 300_000 });
-    const user = {
-      username: 'apipy_user',
-      email: 'apipy@example.test',
-      organization: 'Lab',
-      password: 'long-enough-pw',
-    };
-    const reg = await fetch(server.url + '/api-node/register', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(user),
-    });
-    expect(reg.status).toBe(201);
-    {
-      const login = await fetch(server.url + '/api-node/login', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ email: user.username, password: user.password }),
-      });
-      const t = (await login.json()) as { accessToken: string };
-      auth = { Authorization: `Bearer ${t.accessToken}` };
-    }
+    // signUp throws unless the registration answers 201 and the sign-in 200
+    const { accessToken } = await signUp(client(server), 'Lab');
+    auth = { Authorization: `Bearer ${accessToken}` };
   });
   afterAll(() => server.close());
 

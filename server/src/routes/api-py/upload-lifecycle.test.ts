@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Logger } from '@mango/core';
 import { startTestServer, TEST_DATABASES, type TestServer } from '../../testing/index.ts';
-import { client, signUp, type SignedIn } from '../api-node/testing.ts';
+import { client, signUp, type SignedIn } from '../../testing/accounts.ts';
 
 /** A logger that keeps what it is given, by level. */
 function recordingLogger() {

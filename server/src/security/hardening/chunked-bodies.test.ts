@@ -17,7 +17,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestServer, TEST_DATABASES, type TestServer } from '../../testing/index.ts';
-import { client, newUser, signUp, type SignedIn } from '../../routes/api-node/testing.ts';
+import { client, newUser, signUp, type SignedIn } from '../../testing/accounts.ts';
 import { mangoPng, multipart, rssMb, startHealthProbe, startServerProcess, streamChunked } from './helpers.ts';
 
 const MB = 1024 * 1024;

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/index.ts';
 import { backgroundSettled } from '../../background.ts';
-import { client, mailedCode, signUp, type Client } from '../../routes/api-node/testing.ts';
+import { client, mailedCode, signUp, type Client } from '../../testing/accounts.ts';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 

@@ -6,6 +6,7 @@ import { request } from 'node:http';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
+import { answerOf } from '../../testing/accounts.ts';
 
 /** A photo-like PNG: a yellow fruit with one dark lesion on a grey background. */
 export async function mangoPng(width = 320, height = 240): Promise<Uint8Array> {
@@ -49,14 +50,7 @@ export async function postMultipart(url: string, parts: Part[], headers: Record<
     body: body as BodyInit,
     headers: { ...headers, 'content-type': contentType },
   });
-  const text = await res.text();
-  let json: unknown = text;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    // not JSON
-  }
-  return { status: res.status, body: json, headers: res.headers };
+  return answerOf<unknown>(res);
 }
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

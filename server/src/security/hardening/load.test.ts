@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { pngHeader } from '@mango/core/testing';
-import { client, signUp } from '../../routes/api-node/testing.ts';
+import { client, signUp } from '../../testing/accounts.ts';
 import { postMultipart, rssMb, startHealthProbe, startServerProcess, streamUpload } from './helpers.ts';
 
 const USERS = 10;

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
 import { startTestServer, type TestServer } from '../../testing/index.ts';
-import { client, signUp, type Client, type SignedIn } from '../../routes/api-node/testing.ts';
+import { client, signUp, type Client, type SignedIn } from '../../testing/accounts.ts';
 import { mangoPng, multipart } from './helpers.ts';
 
 const SHOP = 'https://shop.example.com';

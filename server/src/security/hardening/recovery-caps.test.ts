@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, TEST_DATABASES, type TestServer } from '../../testing/index.ts';
-import { client, mailedCode, outbox, signUp, type Client } from '../../routes/api-node/testing.ts';
+import { client, mailedCode, outbox, signUp, type Client } from '../../testing/accounts.ts';
 
 const SENT = { message: 'If an account exists for this address, a verification code has been sent.' };
 const INCORRECT = { error: 'Incorrect verification code. Please try again.' };

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startTestServer, TEST_DATABASES, type TestServer } from '../../testing/index.ts';
-import { client, signUp } from '../../routes/api-node/testing.ts';
+import { client, signUp } from '../../testing/accounts.ts';
 import { mangoPng, multipart } from './helpers.ts';
 
 const run = promisify(execFile);

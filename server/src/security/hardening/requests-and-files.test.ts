@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestServer, type TestServer } from '../../testing/index.ts';
-import { client, mailedCode, signUp, type Client, type SignedIn } from '../../routes/api-node/testing.ts';
+import { client, mailedCode, signUp, type Client, type SignedIn } from '../../testing/accounts.ts';
 import { mangoPng, postMultipart } from './helpers.ts';
 
 describe('issue 16 item 10: requests and files', () => {

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../testing/index.ts';
-import { client, mailedCode, signUp, type Client, type SignedIn } from '../../routes/api-node/testing.ts';
+import { client, mailedCode, signUp, type Client, type SignedIn } from '../../testing/accounts.ts';
 
 describe('issue 16 item 5: sign-in throttles', () => {
   // LOGIN_LIMIT_PER_MINUTE 3: 3 failures per (account, address), 9 per address, 15 per account.

@@ -9,7 +9,7 @@ import { FEATURE_IDS } from '@mango/core';
 import { pngHeader } from '@mango/core/testing';
 import { loadConfig } from '../../config.ts';
 import { startTestServer, type TestServer } from '../../testing/index.ts';
-import { client, signUp } from '../../routes/api-node/testing.ts';
+import { client, signUp } from '../../testing/accounts.ts';
 import { healthzLatency, mangoPng, postMultipart, streamUpload } from './helpers.ts';
 
 const MB = 1024 * 1024;

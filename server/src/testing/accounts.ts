@@ -1,14 +1,30 @@
-/** Helpers for the account tests: JSON calls against a running test server, unique users. */
+/**
+ * Accounts in tests (and the benchmarks and examples that drive a real server): JSON calls against a
+ * running server, unique users, signing up (the one way every test gets a signed-in user), and the
+ * verification codes the server mails to its outbox.
+ */
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TestServer } from '../../testing/index.ts';
-import { backgroundSettled } from '../../background.ts';
+import { backgroundSettled } from '../background.ts';
+import type { TestServer } from './index.ts';
 
 export interface JsonAnswer<T = Record<string, unknown>> {
   status: number;
   body: T;
   headers: Headers;
+}
+
+/** A response as status, body (its JSON, or its text when it is not JSON) and headers. */
+export async function answerOf<T = Record<string, unknown>>(res: Response): Promise<JsonAnswer<T>> {
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: res.status, body: body as T, headers: res.headers };
 }
 
 export function client(server: { url: string }) {
@@ -30,14 +46,7 @@ export function client(server: { url: string }) {
             ? options.body
             : JSON.stringify(options.body),
     });
-    const text = await res.text();
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // not JSON: keep the text
-    }
-    return { status: res.status, body: body as T, headers: res.headers };
+    return answerOf<T>(res);
   }
   return {
     call,
@@ -60,7 +69,10 @@ export function newUser(organization = 'Mango Lab') {
 
 export type NewUser = ReturnType<typeof newUser>;
 
-/** Registers a fresh user and signs in. */
+/**
+ * Registers a fresh user (unique credentials, `organization` or Mango Lab) on the server `api` calls
+ * and signs in: the user's credentials with their access and refresh tokens. Throws when either fails.
+ */
 export async function signUp(api: Client, organization?: string) {
   const user = newUser(organization);
   const reg = await api.post('/api-node/register', user);
@@ -102,5 +114,3 @@ export function outbox(server: TestServer, to: string): { file: string; text: st
     .map((file) => ({ file, text: readFileSync(join(server.dataDir, 'outbox', file), 'utf8') }))
     .filter((m) => m.text.includes(`To: ${to}\n`));
 }
-
-export type { TestServer };
