@@ -43,10 +43,12 @@ describe('mango CLI', () => {
     const r = await mango(['features', join(dir, 'in'), '--features', 'area,rgb', '--out', csvPath]);
     expect(r.code).toBe(1); // broken.jpg
     const lines = (await import('node:fs')).readFileSync(csvPath, 'utf8').trim().split('\n');
+    // The one feature table of every front end: a photo that failed is a row with its error.
     expect(lines[0]).toBe(
-      'Image,mean_R,mean_G,mean_B,std_R,std_G,std_B,area,convex_area,solidity,extent,equivalent_diameter,area_fraction',
+      'Image,mean_R,mean_G,mean_B,std_R,std_G,std_B,area,convex_area,solidity,extent,equivalent_diameter,area_fraction,error',
     );
-    expect(lines).toHaveLength(3);
+    expect(lines).toHaveLength(4);
+    expect(lines.find((l) => l.startsWith('broken.jpg,'))).toMatch(/^broken\.jpg,(,){12}.*not a supported image/);
     expect(lines[1].startsWith('a.png,250,180,40,0,0,0,120000,')).toBe(true);
     const json = await mango(['features', join(dir, 'in/a.png'), '--features', 'rgb']);
     expect(json.code).toBe(0);

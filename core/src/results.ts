@@ -200,27 +200,52 @@ export const resultsCsv = (items: readonly BruiseFigures[], layout?: CsvLayout) 
   csvTable(RESULTS_CSV_COLUMNS, items, layout);
 export const dataCsv = (rows: readonly DataCsvRow[], layout?: CsvLayout) => csvTable(DATA_CSV_COLUMNS, rows, layout);
 
+/** A column of the feature table after Image: a feature id and one of its value names. */
+export interface FeatureColumn {
+  feature: string;
+  valueName: string;
+}
+
 /**
- * The feature table (feature_analysis_results.csv's layout): Image, then every value name of the
- * features in the order they first appear; an item that failed has its error in an `error` column.
+ * The feature table's columns after Image: each feature (`features` in the order given, else in
+ * the order the items first give them) with its value names in the order the items give them;
+ * `known` supplies names for a feature no item returned (every item failed).
  */
-export function featureTableCsv(items: readonly FeatureResultItem[], layout?: CsvLayout): string {
-  const names: [string, string][] = [];
-  const seen = new Set<string>();
-  for (const item of items)
-    for (const [id, values] of Object.entries(item.features ?? {}))
-      for (const name of Object.keys(values))
-        if (!seen.has(`${id}.${name}`)) {
-          seen.add(`${id}.${name}`);
-          names.push([id, name]);
-        }
+export function featureColumns(
+  items: readonly FeatureResultItem[],
+  features?: readonly string[],
+  known: Partial<Record<string, readonly string[]>> = {},
+): FeatureColumn[] {
+  const order = [...(features ?? new Set(items.flatMap((i) => Object.keys(i.features ?? {}))))];
+  return order.flatMap((feature) => {
+    const names: string[] = [];
+    for (const item of items)
+      for (const name of Object.keys(item.features?.[feature] ?? {})) if (!names.includes(name)) names.push(name);
+    if (names.length === 0) names.push(...(known[feature] ?? []));
+    return names.map((valueName) => ({ feature, valueName }));
+  });
+}
+
+/**
+ * The feature table (feature_analysis_results.csv's layout), written once for the web's download,
+ * the CLI's `features --out x.csv` and a stored run's export: Image, then the value names at full
+ * precision; when a photo failed, an `error` column with its reason (its values are blank).
+ */
+export function featureTableCsv(
+  items: readonly FeatureResultItem[],
+  options: { columns?: readonly FeatureColumn[]; layout?: CsvLayout } = {},
+): string {
+  const columns = options.columns ?? featureColumns(items);
   const hasError = items.some((i) => i.error);
-  const columns: CsvColumn<FeatureResultItem>[] = [
+  const table: CsvColumn<FeatureResultItem>[] = [
     ['Image', (i) => i.image_name],
-    ...names.map(([id, name]): CsvColumn<FeatureResultItem> => [name, (i) => blank(i.features?.[id]?.[name])]),
+    ...columns.map(({ feature, valueName }): CsvColumn<FeatureResultItem> => [
+      valueName,
+      (i) => blank(i.features?.[feature]?.[valueName]),
+    ]),
     ...(hasError ? [['error', (i: FeatureResultItem) => blank(i.error)] as CsvColumn<FeatureResultItem>] : []),
   ];
-  return csvTable(columns, items, layout);
+  return csvTable(table, items, options.layout);
 }
 
 // ---- statistics ------------------------------------------------------------------------------

@@ -40,8 +40,11 @@ export interface RunDeclaration<O extends z.ZodObject = z.ZodObject> {
   options: O;
   /** the pipeline that scores one photo with these options */
   steps(options: z.output<O>): RunStep[];
-  /** applied to each successful result after the pipeline (grading, for instance) */
-  finish?(result: ResultFigures, options: z.output<O>): ResultFigures;
+  /**
+   * Applied to each successful result after the pipeline (grading, for instance). `context` holds
+   * what a front end knows beside the options (the CLI's per-fruit weights file, for instance).
+   */
+  finish?(result: ResultFigures, options: z.output<O>, context?: Readonly<Record<string, unknown>>): ResultFigures;
   /** the method asked for (`runs.method`), when the plugin has methods */
   method?(options: z.output<O>): string | null;
   /** what ran, read off a successful result */
@@ -91,6 +94,10 @@ export const runKindOf = (registry: Declaring, operation: string): RunKind | und
 export const jobRunKind = (registry: Declaring, jobOperation: string): RunKind | undefined =>
   runKinds(registry).find((k) => (k.runs.jobOperation ?? k.runs.operation) === jobOperation);
 
+/** The run kind of a job operation or, failing that, of a run operation (a stored job names either). */
+export const runKindFor = (registry: Declaring, name: string): RunKind | undefined =>
+  jobRunKind(registry, name) ?? runKindOf(registry, name);
+
 /** The job operations the registry's plugins declare, for messages and documents. */
 export const jobOperations = (registry: Declaring): string[] =>
   runKinds(registry).map((k) => k.runs.jobOperation ?? k.runs.operation);
@@ -107,6 +114,35 @@ export function runOptions(kind: RunKind, options: unknown): Record<string, unkn
   }
   return parsed.data as Record<string, unknown>;
 }
+
+/** A kind of run and its options, checked: everything needed to score a photo the same way anywhere. */
+export interface RunPlan {
+  kind: RunKind;
+  options: Record<string, unknown>;
+  steps: RunStep[];
+}
+
+/**
+ * The plan of a run of `operation` (a job operation or a run operation) with `options` read by
+ * wire name: the one place the server (/api-py, batch jobs) and the CLI build a photo's pipeline.
+ * A 400 when the operation or the options are bad.
+ */
+export function planRun(registry: Declaring, operation: string, options: unknown): RunPlan {
+  const kind = runKindFor(registry, operation);
+  if (!kind) {
+    const known = jobOperations(registry).map((o) => `\`${o}\``);
+    throw new MangoError('INVALID_INPUT', `field \`operation\` must be one of ${known.join(', ')}`);
+  }
+  const checked = runOptions(kind, options);
+  return { kind, options: checked, steps: kind.runs.steps(checked as never) };
+}
+
+/** A successful result after the plan's declared `finish` (grading, for instance). */
+export const finishResult = (
+  plan: RunPlan,
+  result: ResultFigures,
+  context?: Readonly<Record<string, unknown>>,
+): ResultFigures => (plan.kind.runs.finish ? plan.kind.runs.finish(result, plan.options as never, context) : result);
 
 /** The figures of what ran, as the runs table keeps them. */
 export function ranWithColumns(kind: RunKind, figures: ResultFigures | undefined) {

@@ -1,7 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
-import { toWireNames } from '@mango/core';
+import { finishResult, planRun, toWireNames } from '@mango/core';
+import { registry } from '@mango/plugins';
 import { thumbnailDataUrl } from '@mango/core/node';
 import {
   bruiseFiguresOf,
@@ -20,7 +21,7 @@ import { BruiseOptions } from '@mango/plugin-bruise';
 import type { CocoPhoto } from '@mango/plugin-bruise/coco';
 import { collectInputs, INPUTS_HELP, type InputFile } from '../inputs.ts';
 import { VERSION } from '../version.ts';
-import { formatLotSummary, gradeResult, lotSummary } from '@mango/core/grades';
+import { formatLotSummary, lotSummary } from '@mango/core/grades';
 import { checkScaleFor, loadGradeRules, loadWeights } from '../grades.ts';
 import { runBatch, summarise } from '../batch.ts';
 import { addSchemaOptions, readSchemaOptions, type FlagHelp } from '../schemaOptions.ts';
@@ -135,6 +136,8 @@ export function bruiseCommand(program: Command) {
       if (o.weights && !rules) throw new UsageError('--weights needs --grades');
       if (o.lot && !rules) throw new UsageError('--lot needs --grades');
       const weights = o.weights ? loadWeights(o.weights) : undefined;
+      // The pipeline and the grading, built as the server builds them (core/src/runs.ts planRun).
+      const plan = planRun(registry, 'bruise', { ...pluginOptions, ...(rules ? { grades: rules } : {}) });
       const { files, missing } = await collectInputs(inputs);
       if (o.server) {
         process.exitCode = await bruiseViaServer(files, missing, pluginOptions, o);
@@ -152,7 +155,7 @@ export function bruiseCommand(program: Command) {
         (f) => ({
           path: f.path,
           name: f.relative,
-          steps: [{ plugin: 'bruise', options: pluginOptions }],
+          steps: plan.steps,
           // The plugin's extra images these flags write (none: it renders no overlay).
           // results.json holds a small copy of each overlay.
           images: [
@@ -198,11 +201,8 @@ export function bruiseCommand(program: Command) {
           },
         },
       );
-      if (rules) {
-        for (const r of outcome.results) {
-          if (r.result.ok) r.result.result = gradeResult(r.result.result as unknown as BruiseFigures, rules, weights);
-        }
-      }
+      for (const r of outcome.results)
+        if (r.result.ok) r.result.result = finishResult(plan, r.result.result, { weights });
       const done = outcome.results.map(({ file, result }) => ({ file, result, sha256: digests.get(file.path) ?? '' }));
       const items = done.flatMap(({ result }) => (result.ok ? [result.result as unknown as BruiseFigures] : []));
       const provenance = makeProvenance(

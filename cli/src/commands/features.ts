@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { FEATURE_IDS, type FeatureId, type FeatureResultItem } from '@mango/core';
-import { toCsv } from '@mango/core/csv';
+import { FEATURE_IDS, planRun, type FeatureId, type FeatureResultItem } from '@mango/core';
+import { featureColumns, featureTableCsv } from '@mango/core/results';
 import { registry } from '@mango/plugins';
 import { FEATURE_VALUE_NAMES, FeaturesOptions } from '@mango/plugin-features';
 import { collectInputs } from '../inputs.ts';
@@ -10,13 +10,9 @@ import { addSchemaOptions, readSchemaOptions } from '../schemaOptions.ts';
 import { parseOrExit, UsageError } from '../util.ts';
 
 /** feature_analysis_results.csv layout: Image, then each selected feature's value names, full precision. */
-export function featuresCsv(items: FeatureResultItem[], ids: FeatureId[]): string {
-  const columns = ids.flatMap((id) => FEATURE_VALUE_NAMES[id].map((name) => ({ id, name })));
-  const rows = items
-    .filter((it) => it.features)
-    .map((it) => [it.image_name, ...columns.map((c) => it.features![c.id]?.[c.name] ?? '')]);
-  return toCsv(['Image', ...columns.map((c) => c.name)], rows);
-}
+/** The CSV of `--out x.csv`: the feature table every front end writes (core/src/results.ts). */
+export const featuresCsv = (items: FeatureResultItem[], ids: FeatureId[]): string =>
+  featureTableCsv(items, { columns: featureColumns(items, ids, FEATURE_VALUE_NAMES) });
 
 const FeatureList = FeaturesOptions.pick({ features: true });
 
@@ -55,10 +51,8 @@ export function featuresCommand(program: Command) {
           throw new UsageError('--isolate needs the remove-background plugin, which is not available in this build');
         }
         const { files, missing } = await collectInputs(inputs);
-        const steps = [
-          ...(o.isolate ? [{ plugin: 'remove-background' }] : []),
-          { plugin: 'features', options: { features: ids } },
-        ];
+        // The pipeline the server builds for the same options (/api-py/python/analyze, jobs).
+        const { steps } = planRun(registry, 'features', { features: ids, ...(o.isolate ? { isolate: true } : {}) });
         const outcome = await runBatch(files, (f) => ({ path: f.path, name: f.relative, steps }), {
           concurrency: o.concurrency,
         });

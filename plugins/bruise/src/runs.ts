@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { defineRuns } from '@mango/core';
-import { GRADE_PRESETS, GradeRules, gradeResult } from '@mango/core/grades';
+import { GRADE_PRESETS, GradeRules, gradeResult, type FruitWeights } from '@mango/core/grades';
 import { fruitTableCsv, imageTableCsv, isBruiseFigures, type ResultsFile } from '@mango/core/results';
 import { reportHtml } from '@mango/core/report';
 import { BruiseOptions } from './schema.ts';
@@ -32,8 +32,15 @@ export const bruiseRuns = defineRuns({
   operation: 'bruise',
   options: BruiseRunOptions,
   steps: ({ grades: _grades, ...options }) => [{ plugin: 'bruise', options }],
-  finish: (result, { grades }) =>
-    grades ? gradeResult(result as Parameters<typeof gradeResult>[0], gradeRulesOf(grades)) : result,
+  // The CLI's --weights file (context.weights) sizes the fruit it lists; others are sized from their area.
+  finish: (result, { grades }, context) =>
+    grades
+      ? gradeResult(
+          result as Parameters<typeof gradeResult>[0],
+          gradeRulesOf(grades),
+          context?.weights as FruitWeights | undefined,
+        )
+      : result,
   method: (options) => options.method,
   ranWith: (r) => ({
     method: text(r.method),

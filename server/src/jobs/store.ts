@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { copyFile, mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { jobRunKind, runKindOf, type PluginRegistry, type RunKind } from '@mango/core';
+import { runKindFor, type PluginRegistry, type RunKind } from '@mango/core';
 import type { JobProgress, JobState } from '@mango/core/jobs';
 import type { ExpressionBuilder } from 'kysely';
 import type { DB } from '../db/index.ts';
@@ -113,7 +113,7 @@ export function directoryPhotoStore(root: string): PhotoStore {
 
 /** The run kind of a stored job's operation (declared by a plugin of `registry`). */
 export function jobKind(registry: PluginRegistry, operation: string): RunKind {
-  const kind = jobRunKind(registry, operation) ?? runKindOf(registry, operation);
+  const kind = runKindFor(registry, operation);
   if (!kind) throw new Error(`no plugin declares job operation ${operation}`);
   return kind;
 }

@@ -8,43 +8,20 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import {
+  finishResult,
   isMangoError,
-  jobOperations,
-  jobRunKind,
-  MangoError,
   photoErrorText,
-  runKindOf,
-  runOptions,
   sanitizeFileName,
   storedResult,
-  type PipelineStep,
-  type PluginRegistry,
-  type RunKind,
   type Logger,
+  type RunPlan,
 } from '@mango/core';
 import { THUMBNAIL_MAX_SIDE } from '@mango/core/results';
 import type { ImageJob, JobResult } from '@mango/runner';
 import type { DB } from '../db/index.ts';
 import { cancelJobsOfRun, type PhotoStore } from '../jobs/store.ts';
+export { planRun, type RunPlan } from '@mango/core';
 import { deleteRunRows, insertRun, isOwnedRun, runRowOf, type RunItemRow, type RunOwner } from './store.ts';
-
-/** A kind of run and its options, checked: everything needed to score a photo the same way anywhere. */
-export interface RunPlan {
-  kind: RunKind;
-  options: Record<string, unknown>;
-  steps: PipelineStep[];
-}
-
-/** The plan of a run of `operation` (a run operation or a job operation) with `options`; a 400 when either is bad. */
-export function planRun(registry: PluginRegistry, operation: string, options: unknown): RunPlan {
-  const kind = jobRunKind(registry, operation) ?? runKindOf(registry, operation);
-  if (!kind) {
-    const known = jobOperations(registry).map((o) => `\`${o}\``);
-    throw new MangoError('INVALID_INPUT', `field \`operation\` must be one of ${known.join(', ')}`);
-  }
-  const checked = runOptions(kind, options);
-  return { kind, options: checked, steps: kind.runs.steps(checked as never) };
-}
 
 /** A photo to score: spooled to disk by a request, or its bytes (a job's photo store). */
 export interface PhotoInput {
@@ -115,9 +92,9 @@ function imageJob(deps: ScoreDeps, plan: RunPlan, photo: PhotoInput, keep: boole
 
 /** The declared `finish` (grading, ...) on a successful result; a refusal becomes the photo's error. */
 function finished(plan: RunPlan, r: JobResult): JobResult {
-  if (!r.ok || !plan.kind.runs.finish) return r;
+  if (!r.ok) return r;
   try {
-    return { ...r, result: plan.kind.runs.finish(r.result, plan.options as never) };
+    return { ...r, result: finishResult(plan, r.result) };
   } catch (e) {
     if (!isMangoError(e)) throw e;
     return { ok: false, name: r.name, sha256: r.sha256, error: { code: e.code, status: e.status, message: e.message } };

@@ -7,7 +7,13 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { backgroundSettled } from '../background.ts';
-import type { TestServer } from './index.ts';
+import type { ServerContext } from '../context.ts';
+
+/** What these helpers read of a test server (testing/index.ts TestServer): its data directory and context. */
+interface MailingServer {
+  dataDir: string;
+  ctx: ServerContext;
+}
 
 export interface JsonAnswer<T = Record<string, unknown>> {
   status: number;
@@ -88,7 +94,7 @@ export async function signUp(api: Client, organization?: string) {
 export type SignedIn = Awaited<ReturnType<typeof signUp>>;
 
 /** The newest outbox message to `to` with a verification code in it, and the code. */
-export function outboxCode(server: TestServer, to: string): { file: string; code: string; text: string } | null {
+export function outboxCode(server: MailingServer, to: string): { file: string; code: string; text: string } | null {
   for (const { file, text } of outbox(server, to)) {
     const code = /^Verification code: (\d{6})$/m.exec(text)?.[1];
     if (code) return { file, code, text };
@@ -97,13 +103,13 @@ export function outboxCode(server: TestServer, to: string): { file: string; code
 }
 
 /** outboxCode once the mail work started after earlier answers is done. */
-export async function mailedCode(server: TestServer, to: string) {
+export async function mailedCode(server: MailingServer, to: string) {
   await backgroundSettled(server.ctx);
   return outboxCode(server, to);
 }
 
 /** The outbox messages to `to`, newest first. */
-export function outbox(server: TestServer, to: string): { file: string; text: string }[] {
+export function outbox(server: MailingServer, to: string): { file: string; text: string }[] {
   let files: string[];
   try {
     files = readdirSync(join(server.dataDir, 'outbox')).sort().reverse();

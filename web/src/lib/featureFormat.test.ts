@@ -32,12 +32,15 @@ describe('feature values', () => {
     expect(featureValue(results[1], cols[1])).toBeUndefined();
   });
 
-  it('writes the CSV with Image then the value names at full precision', () => {
+  it('writes the CSV with Image then the value names at full precision; a failed photo with its error', () => {
     const cols = featureColumns(['rgb', 'area'], results);
     const parsed = Papa.parse<string[]>(featureCsv(cols, results), { skipEmptyLines: true });
-    expect(parsed.data[0]).toEqual(['Image', 'mean_R', 'mean_G', 'mean_B', 'area', 'solidity']);
-    expect(parsed.data[1]).toEqual(['a.png', '200.123456789', '100', '0.00001234567', '5000', '0.987654321']);
-    expect(parsed.data[2]).toEqual(['b.png', '', '', '', '', '']);
+    expect(parsed.data[0]).toEqual(['Image', 'mean_R', 'mean_G', 'mean_B', 'area', 'solidity', 'error']);
+    expect(parsed.data[1]).toEqual(['a.png', '200.123456789', '100', '0.00001234567', '5000', '0.987654321', '']);
+    expect(parsed.data[2]).toEqual(['b.png', '', '', '', '', '', 'no foreground pixels']);
+    // Every photo scored: no error column (the spec's layout exactly).
+    const scored = Papa.parse<string[]>(featureCsv(cols, results.slice(0, 1)), { skipEmptyLines: true });
+    expect(scored.data[0]).toEqual(['Image', 'mean_R', 'mean_G', 'mean_B', 'area', 'solidity']);
   });
 
   it("summarises selected names with '...' past five", () => {

@@ -3,7 +3,7 @@
  * feature_analysis_results.csv export (full precision).
  */
 import type { FeatureResultItem } from '@mango/core';
-import { toCsv } from '@mango/core/csv';
+import { featureColumns as coreFeatureColumns, featureTableCsv, type FeatureColumn } from '@mango/core/results';
 import { DOWNLOAD_CSV } from './download.ts';
 
 export const FEATURE_CSV_NAME = 'feature_analysis_results.csv';
@@ -16,44 +16,22 @@ export function formatFeatureValue(value: number | null | undefined): string {
   return value.toFixed(4);
 }
 
-export interface FeatureColumn {
-  feature: string;
-  valueName: string;
-}
+export type { FeatureColumn };
 
-/**
- * The columns after Image: each selected feature (in the order given) with its value names, in
- * the order the results give them; `known` supplies names for a feature no image returned.
- */
-export function featureColumns(
+/** The table's columns: the selected features in the order given (core/src/results.ts featureColumns). */
+export const featureColumns = (
   selectedFeatures: readonly string[],
   results: readonly FeatureResultItem[],
   known: Partial<Record<string, readonly string[]>> = {},
-): FeatureColumn[] {
-  const columns: FeatureColumn[] = [];
-  for (const feature of selectedFeatures) {
-    const names: string[] = [];
-    for (const item of results) {
-      for (const name of Object.keys(item.features?.[feature] ?? {})) if (!names.includes(name)) names.push(name);
-    }
-    if (names.length === 0) names.push(...(known[feature] ?? []));
-    for (const valueName of names) columns.push({ feature, valueName });
-  }
-  return columns;
-}
+): FeatureColumn[] => coreFeatureColumns(results, selectedFeatures, known);
 
 export function featureValue(item: FeatureResultItem, column: FeatureColumn): number | undefined {
   return item.features?.[column.feature]?.[column.valueName];
 }
 
-/** feature_analysis_results.csv: Image, then the value names; values at full precision. */
-export function featureCsv(columns: readonly FeatureColumn[], results: readonly FeatureResultItem[]): string {
-  return toCsv(
-    ['Image', ...columns.map((c) => c.valueName)],
-    results.map((item) => [item.image_name, ...columns.map((c) => featureValue(item, c))]),
-    DOWNLOAD_CSV,
-  );
-}
+/** feature_analysis_results.csv: Image, then the value names; values at full precision (core's one writer). */
+export const featureCsv = (columns: readonly FeatureColumn[], results: readonly FeatureResultItem[]): string =>
+  featureTableCsv(results, { columns, layout: DOWNLOAD_CSV });
 
 /** 'A, B, C, D, E...' : the selected names, cut with '...' past five. */
 export function summarizeNames(names: readonly string[], max = 5): string {

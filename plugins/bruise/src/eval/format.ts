@@ -1,6 +1,6 @@
 /** The printable summary of an evaluation, as `mango eval bruise` prints it. */
 import { BOX_HIT_FRACTION } from './boxes.ts';
-import type { BruiseEvaluation } from './index.ts';
+import type { BruiseEvaluation } from './evaluate.ts';
 
 /** A printable summary table of an evaluation. */
 export function formatBruiseEvaluation(ev: BruiseEvaluation): string {
