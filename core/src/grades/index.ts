@@ -67,6 +67,10 @@ export const GRADE_PRESETS: Record<string, GradeRules> = Object.fromEntries(
 /** Does applying these rules need a scale (areas in cm²)? */
 export const needsScale = (rules: Pick<GradeRules, 'measure'>) => rules.measure === 'bruise_area_cm2';
 
+/** Why rules in cm² cannot grade photos sent without a scale (the /api-py answer; the web says it of a batch). */
+export const scaleNeededMessage = (rules: Pick<GradeRules, 'id'>) =>
+  `grades ${rules.id} grades on bruise area in cm² and needs a scale: send reference_mm (a round object in the photo) or px_per_cm`;
+
 /** Rules from a JSON value (a parsed file or request field): typed error with the schema's message. */
 export function parseGradeRules(value: unknown, label = 'grade rules'): GradeRules {
   const parsed = GradeRules.safeParse(value);

@@ -256,5 +256,21 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    '0013_full_overlays': {
+      async up(db: Kysely<unknown>) {
+        // A job may ask to keep each photo's overlay as its plugin encoded it (full size, not only the
+        // 256 px thumbnail): the web app's large batches show it as /api-py's answer does. The bytes
+        // sit with the photo's item, so they go with the run; null when not kept.
+        await db.schema
+          .alterTable('jobs')
+          .addColumn('keep_overlays', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+        await db.schema
+          .alterTable('run_items')
+          .addColumn('overlay_image', dialect === 'postgres' ? 'bytea' : 'blob')
+          .execute();
+        await db.schema.alterTable('run_items').addColumn('overlay_image_type', 'text').execute();
+      },
+    },
   };
 }

@@ -140,6 +140,10 @@ export interface RunItemsTable {
   overlay: string | null;
   /** data:image/jpeg;base64 thumbnail of the uploaded photo (long side <= 256) when its run kind keeps one */
   photo: string | null;
+  /** the declared overlay image as its plugin encoded it (full size), when the job kept it (`keep_overlays`) */
+  overlay_image: Uint8Array | null;
+  /** its media type (image/jpeg or image/png) */
+  overlay_image_type: string | null;
 }
 
 /** A batch job (POST /api-node/jobs). */
@@ -158,6 +162,8 @@ export interface JobsTable {
   total: number;
   done: Generated<number>;
   failed: Generated<number>;
+  /** 1: each photo's item keeps the full-size overlay (run_items.overlay_image) */
+  keep_overlays: Generated<number>;
   /** the stored run its results land in */
   run_id: string | null;
   /** why the job itself could not run (state 'failed') */

@@ -129,7 +129,7 @@ export async function createJob(
   db: DB,
   store: PhotoStore,
   owner: JobOwner,
-  job: { operation: JobOperation; kind: RunKind; options: Record<string, unknown> },
+  job: { operation: JobOperation; kind: RunKind; options: Record<string, unknown>; keepOverlays?: boolean },
   uploads: readonly JobUpload[],
 ): Promise<string> {
   const { operation, options } = job;
@@ -150,6 +150,7 @@ export async function createJob(
         api_key_id: owner.apiKeyId ?? null,
         operation,
         options: JSON.stringify(options),
+        keep_overlays: job.keepOverlays ? 1 : 0,
         // 'failed' until every photo is stored: a request cut short leaves no job for the queue.
         state: 'failed',
         error: 'the upload did not complete',
@@ -190,6 +191,8 @@ export interface JobForWork {
   state: JobState;
   run_id: string;
   name: string;
+  /** each photo's item keeps its full-size overlay */
+  keepOverlays: boolean;
 }
 
 /** The job and the photo's name, or null when the job is gone or no longer active. */
@@ -197,13 +200,23 @@ export async function jobForPhoto(db: DB, jobId: string, position: number): Prom
   const row = await db
     .selectFrom('jobs')
     .innerJoin('job_files', 'job_files.job_id', 'jobs.id')
-    .select(['jobs.id', 'jobs.operation', 'jobs.options', 'jobs.state', 'jobs.run_id', 'job_files.name'])
+    .select([
+      'jobs.id',
+      'jobs.operation',
+      'jobs.options',
+      'jobs.state',
+      'jobs.run_id',
+      'jobs.keep_overlays',
+      'job_files.name',
+    ])
     .where('jobs.id', '=', jobId)
     .where('job_files.position', '=', position)
     .executeTakeFirst();
   if (!row || !row.run_id || !ACTIVE_STATES.includes(row.state as JobState)) return null;
+  const { keep_overlays: keep, ...job } = row;
   return {
-    ...row,
+    ...job,
+    keepOverlays: Boolean(keep),
     run_id: row.run_id,
     operation: row.operation,
     options: JSON.parse(row.options) as Record<string, unknown>,

@@ -406,7 +406,14 @@ function buildRegistry(): OpenAPIRegistry {
       summary: z.record(z.string(), z.number().nullable()),
     }),
   );
-  const RunItem = named('RunItem', ResultsPhoto.extend({ id: z.number().int(), position: z.number().int() }));
+  const RunItem = named(
+    'RunItem',
+    ResultsPhoto.extend({
+      id: z.number().int(),
+      position: z.number().int(),
+      full_overlay: z.boolean().meta({ description: 'the full-size overlay is kept (a job with keep_overlays)' }),
+    }),
+  );
   named('Provenance', Provenance);
   const runs = (route: Omit<RouteConfig, 'tags' | 'security'>) =>
     r.registerPath({ tags: ['Runs'], security: userOrKey, ...route });
@@ -431,6 +438,24 @@ function buildRegistry(): OpenAPIRegistry {
       200: json(RunSummary.extend({ items: z.array(RunItem) }), 'The run'),
       ...signedIn,
       404: err('No such run of yours'),
+    },
+  });
+  runs({
+    method: 'get',
+    path: '/api-node/runs/{id}/items/{position}/overlay',
+    summary:
+      "A photo's overlay at full size (as /api-py answers it), kept when its job was sent with keep_overlays=true",
+    request: { params: runId.extend({ position: z.string().meta({ description: 'the photo, from 0' }) }) },
+    responses: {
+      200: {
+        description: 'The overlay as its plugin encoded it',
+        content: {
+          'image/jpeg': { schema: { type: 'string', format: 'binary' } },
+          'image/png': { schema: { type: 'string', format: 'binary' } },
+        },
+      },
+      ...signedIn,
+      404: err('No such run of yours, no such photo, or its overlay was not kept'),
     },
   });
   runs({
@@ -500,6 +525,14 @@ function buildRegistry(): OpenAPIRegistry {
                     'JSON object of the plugin options, named in snake_case as /api-py names them (px_per_cm, reference_mm, max_side). ' +
                     'Alias: the camelCase name of each option (pxPerCm, referenceMm, maxSide), the earlier spelling of this API, is accepted too; ' +
                     'both spellings of one option with different values is a 400',
+                }),
+              keep_overlays: z
+                .enum(['true', 'false'])
+                .optional()
+                .meta({
+                  description:
+                    "true: each photo's full-size overlay is kept with the run (GET /api-node/runs/{id}/items/{position}/overlay); " +
+                    'only for runs with an overlay (bruise)',
                 }),
               images: z.array(z.string().meta({ format: 'binary' })).optional(),
               zip: z.string().meta({ format: 'binary' }).optional(),

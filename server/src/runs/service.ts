@@ -17,7 +17,7 @@ import {
   type RunPlan,
 } from '@mango/core';
 import { THUMBNAIL_MAX_SIDE } from '@mango/core/results';
-import type { ImageJob, JobResult } from '@mango/runner';
+import type { EncodedImage, ImageJob, JobResult, JobSuccess } from '@mango/runner';
 import type { DB } from '../db/index.ts';
 import { cancelJobsOfRun, type PhotoStore } from '../jobs/store.ts';
 export { planRun, type RunPlan } from '@mango/core';
@@ -41,8 +41,12 @@ export interface ScoreDeps {
   maxBytes: number;
 }
 
-/** What the front end wants back besides the figures: extra images, a transform's output. */
-export type ScoreExtras = Pick<ImageJob, 'images' | 'output'>;
+/**
+ * What the front end wants back besides the figures: extra images, a transform's output; and, for
+ * photos that are stored, `fullOverlay`: their item keeps the declared overlay as its plugin encoded
+ * it (full size), besides its thumbnail (a job with `keep_overlays`).
+ */
+export type ScoreExtras = Pick<ImageJob, 'images' | 'output'> & { fullOverlay?: boolean };
 
 /** A scored photo: the job's result (finished: graded, for instance) and, when stored, its item row. */
 export interface ScoredPhoto {
@@ -74,11 +78,20 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (it
   return results;
 }
 
-/** The job of one photo: the plan's steps, and the thumbnails a stored run keeps when `keep`. */
+/** The image job's own asks that bring back the declared overlay at full size (it is not a thumbnail). */
+function fullOverlayAsks(overlay: string, extras: ScoreExtras): ScoreExtras {
+  if (overlay === 'output') return { output: extras.output ?? { format: 'png' } };
+  // Unset `images`: the plugin returns its default images, the overlay among them.
+  return extras.images && !extras.images.includes(overlay) ? { images: [...extras.images, overlay] } : {};
+}
+
+/** The job of one photo: the plan's steps, and the thumbnails (and full overlay) a stored run keeps when `keep`. */
 function imageJob(deps: ScoreDeps, plan: RunPlan, photo: PhotoInput, keep: boolean, extras: ScoreExtras): ImageJob {
   const { runs } = plan.kind;
+  const { fullOverlay, ...asks } = extras;
   return {
-    ...extras,
+    ...asks,
+    ...(keep && fullOverlay && runs.overlay ? fullOverlayAsks(runs.overlay, asks) : {}),
     name: photo.name,
     path: photo.path,
     bytes: photo.bytes,
@@ -103,8 +116,21 @@ function finished(plan: RunPlan, r: JobResult): JobResult {
 
 const sha256Hex = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
-/** The item row of a scored photo (the worker made its hash, size and thumbnails). */
-async function itemOf(plan: RunPlan, photo: PhotoInput, r: JobResult): Promise<ScoredPhoto['item']> {
+/** The declared overlay of a scored photo as its plugin encoded it (a transform's output as `job.output` asked). */
+function encodedOverlay(plan: RunPlan, job: ImageJob, r: JobSuccess): EncodedImage | null {
+  const name = plan.kind.runs.overlay;
+  if (name !== 'output') return (name && r.images[name]) || null;
+  return r.image ? { bytes: r.image, mime: job.output?.format === 'jpeg' ? 'image/jpeg' : 'image/png' } : null;
+}
+
+/** The item row of a scored photo (the worker made its hash, size, thumbnails and, when asked, full overlay). */
+async function itemOf(
+  plan: RunPlan,
+  photo: PhotoInput,
+  job: ImageJob,
+  r: JobResult,
+  fullOverlay: boolean,
+): Promise<ScoredPhoto['item']> {
   const filename = sanitizeFileName(photo.name);
   // The worker hashed the bytes it read; hashed here only when it could not read them.
   const sha256 =
@@ -116,6 +142,7 @@ async function itemOf(plan: RunPlan, photo: PhotoInput, r: JobResult): Promise<S
   const result = r.ok
     ? storedResult(plan.kind, filename, { figures: r.result })
     : storedResult(plan.kind, filename, { error: photoErrorText(r.error) });
+  const overlay = r.ok && fullOverlay ? encodedOverlay(plan, job, r) : null;
   return {
     filename,
     sha256,
@@ -124,12 +151,15 @@ async function itemOf(plan: RunPlan, photo: PhotoInput, r: JobResult): Promise<S
     result: JSON.stringify(result),
     overlay: r.ok ? (r.imageThumbnail ?? null) : null,
     photo: r.ok ? (r.thumbnail ?? null) : null,
+    overlay_image: overlay?.bytes ?? null,
+    overlay_image_type: overlay?.mime ?? null,
   };
 }
 
 /**
  * Scores the photos with the plan, as many at once as `deps.concurrency`, in input order; with
- * `keep` (the photos are to be stored) each also gets its item row.
+ * `keep` (the photos are to be stored) each also gets its item row (with `extras.fullOverlay`, its
+ * full-size overlay too).
  */
 export async function scoreUploads(
   deps: ScoreDeps,
@@ -139,8 +169,9 @@ export async function scoreUploads(
   extras: ScoreExtras = {},
 ): Promise<ScoredPhoto[]> {
   return mapLimit(photos, deps.concurrency, async (photo) => {
-    const result = finished(plan, await deps.run(imageJob(deps, plan, photo, keep, extras)));
-    return keep ? { result, item: await itemOf(plan, photo, result) } : { result };
+    const job = imageJob(deps, plan, photo, keep, extras);
+    const result = finished(plan, await deps.run(job));
+    return keep ? { result, item: await itemOf(plan, photo, job, result, Boolean(extras.fullOverlay)) } : { result };
   });
 }
 

@@ -212,7 +212,18 @@ export async function getRun(db: DB, userId: number, id: string) {
   if (!row) return null;
   const items = await db
     .selectFrom('run_items')
-    .select(['id', 'position', 'filename', 'sha256', 'width', 'height', 'result', 'overlay', 'photo'])
+    .select([
+      'id',
+      'position',
+      'filename',
+      'sha256',
+      'width',
+      'height',
+      'result',
+      'overlay',
+      'photo',
+      'overlay_image_type',
+    ])
     .where('run_id', '=', id)
     .orderBy('position')
     .execute();
@@ -228,8 +239,24 @@ export async function getRun(db: DB, userId: number, id: string) {
       result: JSON.parse(i.result) as ResultsPhoto['result'],
       overlay_thumbnail: i.overlay,
       photo_thumbnail: i.photo,
+      /** the full-size overlay is kept: GET /api-node/runs/{id}/items/{position}/overlay */
+      full_overlay: i.overlay_image_type !== null,
     })),
   };
+}
+
+/** The full-size overlay kept with item `position` of the caller's run `id`, or null (also for another user's run). */
+export async function runItemOverlay(db: DB, userId: number, id: string, position: number) {
+  const row = await db
+    .selectFrom('run_items')
+    .innerJoin('runs', 'runs.id', 'run_items.run_id')
+    .select(['run_items.overlay_image', 'run_items.overlay_image_type'])
+    .where('runs.id', '=', id)
+    .where('runs.user_id', '=', userId)
+    .where('run_items.position', '=', position)
+    .executeTakeFirst();
+  if (!row?.overlay_image || !row.overlay_image_type) return null;
+  return { bytes: new Uint8Array(row.overlay_image), type: row.overlay_image_type };
 }
 export type StoredRun = NonNullable<Awaited<ReturnType<typeof getRun>>>;
 

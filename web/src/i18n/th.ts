@@ -371,8 +371,6 @@ export const th: Record<string, string> = {
   'Uploading {{total}} photos: {{percent}}%': 'กำลังอัปโหลด {{total}} รูป: {{percent}}%',
   'Processed {{finished}} of {{total}} photos': 'ประมวลผลแล้ว {{finished}} จาก {{total}} รูป',
   'Job progress': 'ความคืบหน้าของงาน',
-  'Grades are applied to up to 10 photos at a time: this batch is scored without grades.':
-    'การจัดเกรดใช้ได้ครั้งละไม่เกิน 10 รูป: ชุดนี้จะคำนวณโดยไม่จัดเกรด',
   'Failed to process the request.': 'ประมวลผลคำขอไม่สำเร็จ',
   'Error processing the files. Please check the console for details.':
     'เกิดข้อผิดพลาดในการประมวลผลไฟล์ โปรดดูรายละเอียดในคอนโซล',
@@ -408,6 +406,8 @@ export const th: Record<string, string> = {
   'Preparing...': 'กำลังเตรียม...',
   'Bruise overlay of {{name}}': 'ภาพซ้อนรอยช้ำของ {{name}}',
   'The overlay image is not kept after a reload.': 'ภาพซ้อนจะไม่ถูกเก็บไว้หลังโหลดหน้าใหม่',
+  'Loading the overlay image...': 'กำลังโหลดภาพซ้อน...',
+  'The overlay image could not be loaded.': 'โหลดภาพซ้อนไม่ได้',
   Close: 'ปิด',
   'Download Results': 'ดาวน์โหลดผลลัพธ์',
   Filename: 'ชื่อไฟล์',

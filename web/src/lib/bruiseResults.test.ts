@@ -116,6 +116,24 @@ describe('bruise results', () => {
     expect(csv.split(/\r?\n/)).toHaveLength(3);
   });
 
+  it("reads a batch job's full-size overlays one at a time, by their url, and keeps the url in local storage", async () => {
+    const jpeg = new Uint8Array([0xff, 0xd8, 0xff, 0xd9]);
+    const read: string[] = [];
+    const fetchOverlay = async (url: string) => {
+      read.push(url);
+      return url.endsWith('/gone') ? null : new Blob([jpeg], { type: 'image/jpeg' });
+    };
+    const batch: BruiseRow[] = [
+      { ...rows[0], overlay_img: undefined, overlay_url: '/api-node/runs/r/items/0/overlay' },
+      { ...rows[0], filename: 'b.jpg', overlay_img: undefined, overlay_url: '/gone' },
+    ];
+    const zip = await JSZip.loadAsync(await (await buildBruiseZip(batch, fetchOverlay)).arrayBuffer());
+    expect(read).toEqual(['/api-node/runs/r/items/0/overlay', '/gone']);
+    expect(Object.keys(zip.files).sort()).toEqual(['data.csv', 'images/', 'images/a.jpg']);
+    expect(await zip.file('images/a.jpg')!.async('uint8array')).toEqual(jpeg);
+    expect(stripOverlays(batch)[0].overlay_url).toBe('/api-node/runs/r/items/0/overlay');
+  });
+
   it('keeps overlay names unique when two photos share a stem', async () => {
     const twins = [rows[0], { ...rows[0], filename: 'a.jpeg' }];
     const zip = await JSZip.loadAsync(await (await buildBruiseZip(twins)).arrayBuffer());

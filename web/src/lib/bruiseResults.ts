@@ -1,7 +1,8 @@
 /**
  * Bruised Area Calculation results on the client: the rows of the results table, their copy in
  * local storage (uploadedFiles, without the overlay images: they are too large for it) and the
- * area_calculation_results.zip export.
+ * area_calculation_results.zip export. A row of a batch job has no overlay image of its own: it
+ * names the full-size overlay kept with its stored run (`overlay_url`), read when it is shown.
  */
 import JSZip from 'jszip';
 import { archiveEntryName, sanitizeFileName, type BruiseResultItem } from '@mango/core';
@@ -12,7 +13,12 @@ import { DOWNLOAD_CSV, fileStem } from './download.ts';
 export type BruiseRow = Omit<BruiseResultItem, 'overlay_img' | 'fruits'> & {
   overlay_img?: string;
   fruits?: BruiseResultItem['fruits'];
+  /** a batch job's row: where its full-size overlay is read (lib/runs.ts overlayUrl; kept in local storage) */
+  overlay_url?: string;
 };
+
+/** Reads a full-size overlay (lib/runs.ts fetchOverlay); null when it is gone. */
+export type OverlayFetcher = (url: string) => Promise<Blob | null>;
 
 export const UPLOADED_FILES_KEY = 'uploadedFiles';
 export const BRUISE_ZIP_NAME = 'area_calculation_results.zip';
@@ -72,12 +78,16 @@ export function bruiseCsv(rows: readonly BruiseRow[]): string {
   return dataCsv(rows, DOWNLOAD_CSV);
 }
 
+/** The file extension of an image's media type (`jpg` for image/jpeg). */
+const extensionOf = (mime: string) =>
+  mime === 'image/jpeg' ? 'jpg' : mime.startsWith('image/') ? mime.slice(6) : 'bin';
+
 /** Decodes a base64 data URL into its bytes and the file extension of its media type. */
 export function decodeDataUrl(dataUrl: string): { bytes: Uint8Array; extension: string } | null {
   const match = /^data:([^;,]+)?(;base64)?,(.*)$/s.exec(dataUrl);
   if (!match) return null;
   const mime = (match[1] ?? 'application/octet-stream').toLowerCase();
-  const extension = mime === 'image/jpeg' ? 'jpg' : mime.startsWith('image/') ? mime.slice(6) : 'bin';
+  const extension = extensionOf(mime);
   if (!match[2]) return { bytes: new TextEncoder().encode(decodeURIComponent(match[3])), extension };
   const binary = atob(match[3]);
   const bytes = new Uint8Array(binary.length);
@@ -85,19 +95,27 @@ export function decodeDataUrl(dataUrl: string): { bytes: Uint8Array; extension: 
   return { bytes, extension };
 }
 
+/** A row's overlay as a file: its data URL decoded, or its full-size overlay read (one at a time: they are large). */
+async function overlayFile(row: BruiseRow, fetchOverlay?: OverlayFetcher) {
+  if (row.overlay_img) return decodeDataUrl(row.overlay_img);
+  const blob = row.overlay_url && fetchOverlay ? await fetchOverlay(row.overlay_url) : null;
+  return blob ? { bytes: new Uint8Array(await blob.arrayBuffer()), extension: extensionOf(blob.type) } : null;
+}
+
 /**
  * area_calculation_results.zip: data.csv and images/ with each row's overlay, named after the
- * photo (a row restored from local storage has no overlay, so no image).
+ * photo (a row restored from local storage has no overlay, so no image, unless a batch job kept
+ * it: `fetchOverlay` reads it).
  */
-export async function buildBruiseZip(rows: readonly BruiseRow[]): Promise<Blob> {
+export async function buildBruiseZip(rows: readonly BruiseRow[], fetchOverlay?: OverlayFetcher): Promise<Blob> {
   const zip = new JSZip();
   zip.file(BRUISE_CSV_NAME, bruiseCsv(rows));
   const images = zip.folder('images');
   // Lower case: names that differ only in case are one file on Windows and macOS.
   const used = new Set<string>();
   for (const row of rows) {
-    if (!row.overlay_img || !images) continue;
-    const decoded = decodeDataUrl(row.overlay_img);
+    if (!images) continue;
+    const decoded = await overlayFile(row, fetchOverlay);
     if (!decoded) continue;
     // The server sanitises names it is sent; rows kept from before (local storage) may not be.
     const stem = archiveEntryName(fileStem(sanitizeFileName(row.filename)));

@@ -2,6 +2,8 @@
  * More photos than the spec's single-request flow takes go to the server as one batch job
  * (POST /api-node/jobs): uploaded with progress, followed through its Server-Sent Events (fetch
  * with the bearer header), then read back from its stored run as the rows the results pages show.
+ * A bruise job keeps each photo's full-size overlay with the run (`keep_overlays`), so its rows
+ * show the overlay the single request answers, read when it is shown rather than all at once.
  */
 import { followJob } from '@mango/core/jobs';
 import { isBruiseFigures } from '@mango/core/results';
@@ -9,7 +11,7 @@ import type { FeatureResultItem } from '@mango/core';
 import { apiJson, refreshTokens } from '#web/api/client.ts';
 import { getAccessToken } from '#web/auth/tokens.ts';
 import type { BruiseRow } from './bruiseResults.ts';
-import type { StoredRun } from './runs.ts';
+import { overlayUrl, type StoredRun } from './runs.ts';
 import { uploadWithProgress } from './upload.ts';
 
 /** Up to this many photos the pages keep the spec's flow (one request); more go as a job. */
@@ -24,17 +26,22 @@ export interface JobUpdate {
   fraction: number;
 }
 
-/** Runs the photos as a job and answers its stored run; `onUpdate` follows the upload and the scoring. */
+/**
+ * Runs the photos as a job and answers its stored run; `onUpdate` follows the upload and the
+ * scoring. With `keepOverlays` the run keeps each photo's full-size overlay.
+ */
 export async function runBatchJob(
   operation: 'bruise' | 'features',
   files: readonly File[],
   options: Record<string, unknown>,
   onUpdate: (u: JobUpdate) => void,
+  keepOverlays = false,
 ): Promise<StoredRun> {
   const total = files.length;
   const form = new FormData();
   form.append('operation', operation);
   form.append('options', JSON.stringify(options));
+  if (keepOverlays) form.append('keep_overlays', 'true');
   for (const f of files) form.append('images', f, f.name);
   onUpdate({ phase: 'uploading', finished: 0, total, fraction: 0 });
   const sent = await uploadWithProgress('/api-node/jobs', form, (fraction) =>
@@ -60,13 +67,18 @@ export async function runBatchJob(
   return run.data;
 }
 
-/** The bruise results table's rows of a job's run (the overlay is the run's 256 px copy). */
+/**
+ * The bruise results table's rows of a job's run: the full-size overlay kept with the run, read
+ * when shown (`overlay_url`); the 256 px thumbnail only when the job did not keep it.
+ */
 export function bruiseRowsOf(run: StoredRun): BruiseRow[] {
-  return run.items.flatMap((i) =>
-    isBruiseFigures(i.result)
-      ? [{ ...i.result, filename: i.filename, overlay_img: i.overlay_thumbnail ?? undefined, run_id: run.id }]
-      : [],
-  );
+  return run.items.flatMap((i) => {
+    if (!isBruiseFigures(i.result)) return [];
+    const overlay = i.full_overlay
+      ? { overlay_url: overlayUrl(run.id, i.position) }
+      : { overlay_img: i.overlay_thumbnail ?? undefined };
+    return [{ ...i.result, filename: i.filename, ...overlay, run_id: run.id }];
+  });
 }
 
 /** The feature analysis items of a job's run (photos that failed are left out). */

@@ -28,6 +28,8 @@ export interface RunSummary {
 export interface RunItem extends ResultsPhoto {
   id: number;
   position: number;
+  /** the full-size overlay is kept (a job sent with keep_overlays): `overlayUrl` */
+  full_overlay?: boolean;
 }
 
 export interface StoredRun extends RunSummary {
@@ -79,6 +81,18 @@ export async function fetchRun(id: string): Promise<StoredRun | null> {
   if (status === 404) return null;
   if (!ok) throw new Error(data?.error ?? 'Failed to fetch the run');
   return data;
+}
+
+/** Where the full-size overlay of photo `position` of run `id` is read (an authenticated call). */
+export const overlayUrl = (id: string, position: number) =>
+  `/api-node/runs/${encodeURIComponent(id)}/items/${position}/overlay`;
+
+/** A full-size overlay (`overlayUrl`) read with the access token; null when it is gone (the run was deleted). */
+export async function fetchOverlay(url: string): Promise<Blob | null> {
+  const res = await apiFetch(url);
+  if (res.status === 404) return null;
+  if (!res.ok) throw new Error(`Failed to fetch the overlay (${res.status})`);
+  return res.blob();
 }
 
 export async function deleteRun(id: string): Promise<void> {

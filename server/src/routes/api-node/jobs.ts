@@ -1,6 +1,7 @@
 /**
  * Batch jobs (issue 14): POST /api-node/jobs takes `operation`, optional `options` (the plugin's
- * options as JSON) and repeated `images` (or one `zip`), streams them to the job's photo store and
+ * options as JSON), optional `keep_overlays` (`true`: each photo's full-size overlay is kept with
+ * the run, GET /runs/{id}/items/{position}/overlay) and repeated `images` (or one `zip`), streams them to the job's photo store and
  * answers `{ id }` at once; GET /jobs/{id} answers its progress, GET /jobs/{id}/events streams it
  * (Server-Sent Events, bearer header), DELETE /jobs/{id} cancels it. An access token or an API key.
  * The results land in a stored run (`run_id`) as they are produced.
@@ -28,7 +29,10 @@ function text(form: MultipartForm, field: string): string | undefined {
  * not know is refused with its name rather than silently ignored (400 with the reason). The options
  * kept are the parsed ones (defaults filled in), never the text sent.
  */
-function readJobFields(ctx: ServerContext, form: MultipartForm): { operation: string; plan: RunPlan } {
+function readJobFields(
+  ctx: ServerContext,
+  form: MultipartForm,
+): { operation: string; plan: RunPlan; keepOverlays: boolean } {
   let options: unknown = {};
   const raw = text(form, 'options');
   if (raw !== undefined && raw.trim() !== '') {
@@ -39,7 +43,17 @@ function readJobFields(ctx: ServerContext, form: MultipartForm): { operation: st
     }
   }
   const operation = text(form, 'operation') ?? '';
-  return { operation, plan: planRun(ctx.registry, operation, options) };
+  const plan = planRun(ctx.registry, operation, options);
+  return { operation, plan, keepOverlays: keepOverlaysField(operation, plan, text(form, 'keep_overlays')) };
+}
+
+/** `keep_overlays`: `true` or `false` (the default); only a run that declares an overlay has one to keep. */
+function keepOverlaysField(operation: string, plan: RunPlan, value: string | undefined): boolean {
+  if (value === undefined || value === 'false') return false;
+  if (value !== 'true') throw new MangoError('INVALID_INPUT', 'field `keep_overlays` must be true or false');
+  if (!plan.kind.runs.overlay)
+    throw new MangoError('INVALID_INPUT', `field \`keep_overlays\`: a ${operation} job has no overlay to keep`);
+  return true;
 }
 
 const TERMINAL = new Set(['done', 'failed', 'cancelled']);
@@ -82,7 +96,7 @@ export function jobRoutes(ctx: ServerContext): Hono<CallerEnv> {
       maxTotalBytes: ctx.config.maxJobBytes,
     };
     const form = await readMultipart(c, limits, ['images', 'zip']);
-    const { operation, plan } = readJobFields(ctx, form);
+    const { operation, plan, keepOverlays } = readJobFields(ctx, form);
     const zips = uploadedFilesOrNone(form, 'zip');
     const uploads = zips.length
       ? await zipPhotos(zips, c.get('uploadSpool').dir, limits)
@@ -91,7 +105,7 @@ export function jobRoutes(ctx: ServerContext): Hono<CallerEnv> {
     const over = await overQueueCap(c, uploads.length);
     if (over) return over;
     const caller = c.get('caller');
-    const id = await createJob(db, jobs.store, caller, { operation, ...plan }, uploads);
+    const id = await createJob(db, jobs.store, caller, { operation, ...plan, keepOverlays }, uploads);
     try {
       await jobs.queue.enqueue(id);
     } catch (e) {

@@ -1,7 +1,8 @@
 /**
  * The caller's stored runs (access token or API key of theirs): /api-node/runs (list, filters, cursor pages), /runs/{id}
  * (the run and its items), /runs/{id}/export (per-fruit or per-image CSV, results JSON, zip, HTML
- * report) and DELETE /runs/{id}. Another user's run answers 404, exactly like a missing one.
+ * report), /runs/{id}/items/{position}/overlay (a photo's full-size overlay, when its job kept it)
+ * and DELETE /runs/{id}. Another user's run answers 404, exactly like a missing one.
  */
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
@@ -11,7 +12,7 @@ import { archiveEntryName, runKindOf, runOperations, type ResultFigures, type Ru
 import type { ServerContext } from '../../context.ts';
 import { requireUserOrServerKey, type CallerEnv } from '../../auth/caller.ts';
 import { deleteRun } from '../../runs/service.ts';
-import { getRun, isValidCursor, listRuns, resultsFileOf, type StoredRun } from '../../runs/store.ts';
+import { getRun, isValidCursor, listRuns, resultsFileOf, runItemOverlay, type StoredRun } from '../../runs/store.ts';
 
 const isoDate = z
   .string()
@@ -92,6 +93,16 @@ export function runRoutes(ctx: ServerContext): Hono<CallerEnv> {
   app.get('/runs/:id', async (c) => {
     const run = await getRun(ctx.db, c.get('caller').userId, c.req.param('id'));
     return run ? c.json(run) : notFound(c);
+  });
+
+  app.get('/runs/:id/items/:position/overlay', async (c) => {
+    const position = c.req.param('position');
+    const overlay = /^\d{1,9}$/.test(position)
+      ? await runItemOverlay(ctx.db, c.get('caller').userId, c.req.param('id'), Number(position))
+      : null;
+    // No such run of the caller's, no such photo, or its overlay was not kept: one answer.
+    if (!overlay) return c.json({ error: 'Overlay not found' }, 404);
+    return c.body(overlay.bytes, 200, { 'Content-Type': overlay.type, 'Cache-Control': 'private, no-store' });
   });
 
   app.get('/runs/:id/export', async (c) => {

@@ -4,7 +4,7 @@
  */
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { BruiseResultItem, MangoError } from '@mango/core';
-import { GRADE_PRESETS, needsScale } from '@mango/core/grades';
+import { GRADE_PRESETS, needsScale, scaleNeededMessage } from '@mango/core/grades';
 import type { EncodedImage, JobResult, JobSuccess } from '@mango/runner';
 import type { ServerContext } from '../../context.ts';
 import { planRun, scoreUploads, storeRun, type RunPlan, type ScoreDeps, type ScoreExtras } from '../../runs/service.ts';
@@ -92,10 +92,7 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
     const uploads = uploadedFiles(fields);
     const { px_per_cm: pxPerCm, reference_mm: referenceMm, grades } = readFields(BRUISE_FIELDS, fields);
     if (grades && needsScale(grades) && pxPerCm === undefined && referenceMm === undefined) {
-      throw new MangoError(
-        'INVALID_INPUT',
-        `grades ${grades.id} grades on bruise area in cm² and needs a scale: send reference_mm (a round object in the photo) or px_per_cm`,
-      );
+      throw new MangoError('INVALID_INPUT', scaleNeededMessage(grades));
     }
     const plan = planRun(ctx.registry, 'bruise', {
       method,

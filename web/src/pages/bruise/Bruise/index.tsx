@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { numberLimits, wireName } from '@mango/core';
-import { GRADE_PRESETS, needsScale } from '@mango/core/grades';
+import { GRADE_PRESETS, needsScale, scaleNeededMessage } from '@mango/core/grades';
 import { BruiseOptions } from '@mango/plugin-bruise/schema';
 import Layout from '#web/components/Layout.tsx';
 import Dropzone from '#web/components/Dropzone.tsx';
@@ -37,6 +37,21 @@ export function scaleFields(scale: ScaleFields): Record<string, string> {
   return Object.fromEntries(typed.map((key) => [wireName(key), scale[key].trim()]));
 }
 
+/** The bruise options of a batch job: the typed scale by wire name, as numbers, and the grades. */
+export function jobOptions(scale: ScaleFields): Record<string, unknown> {
+  const typed = Object.entries(scaleFields(scale)).map(([name, text]) => [name, Number(text)]);
+  return { ...Object.fromEntries(typed), ...(scale.grades ? { grades: scale.grades } : {}) };
+}
+
+/**
+ * Why the server would refuse these options for a single request (/api-py answers it), checked
+ * before a batch is uploaded: grades in cm² without a scale. Null when there is nothing to refuse.
+ */
+export function jobRefusal(scale: ScaleFields): string | null {
+  const rules = scale.grades ? GRADE_PRESETS[scale.grades] : undefined;
+  return rules && needsScale(rules) && Object.keys(scaleFields(scale)).length === 0 ? scaleNeededMessage(rules) : null;
+}
+
 export default function Bruise() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -54,17 +69,18 @@ export default function Bruise() {
     setConfirming(true);
   };
 
-  /** More than JOB_THRESHOLD photos: one batch job with a progress bar, then the same results page. */
+  /**
+   * More than JOB_THRESHOLD photos: one batch job with a progress bar, then the same results page:
+   * the same options (scale and grades), and the full-size overlays kept with the run.
+   */
   const runAsJob = async () => {
     try {
-      // A batch job takes the plugin's options (the schema's defaults filled in by the server): the
-      // scale goes with it; grades apply to up to 10 photos.
-      const options = Object.fromEntries(
-        Object.entries(scaleFields(scale)).map(([name, text]) => [name, Number(text)]),
-      );
-      if (scale.grades)
-        alert(t('Grades are applied to up to 10 photos at a time: this batch is scored without grades.'));
-      const run = await runBatchJob('bruise', files, options, setJob);
+      const refused = jobRefusal(scale);
+      if (refused) {
+        alert(t('Error: {{detail}}', { detail: refused }));
+        return;
+      }
+      const run = await runBatchJob('bruise', files, jobOptions(scale), setJob, true);
       const results = bruiseRowsOf(run);
       const failed = failedCount(run);
       if (failed > 0)

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { MemoryRouter } from 'react-router-dom';
-import { GRADE_PRESETS } from '@mango/core/grades';
+import { GRADE_PRESETS, scaleNeededMessage } from '@mango/core/grades';
 import { PX_PER_CM_MAX, PX_PER_CM_MIN, REFERENCE_MM_MAX, REFERENCE_MM_MIN } from '@mango/plugin-bruise/schema';
 import '#web/i18n/index.ts';
-import Bruise, { scaleFields } from './index.tsx';
+import Bruise, { jobOptions, jobRefusal, scaleFields } from './index.tsx';
 
 const page = () =>
   renderToStaticMarkup(
@@ -29,6 +29,21 @@ describe('the bruise page takes its limits and grade presets from the schemas', 
     const values = [...select.matchAll(/<option value="([^"]*)"/g)].map(([, v]) => v);
     expect(values).toEqual(['', ...Object.keys(GRADE_PRESETS)]);
     expect(select).toContain(`${GRADE_PRESETS['codex-mango'].name} (cm², needs a scale)`);
+  });
+
+  it('sends a batch job the options of a single request: the scale as numbers and the grades', () => {
+    expect(jobOptions({ referenceMm: ' 25 ', pxPerCm: '', grades: 'percent' })).toEqual({
+      reference_mm: 25,
+      grades: 'percent',
+    });
+    expect(jobOptions({ referenceMm: '', pxPerCm: '', grades: '' })).toEqual({});
+  });
+
+  it('refuses a batch graded in cm² without a scale as /api-py refuses the request', () => {
+    const codex = GRADE_PRESETS['codex-mango'];
+    expect(jobRefusal({ referenceMm: '', pxPerCm: ' ', grades: codex.id })).toBe(scaleNeededMessage(codex));
+    expect(jobRefusal({ referenceMm: '', pxPerCm: '40', grades: codex.id })).toBeNull();
+    expect(jobRefusal({ referenceMm: '', pxPerCm: '', grades: 'percent' })).toBeNull();
   });
 
   it('sends the typed scale by wire name, blank fields left out', () => {

@@ -1,12 +1,15 @@
 /**
  * /showarea/accuracy: the Bruised Area Calculation results table. Rows come from the navigation
- * state (with overlays) or, failing that, from local storage uploadedFiles (without overlays).
+ * state (with overlays) or, failing that, from local storage uploadedFiles (without overlays, but
+ * a batch job's rows still name the full-size overlays kept with their run).
  */
 import { useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import Layout from '#web/components/Layout.tsx';
 import TableHead from '#web/components/TableHead.tsx';
+import OverlayImage from '#web/components/OverlayImage.tsx';
 import { downloadBlob } from '#web/lib/download.ts';
+import { fetchOverlay } from '#web/lib/runs.ts';
 import {
   BRUISE_ZIP_NAME,
   buildBruiseZip,
@@ -61,7 +64,7 @@ export default function ShowAreaAccuracy() {
     }
     setDownloading(true);
     try {
-      downloadBlob(await buildBruiseZip(rows), BRUISE_ZIP_NAME);
+      downloadBlob(await buildBruiseZip(rows, fetchOverlay), BRUISE_ZIP_NAME);
     } catch (e) {
       console.error('Could not build the results zip', e);
       alert(t('Could not build the results zip.'));
@@ -149,15 +152,7 @@ export default function ShowAreaAccuracy() {
             onKeyDown={(e) => e.key === 'Escape' && setViewing(null)}
           >
             <h2 id="overlay-title">{viewing.filename}</h2>
-            {viewing.overlay_img ? (
-              <img
-                className="overlay-img"
-                src={viewing.overlay_img}
-                alt={t('Bruise overlay of {{name}}', { name: viewing.filename })}
-              />
-            ) : (
-              <p className="empty-state">{t('The overlay image is not kept after a reload.')}</p>
-            )}
+            <OverlayImage row={viewing} />
             <p>
               {t('Bruise')} {fmt.fixed(viewing.bruise_percent)}% · {t('Non-bruise')}{' '}
               {fmt.fixed(viewing.non_bruise_percent)}%

@@ -2,7 +2,10 @@
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import Layout from '#web/components/Layout.tsx';
 import TableHead from '#web/components/TableHead.tsx';
+import OverlayImage from '#web/components/OverlayImage.tsx';
+import { GRADE_PRESETS } from '@mango/core/grades';
 import { toRows } from '#web/lib/bruiseResults.ts';
+import { fruitGradeText } from '#web/lib/fruitGrade.ts';
 import '../../tool-pages.css';
 import { useTranslation } from 'react-i18next';
 import { useFormat } from '#web/i18n/index.ts';
@@ -14,6 +17,8 @@ const FRUIT_COLUMNS = [
   { label: 'Bruise %', numeric: true },
   { label: 'Lesions', numeric: true },
 ];
+/** A graded result's fruit also show their grade. */
+const GRADED_FRUIT_COLUMNS = [...FRUIT_COLUMNS, { label: 'Grade' }];
 
 export default function ViewPhotoResult() {
   const { t } = useTranslation();
@@ -30,6 +35,7 @@ export default function ViewPhotoResult() {
     else navigate('/showarea/accuracy');
   };
   const fruits = imageData.fruits ?? [];
+  const graded = Boolean(imageData.grades);
 
   return (
     <Layout>
@@ -37,15 +43,7 @@ export default function ViewPhotoResult() {
         <h1>{t('Bruise Result')}</h1>
         <div className="result-grid">
           <div className="card">
-            {imageData.overlay_img ? (
-              <img
-                className="overlay-img"
-                src={imageData.overlay_img}
-                alt={t('Bruise overlay of {{name}}', { name: imageData.filename })}
-              />
-            ) : (
-              <p className="empty-state">{t('The overlay image is not kept after a reload.')}</p>
-            )}
+            <OverlayImage row={imageData} />
           </div>
           <div className="card">
             <dl className="facts" aria-label={t('Result')}>
@@ -57,6 +55,12 @@ export default function ViewPhotoResult() {
               <dd data-testid="bruise-percent">{fmt.fixed(imageData.bruise_percent)}%</dd>
               <dt>{t('Non-bruise')}</dt>
               <dd data-testid="non-bruise-percent">{fmt.fixed(imageData.non_bruise_percent)}%</dd>
+              {imageData.grades && (
+                <>
+                  <dt>{t('Grades')}</dt>
+                  <dd data-testid="grades">{t(GRADE_PRESETS[imageData.grades]?.name ?? imageData.grades)}</dd>
+                </>
+              )}
               {typeof imageData.bruise_pixels === 'number' && (
                 <>
                   <dt>{t('Bruise pixels')}</dt>
@@ -88,7 +92,7 @@ export default function ViewPhotoResult() {
             <h2>{t('Fruits in this photo')}</h2>
             <div className="table-wrap">
               <table className="results-table" aria-label={t('Fruits')}>
-                <TableHead columns={FRUIT_COLUMNS} />
+                <TableHead columns={graded ? GRADED_FRUIT_COLUMNS : FRUIT_COLUMNS} />
                 <tbody>
                   {fruits.map((f, i) => (
                     <tr key={i} data-testid="fruit-row">
@@ -97,6 +101,7 @@ export default function ViewPhotoResult() {
                       <td className="num">{f.bruise_pixels}</td>
                       <td className="num">{fmt.fixed(f.bruise_percent)}</td>
                       <td className="num">{f.lesion_count}</td>
+                      {graded && <td data-testid="fruit-grade">{fruitGradeText(f, t)}</td>}
                     </tr>
                   ))}
                 </tbody>

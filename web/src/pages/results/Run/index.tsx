@@ -28,6 +28,7 @@ import '../../tool-pages.css';
 import '../results.css';
 import { useTranslation } from 'react-i18next';
 import { useFormat } from '#web/i18n/index.ts';
+import { fruitGradeText } from '#web/lib/fruitGrade.ts';
 
 const PHOTO_COLUMNS = [
   { label: 'Details', hidden: true },
@@ -352,12 +353,7 @@ export default function Run() {
                             <td className="num">{f.lesion_count}</td>
                             <td className="num">{num(f.colour_difference, 1)}</td>
                             <td className="num">{num(f.bruise_area_cm2)}</td>
-                            <td data-testid="fruit-grade">
-                              {f.grade ? t(f.grade) : '–'}
-                              {f.size_group
-                                ? ` (${t(f.size_source === 'area-estimate' ? 'size {{group}}, estimated' : 'size {{group}}', { group: f.size_group })})`
-                                : ''}
-                            </td>
+                            <td data-testid="fruit-grade">{fruitGradeText(f, t)}</td>
                           </tr>
                         ))}
                     </Fragment>
