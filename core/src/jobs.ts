@@ -4,17 +4,27 @@
  * with fetch streaming, so the access token or API key travels in the Authorization header, never
  * in the URL (EventSource cannot send headers).
  */
-export type JobState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+import { z } from 'zod';
 
-/** GET /api-node/jobs/{id} and each `progress` event. */
-export interface JobProgress {
-  id: string;
-  state: JobState;
-  total: number;
-  done: number;
-  failed: number;
-  run_id: string | null;
-}
+export const JobState = z.enum(['queued', 'running', 'done', 'failed', 'cancelled']);
+export type JobState = z.infer<typeof JobState>;
+
+/**
+ * GET /api-node/jobs/{id} and each `progress` event: the server answers it, the OpenAPI document
+ * describes it and the clients read it, all from this schema.
+ */
+export const JobProgress = z
+  .object({
+    id: z.string(),
+    state: JobState,
+    total: z.number().int(),
+    done: z.number().int(),
+    failed: z.number().int(),
+    /** the stored run the results land in */
+    run_id: z.string().nullable(),
+  })
+  .meta({ id: 'JobProgress' });
+export type JobProgress = z.infer<typeof JobProgress>;
 
 export const JOB_TERMINAL_STATES: readonly JobState[] = ['done', 'failed', 'cancelled'];
 

@@ -85,6 +85,59 @@ export const ResultsFile = z.object({
 });
 export type ResultsFile = z.infer<typeof ResultsFile>;
 
+// ---- stored runs (GET /api-node/runs, /runs/{id}) ----------------------------------------------
+// One schema each: the server's answers are typed from them, the OpenAPI document describes them
+// and the web client infers its types from them. Each carries its id (zod metadata): where one is
+// part of another, the document refers to it by that name.
+
+/** A stored run as the run list shows it: its provenance, owner, photo count and summary figures. */
+export const RunListItem = Provenance.pick({
+  operation: true,
+  method: true,
+  method_used: true,
+  plugin_version: true,
+  model_id: true,
+  model_sha256: true,
+  options: true,
+  app_version: true,
+  created_at: true,
+})
+  .extend({
+    id: z.string(),
+    username: z.string(),
+    organization: z.string(),
+    item_count: z.number().int(),
+    /** the figures its plugin's declaration makes of the run's items (core/src/runs.ts `summary`) */
+    summary: z.record(z.string(), z.number().nullable()),
+  })
+  .meta({ id: 'Run' });
+export type RunListItem = z.infer<typeof RunListItem>;
+
+/** One photo of a stored run: what was read, its result (as its plugin declares it) and thumbnails. */
+export const StoredRunItem = ResultsPhoto.extend({
+  id: z.number().int(),
+  position: z.number().int(),
+  result: z.record(z.string(), z.unknown()).meta({
+    description:
+      "The figures the run's plugin returned for the photo (a JSON object: core/src/runs.ts), or the photo's name and `error` when it could not be scored",
+  }),
+  full_overlay: z.boolean().meta({
+    description:
+      'The full-size overlay is kept (a job sent with keep_overlays): GET /api-node/runs/{id}/items/{position}/overlay',
+  }),
+}).meta({ id: 'RunItem' });
+export type StoredRunItem = z.infer<typeof StoredRunItem>;
+
+/** A stored run with its items, in order. */
+export const StoredRun = RunListItem.extend({ items: z.array(StoredRunItem) }).meta({ id: 'StoredRun' });
+export type StoredRun = z.infer<typeof StoredRun>;
+
+/** One page of the run list, newest first; `next_cursor` is null on the last page. */
+export const RunPage = z
+  .object({ runs: z.array(RunListItem), next_cursor: z.string().nullable() })
+  .meta({ id: 'RunPage' });
+export type RunPage = z.infer<typeof RunPage>;
+
 export const isBruiseFigures = (r: ResultsPhoto['result']): r is BruiseFigures => 'total_mango_pixels' in r;
 
 /** The bruise figures of a results file's photos, in order (feature items are left out). */

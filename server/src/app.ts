@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IncomingMessage } from 'node:http';
 import { Hono, type Context } from 'hono';
+import { z } from 'zod';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { isMangoError, userMessage } from '@mango/core';
 import type { ServerContext } from './context.ts';
@@ -15,6 +16,8 @@ import { widgetRuntimeRoutes } from './routes/widget/index.ts';
 import { applySecurity } from './security/index.ts';
 import { answerRefusedBodies } from './security/refused-bodies.ts';
 import { estimatedWaitSeconds } from './routes/api-py/guards.ts';
+import { described } from './openapi/describe.ts';
+import { json } from './openapi/components.ts';
 
 /**
  * Whether the client went away before its request was read: the connection was reset or closed
@@ -64,7 +67,12 @@ export function createApp(ctx: ServerContext): Hono {
   // Secure headers, CORS allow-lists and body limits for everything below.
   applySecurity(app, ctx);
 
-  app.get('/healthz', (c) => c.json({ ok: true }));
+  const health = described({
+    tags: ['Service'],
+    summary: 'Liveness check',
+    responses: { 200: json(z.object({ ok: z.boolean() }), '{ok: true}') },
+  });
+  app.get('/healthz', health, (c) => c.json({ ok: true }));
 
   mountRoutes(app, ctx);
 

@@ -21,5 +21,6 @@ export function mountRoutes(app: Hono, ctx: ServerContext): void {
       runOwner: (c) => runOwnerOf(c, c.get('caller')),
     }),
   );
-  app.route('/api', openApiRoutes(ctx));
+  // The document describes the app it is mounted in, every router included.
+  app.route('/api', openApiRoutes(app));
 }

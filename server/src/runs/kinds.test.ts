@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import JSZip from 'jszip';
 import { followJob } from '@mango/core/jobs';
+import type { StoredRun } from '@mango/core/results';
 import { encodeImage } from '@mango/core/node';
 import { bruisedPairScene, imageFromText } from '@mango/core/testing';
 import { startTestServer, TEST_DATABASES, type TestServer } from '../testing/index.ts';
@@ -43,19 +44,6 @@ const KMEANS = {
     { name: 'green', color: [0, 255, 0], regions: [{ x: 30, y: 2, width: 6, height: 6 }] },
   ],
 };
-
-interface StoredRun {
-  operation: string;
-  item_count: number;
-  summary: Record<string, number | null>;
-  options: Record<string, unknown>;
-  items: {
-    filename: string;
-    result: Record<string, unknown>;
-    overlay_thumbnail: string | null;
-    photo_thumbnail: string | null;
-  }[];
-}
 
 describe.each(TEST_DATABASES)('runs of any plugin on %s', (database) => {
   let server: TestServer;

@@ -13,7 +13,9 @@ import {
   makeProvenance,
   type Provenance,
   type ResultsFile,
-  type ResultsPhoto,
+  type RunListItem,
+  type RunPage,
+  type StoredRun,
 } from '@mango/core/results';
 import { now, type DB } from '../db/index.ts';
 import type { RunItemsTable } from '../db/schema.ts';
@@ -123,7 +125,7 @@ function runRow(db: DB, userId: number, id: string) {
 }
 
 /** The public view of a run row (the list's entries; the run page adds its items). */
-function runView(row: NonNullable<RunRow>) {
+function runView(row: NonNullable<RunRow>): RunListItem {
   return {
     id: row.id,
     operation: row.operation,
@@ -141,7 +143,6 @@ function runView(row: NonNullable<RunRow>) {
     created_at: row.created_at,
   };
 }
-export type RunView = ReturnType<typeof runView>;
 
 const encodeCursor = (createdAt: string, id: string) =>
   Buffer.from(JSON.stringify([createdAt, id])).toString('base64url');
@@ -160,7 +161,7 @@ const endOf = (to: string) =>
   /^\d{4}-\d{2}-\d{2}$/.test(to) ? new Date(Date.parse(to) + 86_400_000).toISOString() : new Date(to).toISOString();
 
 /** The caller's runs, newest first, one page; `next_cursor` is null on the last page. */
-export async function listRuns(db: DB, userId: number, query: RunListQuery) {
+export async function listRuns(db: DB, userId: number, query: RunListQuery): Promise<RunPage> {
   let q = db
     .selectFrom('runs')
     .innerJoin('users', 'users.id', 'runs.user_id')
@@ -207,7 +208,7 @@ export async function listRuns(db: DB, userId: number, query: RunListQuery) {
 export const isValidCursor = (cursor: string) => decodeCursor(cursor) !== null;
 
 /** The caller's run with its items, or null (also for another user's run). */
-export async function getRun(db: DB, userId: number, id: string) {
+export async function getRun(db: DB, userId: number, id: string): Promise<StoredRun | null> {
   const row = await runRow(db, userId, id);
   if (!row) return null;
   const items = await db
@@ -236,7 +237,7 @@ export async function getRun(db: DB, userId: number, id: string) {
       sha256: i.sha256,
       width: i.width,
       height: i.height,
-      result: JSON.parse(i.result) as ResultsPhoto['result'],
+      result: JSON.parse(i.result) as StoredRun['items'][number]['result'],
       overlay_thumbnail: i.overlay,
       photo_thumbnail: i.photo,
       /** the full-size overlay is kept: GET /api-node/runs/{id}/items/{position}/overlay */
@@ -258,7 +259,7 @@ export async function runItemOverlay(db: DB, userId: number, id: string, positio
   if (!row?.overlay_image || !row.overlay_image_type) return null;
   return { bytes: new Uint8Array(row.overlay_image), type: row.overlay_image_type };
 }
-export type StoredRun = NonNullable<Awaited<ReturnType<typeof getRun>>>;
+export type { StoredRun };
 
 /**
  * Deletes run `id` and its items in transaction `trx` (runs/service.ts deleteRun cancels its jobs

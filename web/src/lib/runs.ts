@@ -2,44 +2,24 @@
  * Stored runs on the client: the /api-node/runs calls of the Results pages, their exports as
  * downloads, and the query string of the list's filters.
  */
-import { isBruiseFigures, type BruiseFigures, type ResultsPhoto } from '@mango/core/results';
+import {
+  isBruiseFigures,
+  type BruiseFigures,
+  type RunListItem,
+  type RunPage,
+  type StoredRun,
+  type StoredRunItem,
+} from '@mango/core/results';
 import { apiFetch, apiJson } from '#web/api/client.ts';
 import { downloadBlob } from './download.ts';
 
+// The shapes of GET /api-node/runs and /runs/{id}: core's schemas, which the server answers with.
+export type { RunPage, StoredRun };
+export type RunSummary = RunListItem;
+export type RunItem = StoredRunItem;
+
+/** The kinds of run the Results pages filter by. */
 export type RunOperation = 'bruise' | 'analyze';
-
-export interface RunSummary {
-  id: string;
-  operation: RunOperation;
-  method: string | null;
-  method_used: string | null;
-  plugin_version: string | null;
-  model_id: string | null;
-  model_sha256: string | null;
-  options: Record<string, unknown>;
-  app_version: string;
-  username: string;
-  organization: string;
-  item_count: number;
-  summary: { n?: number; mean_bruise_percent?: number | null; max_bruise_percent?: number | null };
-  created_at: string;
-}
-
-export interface RunItem extends ResultsPhoto {
-  id: number;
-  position: number;
-  /** the full-size overlay is kept (a job sent with keep_overlays): `overlayUrl` */
-  full_overlay?: boolean;
-}
-
-export interface StoredRun extends RunSummary {
-  items: RunItem[];
-}
-
-export interface RunPage {
-  runs: RunSummary[];
-  next_cursor: string | null;
-}
 
 export interface RunFilters {
   operation: '' | RunOperation;
@@ -50,7 +30,8 @@ export interface RunFilters {
 
 export const NO_FILTERS: RunFilters = { operation: '', from: '', to: '', q: '' };
 
-export const OPERATION_LABELS: Record<RunOperation, string> = {
+/** The label of each kind of run the pages name (another plugin's kind shows its operation). */
+export const OPERATION_LABELS: Readonly<Record<RunOperation, string>> & Readonly<Record<string, string | undefined>> = {
   bruise: 'Bruised Area Calculation',
   analyze: 'Feature Analysis',
 };

@@ -19,6 +19,17 @@ import {
 } from '../../security/index.ts';
 import { securityState } from '../../security/state.ts';
 import { readJson } from './validate.ts';
+import { describer } from '../../openapi/describe.ts';
+import {
+  err,
+  json,
+  jsonBody,
+  JSON_BODY_ERRORS,
+  LIMITED,
+  schemas,
+  SIGNED_IN,
+  USER_ONLY,
+} from '../../openapi/components.ts';
 
 export const INVALID_LOGIN = 'Invalid username/email or password';
 
@@ -39,8 +50,19 @@ async function takenField(ctx: ServerContext, username: string, email: string) {
 export function accountRoutes(ctx: ServerContext): Hono<CallerEnv> {
   const app = new Hono<CallerEnv>();
   const limit = () => ctx.config.loginLimitPerMinute;
+  const route = describer({ tags: ['Accounts'] });
 
-  app.post('/register', async (c) => {
+  const register = route({
+    summary: 'Create an account',
+    request: { body: jsonBody(schemas.RegisterRequest) },
+    responses: {
+      201: json(schemas.RegisterResponse, 'Account created'),
+      ...JSON_BODY_ERRORS,
+      409: err('Username or e-mail already registered; details.field names which'),
+      ...LIMITED,
+    },
+  });
+  app.post('/register', register, async (c) => {
     const limited = await rateLimit(c, ctx, [{ key: addressKey(c, ctx, 'register'), limit: limit() }]);
     if (limited) return limited;
     const parsed = await readJson(c, RegisterRequest);
@@ -71,7 +93,17 @@ export function accountRoutes(ctx: ServerContext): Hono<CallerEnv> {
     return c.json({ message: 'User registered successfully', user: { username, email, organization } }, 201);
   });
 
-  app.post('/login', async (c) => {
+  const login = route({
+    summary: 'Sign in with username or e-mail (in `email`; `username` is an alias)',
+    request: { body: jsonBody(schemas.LoginRequest) },
+    responses: {
+      200: json(schemas.TokenPair, 'Access token (15 min) and refresh token (14 days)'),
+      ...JSON_BODY_ERRORS,
+      401: err("'Invalid username/email or password' (same answer for unknown accounts)"),
+      ...LIMITED,
+    },
+  });
+  app.post('/login', login, async (c) => {
     const parsed = await readJson(c, LoginRequest);
     if (!parsed.ok) return parsed.response;
     const identifier = (parsed.data.email ?? parsed.data.username ?? '').trim().toLowerCase();
@@ -99,7 +131,16 @@ export function accountRoutes(ctx: ServerContext): Hono<CallerEnv> {
     return c.json(await issueTokenPair(ctx, user), 200);
   });
 
-  app.post('/refresh', async (c) => {
+  const refresh = route({
+    summary: 'Exchange a refresh token for a new pair (the old one is revoked)',
+    request: { body: jsonBody(schemas.RefreshRequest) },
+    responses: {
+      200: json(schemas.TokenPair, 'New pair'),
+      ...JSON_BODY_ERRORS,
+      401: err('Unknown, expired or revoked refresh token (reuse revokes the whole sign-in)'),
+    },
+  });
+  app.post('/refresh', refresh, async (c) => {
     const parsed = await readJson(c, RefreshRequest);
     if (!parsed.ok) return parsed.response;
     const pair = await rotateRefreshToken(ctx, parsed.data.refreshToken);
@@ -107,14 +148,24 @@ export function accountRoutes(ctx: ServerContext): Hono<CallerEnv> {
     return c.json(pair, 200);
   });
 
-  app.post('/logout', async (c) => {
+  const logout = route({
+    summary: 'Revoke a refresh token',
+    request: { body: jsonBody(schemas.RefreshRequest) },
+    responses: { 200: json(schemas.Message, 'Signed out'), ...JSON_BODY_ERRORS },
+  });
+  app.post('/logout', logout, async (c) => {
     const parsed = await readJson(c, RefreshRequest);
     if (!parsed.ok) return parsed.response;
     await revokeRefreshToken(ctx, parsed.data.refreshToken);
     return c.json({ message: 'Logged out successfully' }, 200);
   });
 
-  app.get('/protected', requireUser(ctx), (c) =>
+  const tokenCheck = route({
+    summary: 'Check an access token',
+    security: USER_ONLY,
+    responses: { 200: json(schemas.Message, '`Hello {username}, your token is valid`'), ...SIGNED_IN },
+  });
+  app.get('/protected', tokenCheck, requireUser(ctx), (c) =>
     c.json({ message: `Hello ${c.get('caller').username}, your token is valid` }),
   );
 

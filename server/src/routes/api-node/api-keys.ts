@@ -1,11 +1,14 @@
 /** Partner API keys of the signed-in user: /api-node/api-keys (list, create, revoke). */
 import { Hono } from 'hono';
+import { z } from 'zod';
 import type { ServerContext } from '../../context.ts';
 import { now } from '../../db/index.ts';
 import { requireUser, type CallerEnv } from '../../auth/caller.ts';
 import { apiKeyView, forgetKeyOrigins, generateApiKey } from '../../auth/api-keys.ts';
 import { CreateApiKeyRequest } from '../../auth/schemas.ts';
 import { readJson } from './validate.ts';
+import { describer } from '../../openapi/describe.ts';
+import { err, json, jsonBody, JSON_BODY_ERRORS, schemas, SIGNED_IN, USER_ONLY } from '../../openapi/components.ts';
 
 /** A user may hold this many active keys. */
 export const MAX_ACTIVE_KEYS = 20;
@@ -30,7 +33,13 @@ export function apiKeyRoutes(ctx: ServerContext): Hono<CallerEnv> {
     'last_used_at',
   ] as const;
 
-  app.get('/api-keys', async (c) => {
+  const route = describer({ tags: ['API keys'], security: USER_ONLY });
+
+  const list = route({
+    summary: "The signed-in user's partner API keys (never the keys themselves)",
+    responses: { 200: json(z.array(schemas.ApiKey), 'Keys, newest first'), ...SIGNED_IN },
+  });
+  app.get('/api-keys', list, async (c) => {
     const rows = await ctx.db
       .selectFrom('api_keys')
       .select(columns)
@@ -40,7 +49,17 @@ export function apiKeyRoutes(ctx: ServerContext): Hono<CallerEnv> {
     return c.json(rows.map(apiKeyView));
   });
 
-  app.post('/api-keys', async (c) => {
+  const create = route({
+    summary: 'Create a partner API key; the key is shown only in this answer',
+    request: { body: jsonBody(schemas.CreateApiKeyRequest) },
+    responses: {
+      201: json(schemas.CreatedApiKey, 'Created'),
+      ...JSON_BODY_ERRORS,
+      400: err(`Malformed body, or already ${MAX_ACTIVE_KEYS} active keys`),
+      ...SIGNED_IN,
+    },
+  });
+  app.post('/api-keys', create, async (c) => {
     const parsed = await readJson(c, CreateApiKeyRequest);
     if (!parsed.ok) return parsed.response;
     const caller = c.get('caller');
@@ -78,7 +97,12 @@ export function apiKeyRoutes(ctx: ServerContext): Hono<CallerEnv> {
     return c.json({ ...apiKeyView(row), key }, 201);
   });
 
-  app.delete('/api-keys/:id', async (c) => {
+  const revoke = route({
+    summary: 'Revoke one of your keys',
+    request: { params: z.object({ id: z.string().regex(/^\d+$/) }) },
+    responses: { 200: json(schemas.Message, 'Revoked'), ...SIGNED_IN, 404: err('No such key of yours') },
+  });
+  app.delete('/api-keys/:id', revoke, async (c) => {
     const id = Number(c.req.param('id'));
     if (!Number.isSafeInteger(id) || id <= 0) return c.json({ error: 'API key not found' }, 404);
     const row = await ctx.db

@@ -9,7 +9,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Hono, type Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { MangoError } from '@mango/core';
+import { z } from 'zod';
+import { jobOperations, MangoError } from '@mango/core';
 import type { ServerContext } from '../../context.ts';
 import { requireUserOrServerKey, type CallerEnv } from '../../auth/caller.ts';
 import { cancelJob, createJob, failJob, jobView, queuedPhotosOf, type JobView } from '../../jobs/store.ts';
@@ -17,6 +18,8 @@ import { planRun, type RunPlan } from '../../runs/service.ts';
 import { callerLimits } from '../api-py/guards.ts';
 import { readMultipart, uploadedFiles, withUploadSpool, type MultipartForm } from '../api-py/uploads.ts';
 import { zipPhotos } from './job-zip.ts';
+import { describer } from '../../openapi/describe.ts';
+import { err, json, media, schemas, USER_OR_KEY, CALLER_REFUSALS } from '../../openapi/components.ts';
 
 function text(form: MultipartForm, field: string): string | undefined {
   const v = form[field]?.find((x): x is string => typeof x === 'string');
@@ -86,7 +89,57 @@ export function jobRoutes(ctx: ServerContext): Hono<CallerEnv> {
     return c.json({ error, details: { queued, adding, max: maxQueued } }, 429);
   };
 
-  app.post('/jobs', callerLimits(ctx), withUploadSpool(ctx.config.uploadDir), async (c) => {
+  const route = describer({ tags: ['Jobs'], security: USER_OR_KEY });
+  const noJob = { 404: err('No such job of yours') };
+
+  const start = route({
+    summary:
+      `Start a batch job: multipart \`operation\` (${jobOperations(ctx.registry).join(' | ')}), \`options\` (JSON, the plugin options; ` +
+      'a key the plugin does not know is refused), repeated `images` or one `zip`, up to MAX_JOB_FILES photos. ' +
+      'Answers at once; the results land in the stored run `run_id` as they are produced',
+    request: {
+      body: {
+        required: true,
+        content: {
+          'multipart/form-data': {
+            schema: z.object({
+              operation: z.enum(jobOperations(ctx.registry)),
+              options: z
+                .string()
+                .optional()
+                .meta({
+                  description:
+                    'JSON object of the plugin options, named in snake_case as /api-py names them (px_per_cm, reference_mm, max_side). ' +
+                    'Alias: the camelCase name of each option (pxPerCm, referenceMm, maxSide), the earlier spelling of this API, is accepted too; ' +
+                    'both spellings of one option with different values is a 400',
+                }),
+              keep_overlays: z
+                .enum(['true', 'false'])
+                .optional()
+                .meta({
+                  description:
+                    "true: each photo's full-size overlay is kept with the run (GET /api-node/runs/{id}/items/{position}/overlay); " +
+                    'only for runs with an overlay (bruise)',
+                }),
+              images: z.array(z.string().meta({ format: 'binary' })).optional(),
+              zip: z.string().meta({ format: 'binary' }).optional(),
+            }),
+          },
+        },
+      },
+    },
+    responses: {
+      202: json(z.object({ id: z.string() }), 'The job was accepted'),
+      400: err('Bad operation, options or photos'),
+      ...CALLER_REFUSALS,
+      413: err('A photo or the upload is too large'),
+      429: err(
+        "Over the API key's per-minute limit, too many requests or uploads at once, or more than " +
+          'MAX_QUEUED_PHOTOS_PER_USER of your photos would be waiting (refused before the photos are stored; see Retry-After)',
+      ),
+    },
+  });
+  app.post('/jobs', start, callerLimits(ctx), withUploadSpool(ctx.config.uploadDir), async (c) => {
     // A full queue is refused before any of the upload is read.
     const full = await overQueueCap(c, 0);
     if (full) return full;
@@ -115,12 +168,24 @@ export function jobRoutes(ctx: ServerContext): Hono<CallerEnv> {
     return c.json({ id }, 202);
   });
 
-  app.get('/jobs/:id', async (c) => {
+  const progress = route({
+    summary: 'The progress of one of your jobs (done + failed = total once it is done)',
+    responses: { 200: json(schemas.JobProgress, 'The job'), ...CALLER_REFUSALS, ...noJob },
+  });
+  app.get('/jobs/:id', progress, async (c) => {
     const view = await jobView(db, c.req.param('id'), c.get('caller').userId);
     return view ? c.json(view) : notFound(c);
   });
 
-  app.get('/jobs/:id/events', async (c) => {
+  const events = route({
+    summary: 'Server-Sent Events: a `progress` event (JobProgress) on every change, until the job ends',
+    responses: {
+      200: media('text/event-stream', 'text/event-stream', { type: 'string' }),
+      ...CALLER_REFUSALS,
+      ...noJob,
+    },
+  });
+  app.get('/jobs/:id/events', events, async (c) => {
     const id = c.req.param('id');
     const userId = c.get('caller').userId;
     const first = await jobView(db, id, userId);
@@ -147,7 +212,11 @@ export function jobRoutes(ctx: ServerContext): Hono<CallerEnv> {
     );
   });
 
-  app.delete('/jobs/:id', async (c) => {
+  const cancel = route({
+    summary: 'Cancel one of your jobs: no more photos are scored; the ones done stay in its run',
+    responses: { 200: json(schemas.JobProgress, 'The job, cancelled'), ...CALLER_REFUSALS, ...noJob },
+  });
+  app.delete('/jobs/:id', cancel, async (c) => {
     const id = c.req.param('id');
     const userId = c.get('caller').userId;
     if (!(await jobView(db, id, userId))) return notFound(c);

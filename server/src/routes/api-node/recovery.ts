@@ -27,6 +27,8 @@ import {
   verifyPassword,
 } from '../../security/index.ts';
 import { readJson } from './validate.ts';
+import { describer } from '../../openapi/describe.ts';
+import { err, json, jsonBody, JSON_BODY_ERRORS, LIMITED, schemas } from '../../openapi/components.ts';
 
 export const RECOVERY_SENT = 'If an account exists for this address, a verification code has been sent.';
 export const INCORRECT_CODE = 'Incorrect verification code. Please try again.';
@@ -44,7 +46,18 @@ export function recoveryRoutes(ctx: ServerContext): Hono<CallerEnv> {
     return { address, signedInAs: caller?.userId };
   };
 
-  app.post('/forgot-password', async (c) => {
+  const route = describer({ tags: ['Accounts'] });
+
+  const forgotPassword = route({
+    summary: 'Send a 6-digit verification code (valid 15 minutes, 5 attempts) to the address',
+    request: { body: jsonBody(schemas.ForgotPasswordRequest) },
+    responses: {
+      200: json(schemas.Message, 'Same answer whether or not an account has this address'),
+      ...JSON_BODY_ERRORS,
+      ...LIMITED,
+    },
+  });
+  app.post('/forgot-password', forgotPassword, async (c) => {
     const parsed = await readJson(c, ForgotPasswordRequest);
     if (!parsed.ok) return parsed.response;
     const email = parsed.data.email.toLowerCase();
@@ -69,7 +82,19 @@ export function recoveryRoutes(ctx: ServerContext): Hono<CallerEnv> {
     return c.json({ message: RECOVERY_SENT }, 200);
   });
 
-  app.post('/verify-code', async (c) => {
+  const verifyCode = route({
+    summary: 'Exchange the verification code for a single-use reset token (15 minutes)',
+    request: { body: jsonBody(schemas.VerifyCodeRequest) },
+    responses: {
+      200: json(schemas.ResetTokenResponse, 'Reset token for POST /api-node/change-password'),
+      ...JSON_BODY_ERRORS,
+      400: err(
+        "Malformed body, or 'Incorrect verification code. Please try again.' (also for an expired or used-up code)",
+      ),
+      ...LIMITED,
+    },
+  });
+  app.post('/verify-code', verifyCode, async (c) => {
     const parsed = await readJson(c, VerifyCodeRequest);
     if (!parsed.ok) return parsed.response;
     const who = await requester(c);
@@ -88,7 +113,21 @@ export function recoveryRoutes(ctx: ServerContext): Hono<CallerEnv> {
     return c.json({ resetToken }, 200);
   });
 
-  app.post('/change-password', async (c) => {
+  const changePassword = route({
+    summary:
+      'Set a new password: Bearer <resetToken> with {newPassword}, or Bearer <accessToken> with ' +
+      "{currentPassword, newPassword}. Revokes the user's other sessions.",
+    security: [{ bearerAuth: [] }],
+    request: { body: jsonBody(schemas.ChangePasswordRequest) },
+    responses: {
+      200: json(schemas.Message, "'Password updated successfully'"),
+      ...JSON_BODY_ERRORS,
+      400: err("Malformed body, or 'Current password is incorrect'"),
+      401: err('Missing, invalid, expired or already used token'),
+      ...LIMITED,
+    },
+  });
+  app.post('/change-password', changePassword, async (c) => {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '');
     if (!m) return errorResponse(c, 401, 'Authentication required');
     const token = m[1];

@@ -13,6 +13,8 @@ import type { ServerContext } from '../../context.ts';
 import { requireUserOrServerKey, type CallerEnv } from '../../auth/caller.ts';
 import { deleteRun } from '../../runs/service.ts';
 import { getRun, isValidCursor, listRuns, resultsFileOf, runItemOverlay, type StoredRun } from '../../runs/store.ts';
+import { describer } from '../../openapi/describe.ts';
+import { err, json, schemas, USER_OR_KEY, CALLER_REFUSALS } from '../../openapi/components.ts';
 
 const isoDate = z
   .string()
@@ -77,8 +79,15 @@ export function runRoutes(ctx: ServerContext): Hono<CallerEnv> {
   const app = new Hono<CallerEnv>();
   // '/runs/*' also matches '/runs': one authentication (and one count against a key's limit) a request.
   app.use('/runs/*', requireUserOrServerKey(ctx));
+  const route = describer({ tags: ['Runs'], security: USER_OR_KEY });
+  const noRun = { 404: err('No such run of yours') };
 
-  app.get('/runs', async (c) => {
+  const list = route({
+    summary: 'Your stored runs, newest first: filters by operation and date, search in file names, cursor pages',
+    request: { query: RunListQuery },
+    responses: { 200: json(schemas.RunPage, 'One page of runs'), 400: err('Invalid query'), ...CALLER_REFUSALS },
+  });
+  app.get('/runs', list, async (c) => {
     const parsed = RunListQuery.safeParse(c.req.query());
     if (!parsed.success) return badQuery(c, parsed.error);
     const { operation } = parsed.data;
@@ -90,12 +99,31 @@ export function runRoutes(ctx: ServerContext): Hono<CallerEnv> {
     return c.json(await listRuns(ctx.db, c.get('caller').userId, parsed.data));
   });
 
-  app.get('/runs/:id', async (c) => {
+  const one = route({
+    summary: 'One of your runs with its items (file name, sha256, size, result, overlay thumbnail)',
+    responses: { 200: json(schemas.StoredRun, 'The run'), ...CALLER_REFUSALS, ...noRun },
+  });
+  app.get('/runs/:id', one, async (c) => {
     const run = await getRun(ctx.db, c.get('caller').userId, c.req.param('id'));
     return run ? c.json(run) : notFound(c);
   });
 
-  app.get('/runs/:id/items/:position/overlay', async (c) => {
+  const overlayRoute = route({
+    summary:
+      "A photo's overlay at full size (as /api-py answers it), kept when its job was sent with keep_overlays=true",
+    responses: {
+      200: {
+        description: 'The overlay as its plugin encoded it',
+        content: {
+          'image/jpeg': { schema: { type: 'string', format: 'binary' } },
+          'image/png': { schema: { type: 'string', format: 'binary' } },
+        },
+      },
+      ...CALLER_REFUSALS,
+      404: err('No such run of yours, no such photo, or its overlay was not kept'),
+    },
+  });
+  app.get('/runs/:id/items/:position/overlay', overlayRoute, async (c) => {
     const position = c.req.param('position');
     const overlay = /^\d{1,9}$/.test(position)
       ? await runItemOverlay(ctx.db, c.get('caller').userId, c.req.param('id'), Number(position))
@@ -105,7 +133,29 @@ export function runRoutes(ctx: ServerContext): Hono<CallerEnv> {
     return c.body(overlay.bytes, 200, { 'Content-Type': overlay.type, 'Cache-Control': 'private, no-store' });
   });
 
-  app.get('/runs/:id/export', async (c) => {
+  const exported = route({
+    summary:
+      'Export a run: csv (per-fruit table; table=images for the per-image one), json (the results file, ' +
+      'same schema as `mango bruise --out results.json`), zip (both tables, overlays, provenance.json), ' +
+      'html (the report), provenance (the sidecar of the CSV)',
+    request: { query: RunExportQuery },
+    responses: {
+      200: {
+        description: 'The file, as an attachment',
+        content: {
+          'text/csv': { schema: { type: 'string' } },
+          // format=json: the results file; format=provenance: its provenance alone
+          'application/json': { schema: z.union([schemas.ResultsFile, schemas.Provenance]) },
+          'application/zip': { schema: { type: 'string', format: 'binary' } },
+          'text/html': { schema: { type: 'string' } },
+        },
+      },
+      400: err('Invalid query, a table the run does not have, or html for a run without a report'),
+      ...CALLER_REFUSALS,
+      ...noRun,
+    },
+  });
+  app.get('/runs/:id/export', exported, async (c) => {
     const parsed = RunExportQuery.safeParse(c.req.query());
     if (!parsed.success) return badQuery(c, parsed.error);
     const run = await getRun(ctx.db, c.get('caller').userId, c.req.param('id'));
@@ -157,7 +207,12 @@ export function runRoutes(ctx: ServerContext): Hono<CallerEnv> {
     }
   });
 
-  app.delete('/runs/:id', async (c) => {
+  const remove = route({
+    summary:
+      'Delete one of your runs and its items; a job still filling the run is cancelled and its waiting photos removed',
+    responses: { 200: json(schemas.Message, 'Deleted'), ...CALLER_REFUSALS, ...noRun },
+  });
+  app.delete('/runs/:id', remove, async (c) => {
     const deps = { db: ctx.db, photos: ctx.jobs.store, logger: ctx.logger };
     const deleted = await deleteRun(deps, c.get('caller').userId, c.req.param('id'));
     return deleted ? c.json({ message: 'Run deleted' }) : notFound(c);

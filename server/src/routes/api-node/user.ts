@@ -1,5 +1,6 @@
 /** The signed-in user's own data: /api-node/user/profile, /user/history, /user/action. */
 import { Hono } from 'hono';
+import { z } from 'zod';
 import { ActionRequest } from '@mango/core';
 import type { ServerContext } from '../../context.ts';
 import { logAction, requireUser, type CallerEnv } from '../../auth/caller.ts';
@@ -9,6 +10,17 @@ import { rateLimit, verifyPassword } from '../../security/index.ts';
 import { INCORRECT_CODE } from './recovery.ts';
 import { readJson } from './validate.ts';
 import { ownsRun } from '../../runs/store.ts';
+import { describer } from '../../openapi/describe.ts';
+import {
+  err,
+  json,
+  jsonBody,
+  JSON_BODY_ERRORS,
+  LIMITED,
+  schemas,
+  SIGNED_IN,
+  USER_ONLY,
+} from '../../openapi/components.ts';
 
 /** The history answer is capped; the dashboard shows recent work. */
 export const HISTORY_LIMIT = 1000;
@@ -26,14 +38,35 @@ const profileOf = (ctx: ServerContext, userId: number) =>
 export function userRoutes(ctx: ServerContext): Hono<CallerEnv> {
   const app = new Hono<CallerEnv>();
   app.use('/user/*', requireUser(ctx));
+  const route = describer({ tags: ['Accounts'], security: USER_ONLY });
+  const noUser = { 404: err("'User not found' (the account was deleted)") };
 
-  app.get('/user/profile', async (c) => {
+  const profile = route({
+    summary: "The signed-in user's profile",
+    responses: { 200: json(schemas.Profile, 'Profile'), ...SIGNED_IN, ...noUser },
+  });
+  app.get('/user/profile', profile, async (c) => {
     const profile = await profileOf(ctx, c.get('caller').userId);
     if (!profile) return c.json({ error: 'User not found' }, 404);
     return c.json(profile);
   });
 
-  app.put('/user/profile', async (c) => {
+  const profileUpdate = route({
+    summary:
+      'Update name, e-mail, phone and country. A new e-mail needs currentPassword and takes effect only ' +
+      'after POST /api-node/user/email/confirm with the code mailed to it (the answer then has pendingEmail; ' +
+      'an address of another account gets the same answer and no code)',
+    request: { body: jsonBody(schemas.ProfileUpdate) },
+    responses: {
+      200: json(schemas.ProfileUpdateResponse, "'Profile updated successfully' and the new profile"),
+      ...JSON_BODY_ERRORS,
+      400: err("Malformed body, a new e-mail without currentPassword, or 'Current password is incorrect'"),
+      ...SIGNED_IN,
+      ...noUser,
+      ...LIMITED,
+    },
+  });
+  app.put('/user/profile', profileUpdate, async (c) => {
     const parsed = await readJson(c, ProfileUpdateRequest);
     if (!parsed.ok) return parsed.response;
     const { userId } = c.get('caller');
@@ -77,7 +110,20 @@ export function userRoutes(ctx: ServerContext): Hono<CallerEnv> {
     });
   });
 
-  app.post('/user/email/confirm', async (c) => {
+  const emailConfirm = route({
+    summary: 'Confirm a new e-mail with the code sent to it; the old address is told',
+    request: { body: jsonBody(schemas.ConfirmEmailRequest) },
+    responses: {
+      200: json(schemas.ProfileUpdateResponse, "'Profile updated successfully' and the profile with the new e-mail"),
+      ...JSON_BODY_ERRORS,
+      400: err(
+        "Malformed body, or 'Incorrect verification code. Please try again.' (also for an expired or used-up code)",
+      ),
+      ...SIGNED_IN,
+      ...LIMITED,
+    },
+  });
+  app.post('/user/email/confirm', emailConfirm, async (c) => {
     const parsed = await readJson(c, ConfirmEmailRequest);
     if (!parsed.ok) return parsed.response;
     const { userId } = c.get('caller');
@@ -90,7 +136,11 @@ export function userRoutes(ctx: ServerContext): Hono<CallerEnv> {
     return c.json({ message: 'Profile updated successfully', profile: await profileOf(ctx, userId) });
   });
 
-  app.get('/user/history', async (c) => {
+  const history = route({
+    summary: `The signed-in user's operations, newest first (at most ${HISTORY_LIMIT})`,
+    responses: { 200: json(z.array(schemas.HistoryRecord), 'History records'), ...SIGNED_IN },
+  });
+  app.get('/user/history', history, async (c) => {
     const rows = await ctx.db
       .selectFrom('actions')
       .innerJoin('users', 'users.id', 'actions.user_id')
@@ -117,7 +167,17 @@ export function userRoutes(ctx: ServerContext): Hono<CallerEnv> {
     );
   });
 
-  app.post('/user/action', async (c) => {
+  const action = route({
+    summary: 'Record an operation in the history',
+    request: { body: jsonBody(schemas.ActionRequest) },
+    responses: {
+      201: json(schemas.Message, 'Recorded'),
+      ...JSON_BODY_ERRORS,
+      400: err('Malformed body, or a run_id that is not one of your runs'),
+      ...SIGNED_IN,
+    },
+  });
+  app.post('/user/action', action, async (c) => {
     const parsed = await readJson(c, ActionRequest);
     if (!parsed.ok) return parsed.response;
     const { operationType, run_id: runId } = parsed.data;

@@ -3,15 +3,43 @@
  * Every image is decoded and processed on the worker pool; bad input becomes a 4xx {detail}.
  */
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { z } from 'zod';
 import { BruiseResultItem, MangoError } from '@mango/core';
 import { GRADE_PRESETS, needsScale, scaleNeededMessage } from '@mango/core/grades';
 import type { EncodedImage, JobResult, JobSuccess } from '@mango/runner';
 import type { ServerContext } from '../../context.ts';
 import { planRun, scoreUploads, storeRun, type RunPlan, type ScoreDeps, type ScoreExtras } from '../../runs/service.ts';
 import type { RunOwner } from '../../runs/store.ts';
-import { ANALYZE_FIELDS, BRUISE_FIELDS, readFields } from './fields.ts';
+import { ANALYZE_FIELDS, BRUISE_FIELDS, fieldProperties, readFields } from './fields.ts';
 import { callerLimits } from './guards.ts';
 import { readMultipart, safeName, uploadedFiles, withUploadSpool, type Upload } from './uploads.ts';
+import { describer, type RouteDescription } from '../../openapi/describe.ts';
+import { detail, json, media, schemas, USER_OR_KEY } from '../../openapi/components.ts';
+
+/** The `images` field of the forms: one or more files. */
+const imagesField = {
+  type: 'array' as const,
+  items: { type: 'string' as const, format: 'binary', contentMediaType: 'application/octet-stream' },
+  description: 'Image files (.jpg, .jpeg, .png); repeat the field for several images',
+};
+
+/** A multipart form body with these fields. */
+const multipart = (properties: Record<string, object>, required: string[]) => ({
+  required: true,
+  content: { 'multipart/form-data': { schema: { type: 'object' as const, properties, required } } },
+});
+
+/** The answers of every plugin endpoint besides its own: errors as {detail}. */
+const PLUGIN_ERRORS: RouteDescription['responses'] = {
+  400: detail('Missing or invalid field'),
+  401: detail('Missing or invalid token or API key'),
+  403: detail("Origin not allowed for the API key's kind (browser: from its allowed origins; server: none)"),
+  413: detail('File or image too large'),
+  415: detail('Not a supported image'),
+  422: detail('Corrupt image or no fruit found'),
+  429: detail("Over the API key's per-minute limit, or too many requests or uploads at once (see Retry-After)"),
+  503: detail('The work queue is full (see Retry-After)'),
+};
 
 export interface ApiPyOptions {
   /** authentication for these endpoints (user token or partner API key) */
@@ -68,7 +96,14 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
     return { results: scored.map((s) => s.result), store };
   }
 
-  app.post('/python/analyze', async (c) => {
+  const route = describer({ tags: ['Imaging'], security: USER_OR_KEY });
+
+  const analyze = route({
+    summary: 'Feature analysis of each image',
+    request: { body: multipart({ images: imagesField, ...fieldProperties(ANALYZE_FIELDS) }, ['images', 'features']) },
+    responses: { 200: json(z.array(schemas.FeatureResultItem), 'One item per image'), ...PLUGIN_ERRORS },
+  });
+  app.post('/python/analyze', analyze, async (c) => {
     const fields = await readMultipart(c, limits);
     const { features, isolate } = readFields(ANALYZE_FIELDS, fields);
     const plan = planRun(ctx.registry, 'analyze', { features, ...(isolate ? { isolate } : {}) });
@@ -107,10 +142,32 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
     await options.onBruise?.(c, results.length, runId);
     return c.json(results.map((r) => (r.ok ? { ...bruiseItem(r), run_id: runId } : null)));
   };
-  app.post('/python/bruise_detection/DeepLearning', bruise('auto'));
-  app.post('/python/bruise_detection/Classical', bruise('classical'));
+  const bruiseRoute = (what: string) =>
+    route({
+      summary: `Bruised area of each image, ${what}`,
+      request: { body: multipart({ images: imagesField, ...fieldProperties(BRUISE_FIELDS) }, ['images']) },
+      responses: { 200: json(z.array(schemas.BruiseResultItem), 'One item per image'), ...PLUGIN_ERRORS },
+    });
+  app.post(
+    '/python/bruise_detection/DeepLearning',
+    bruiseRoute('with the segmentation model (falls back to the classical method when no model is installed)'),
+    bruise('auto'),
+  );
+  app.post('/python/bruise_detection/Classical', bruiseRoute('with the classical colour method'), bruise('classical'));
 
-  app.post('/python/remove_background', async (c) => {
+  const removeBackground = route({
+    summary: 'Remove the background of one image',
+    request: {
+      body: multipart(
+        {
+          images: { ...imagesField, description: 'One image file (`image` and `file` are accepted too)', maxItems: 1 },
+        },
+        ['images'],
+      ),
+    },
+    responses: { 200: media('image/png', 'The fruit on a transparent background'), ...PLUGIN_ERRORS },
+  });
+  app.post('/python/remove_background', removeBackground, async (c) => {
     const fields = await readMultipart(c, limits);
     const uploads = uploadedFiles(fields, ['images', 'image', 'file']);
     if (uploads.length !== 1) throw new MangoError('INVALID_INPUT', 'send exactly one image per request');
