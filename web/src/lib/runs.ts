@@ -18,8 +18,8 @@ export type { RunPage, StoredRun };
 export type RunSummary = RunListItem;
 export type RunItem = StoredRunItem;
 
-/** The kinds of run the Results pages filter by. */
-export type RunOperation = 'bruise' | 'analyze';
+/** The kinds of run the Results pages filter by (a plugin's declared run operation: core/src/runs.ts). */
+export type RunOperation = string;
 
 export interface RunFilters {
   operation: '' | RunOperation;
@@ -31,9 +31,11 @@ export interface RunFilters {
 export const NO_FILTERS: RunFilters = { operation: '', from: '', to: '', q: '' };
 
 /** The label of each kind of run the pages name (another plugin's kind shows its operation). */
-export const OPERATION_LABELS: Readonly<Record<RunOperation, string>> & Readonly<Record<string, string | undefined>> = {
+export const OPERATION_LABELS: Readonly<Record<string, string | undefined>> = {
   bruise: 'Bruised Area Calculation',
   analyze: 'Feature Analysis',
+  kmeans: 'K-Means Clustering',
+  'remove-background': 'Remove Background',
 };
 
 /** The list's query string: the filters that are set, the page size and the cursor. */

@@ -6,7 +6,7 @@
 import { Fragment, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { histogramBins, summaryStats } from '@mango/core/results';
+import { histogramBins, isBruiseFigures, summaryStats } from '@mango/core/results';
 import { DEFAULT_REPORT_THRESHOLD } from '@mango/core/report';
 import { GRADE_PRESETS, lotSummary } from '@mango/core/grades';
 import Layout from '#web/components/Layout.tsx';
@@ -62,11 +62,26 @@ const EXPORTS: { format: ExportFormat; label: string; bruiseOnly?: boolean }[] =
 const num = (v: number | null | undefined, digits = 2) =>
   typeof v === 'number' && Number.isFinite(v) ? v.toFixed(digits) : '–';
 
-/** An analysis item's feature ids, or its error. */
-function featureNamesOrError(result: Record<string, unknown>): string {
+/**
+ * What a run item holds, in a line: its error, an analysis' feature ids, or another plugin's figures
+ * (numbers and texts by name; a list of named parts, such as K-Means classes, as name and percent).
+ */
+function itemSummary(result: Record<string, unknown>): string {
+  if (typeof result.error === 'string' && result.error) return result.error;
   const features = result.features;
   if (features && typeof features === 'object') return Object.keys(features).join(', ');
-  return typeof result.error === 'string' && result.error ? result.error : '–';
+  const parts = Object.entries(result).flatMap(([key, v]): string[] => {
+    if (key === 'filename' || key === 'image_name') return [];
+    if (typeof v === 'number' || typeof v === 'string') return [`${key}: ${v}`];
+    if (Array.isArray(v))
+      return v.flatMap((e) =>
+        e && typeof e === 'object' && 'name' in e
+          ? [`${String(e.name)} ${'percent' in e ? `${String(e.percent)} %` : ''}`.trim()]
+          : [],
+      );
+    return [];
+  });
+  return parts.length ? parts.join(', ') : '–';
 }
 
 export default function Run() {
@@ -128,7 +143,8 @@ export default function Run() {
     );
   }
 
-  const bruise = run.operation === 'bruise';
+  // Bruise figures get the bruise layout (charts, per-fruit rows); any other run its items' summaries.
+  const bruise = run.items.some((i) => isBruiseFigures(i.result as never));
   const toggle = (i: number) =>
     setExpanded((s) => {
       const next = new Set(s);
@@ -362,12 +378,17 @@ export default function Run() {
               </table>
             ) : (
               <table className="results-table" aria-label={t('Images of the analysis')}>
-                <TableHead columns={[{ label: 'Image' }, { label: 'Features' }]} />
+                <TableHead
+                  columns={[
+                    { label: 'Image' },
+                    { label: run.items.some((i) => 'features' in i.result) ? 'Features' : 'Result' },
+                  ]}
+                />
                 <tbody>
                   {run.items.map((item) => (
                     <tr key={item.id} data-testid="run-photo">
                       <td>{item.filename}</td>
-                      <td>{featureNamesOrError(item.result)}</td>
+                      <td>{itemSummary(item.result)}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -81,8 +81,11 @@ export default function Runs() {
               onChange={(e) => set({ operation: e.target.value as RunFilters['operation'] })}
             >
               <option value="">{t('All')}</option>
-              <option value="bruise">{t(OPERATION_LABELS.bruise)}</option>
-              <option value="analyze">{t(OPERATION_LABELS.analyze)}</option>
+              {Object.entries(OPERATION_LABELS).map(([operation, label]) => (
+                <option key={operation} value={operation}>
+                  {t(label ?? operation)}
+                </option>
+              ))}
             </select>
           </label>
           <label>
@@ -126,7 +129,9 @@ export default function Runs() {
                       <td>{t(OPERATION_LABELS[run.operation] ?? run.operation)}</td>
                       <td className="num">{run.item_count}</td>
                       <td className="num">
-                        {run.operation === 'bruise' ? fmt.fixed(run.summary.mean_bruise_percent) : '–'}
+                        {typeof run.summary.mean_bruise_percent === 'number'
+                          ? fmt.fixed(run.summary.mean_bruise_percent)
+                          : '–'}
                       </td>
                       <td>{run.method_used ?? run.method ?? '–'}</td>
                       <td>
