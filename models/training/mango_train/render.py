@@ -273,10 +273,50 @@ LOOKALIKES = [shading, cast_shadow, highlight, blush, lenticels]
 # ---- photo-level augmentation ------------------------------------------------------------------
 
 
+def black_body_rgb(kelvin):
+    """sRGB of a black body at `kelvin`, 0..255 (Tanner Helland's fit; the same formula as
+    plugins/bruise/src/invariance.ts, whose warm and cool variants this augmentation must cover)."""
+    t = kelvin / 100
+    clamp = lambda v: min(255.0, max(0.0, v))
+    r = 255.0 if t <= 66 else clamp(329.698727446 * (t - 60) ** -0.1332047592)
+    g = clamp(99.4708025861 * np.log(t) - 161.1195681661) if t <= 66 else clamp(288.1221695283 * (t - 60) ** -0.0755148492)
+    b = 255.0 if t >= 66 else 0.0 if t <= 19 else clamp(138.5177312231 * np.log(t - 10) - 305.0447927307)
+    return np.array([r, g, b])
+
+
+def _to_linear(c):
+    return np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+
+
+def _to_srgb(l):
+    l = np.clip(l, 0, 1)
+    return np.where(l <= 0.0031308, 12.92 * l, 1.055 * l ** (1 / 2.4) - 0.055)
+
+
+def kelvin_gains(kelvin):
+    """Linear-light gains (green = 1) of light at `kelvin` on a camera balanced for 6500 K."""
+    a = _to_linear(black_body_rgb(kelvin) / 255)
+    d = _to_linear(black_body_rgb(6500) / 255)
+    g = a / d
+    return g / g[1]
+
+
+# White balance: with CAST_SHARE a black-body cast of CAST_KELVIN (log-uniform), else small channel gains;
+# exposure in linear light, EV uniform in EXPOSURE_EV.
+CAST_SHARE = 0.6
+CAST_KELVIN = (2800, 11000)
+EXPOSURE_EV = (-0.8, 0.8)
+
+
 def photometric(rng, rgb):
-    """White balance, exposure and gamma, then blur."""
-    gains = rng.uniform(0.85, 1.15, 3).astype(np.float32) * np.float32(rng.uniform(0.7, 1.3))
-    out = np.clip(rgb * gains, 0, 1) ** np.float32(rng.uniform(0.8, 1.25))
+    """White balance (black-body casts in linear light), exposure, gamma, then blur."""
+    lin = _to_linear(rgb.astype(np.float64))
+    if rng.random() < CAST_SHARE:
+        gains = kelvin_gains(float(np.exp(rng.uniform(*np.log(CAST_KELVIN)))))
+    else:
+        gains = np.ones(3)
+    gains = gains * rng.uniform(0.92, 1.08, 3) * 2 ** rng.uniform(*EXPOSURE_EV)
+    out = _to_srgb(lin * gains) ** rng.uniform(0.85, 1.18)
     if rng.random() < 0.35:
         s = rng.uniform(0.3, 2.2)
         out = ndimage.gaussian_filter(out, (s, s, 0))
