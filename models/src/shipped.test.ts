@@ -7,9 +7,10 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createContext, runPlugin } from '@mango/core';
-import { decodeImage, nodeImages } from '@mango/core/node';
+import { decodeImage, encodeImage, nodeImages } from '@mango/core/node';
 import bruise, { cropSquarePlanes, squareLogits } from '@mango/plugin-bruise';
 import { sharedDir, SHARED_MISSING } from '@mango/core/testing/node';
+import { sceneWithDisc } from '@mango/core/testing';
 import { createModelLoader, MODELS_DIR, readManifest, sha256File } from './index.ts';
 
 const SHIPPED_ID = 'bruise-unet-320';
@@ -86,6 +87,23 @@ describe('the shipped bruise model', () => {
     expect(Math.abs(r.bruise_pixels - PINNED[name].pixels)).toBeLessThanOrEqual(
       Math.max(2, PINNED[name].pixels * 0.002),
     );
+  });
+});
+
+describe('the shipped bruise model beside a reference coin', () => {
+  it('counts two fruit, never the 25 mm coin nor its rim (the model may take the coin for a small fruit)', async () => {
+    const { image } = sceneWithDisc(32, 21);
+    const r = await runPlugin(
+      bruise,
+      await decodeImage(await encodeImage(image, 'jpeg', { quality: 92 })),
+      { referenceMm: 25 },
+      createContext(nodeImages, { models: createModelLoader(), filename: 'coin.jpg' }),
+    );
+    expect(r.method).toBe('model');
+    // the coin is found (2.5 cm at 32 px/cm: 80 px across) and gives the scale
+    expect(Math.abs((r.reference?.diameter_px ?? 0) - 80)).toBeLessThan(3);
+    expect(r.fruits).toHaveLength(2);
+    for (const f of r.fruits) expect(f.pixels).toBeGreaterThan(100_000);
   });
 });
 

@@ -129,12 +129,17 @@ export async function analyseBruise(
       const found = findReference(image, work, seg.labels, seg.count);
       reference = found?.reference ?? null;
       if (found) {
+        const before = new Int32Array(count + 1);
         for (let i = 0; i < labels.length; i++) {
+          before[labels[i]]++;
           if (seg.labels[i] === found.label) {
             labels[i] = 0;
             learnedBruise[i] = 0;
           }
         }
+        // A learned piece that was mostly the disc (the model took the coin for a small fruit) goes
+        // with it: its rim left outside the colour segmentation's disc is not a fruit.
+        ({ labels, count } = dropMostlyRemoved(labels, count, before, learnedBruise));
       }
     } else {
       const found = findReference(image, work, labels, count);
@@ -333,4 +338,23 @@ export function colourDifferences(a: BruiseAnalysis): { overall: number | null; 
 /** The colour difference over all fruit (the result's `colour_difference`, formerly `severity`). */
 export function severity(a: BruiseAnalysis): number | null {
   return colourDifferences(a).overall;
+}
+
+/**
+ * Drops the fruit labels that kept less than half of their pixels (`before`, by label) after the
+ * reference disc was cut out, clearing their lesion pixels too; the other labels are renumbered in order.
+ */
+function dropMostlyRemoved(labels: Int32Array, count: number, before: Int32Array, bruise: Uint8Array) {
+  const after = new Int32Array(count + 1);
+  for (const l of labels) after[l]++;
+  const map = new Int32Array(count + 1);
+  let kept = 0;
+  for (let l = 1; l <= count; l++) if (after[l] * 2 >= before[l]) map[l] = ++kept;
+  if (kept === count) return { labels, count };
+  const out = new Int32Array(labels.length);
+  for (let i = 0; i < labels.length; i++) {
+    out[i] = map[labels[i]];
+    if (!out[i]) bruise[i] = 0;
+  }
+  return { labels: out, count: kept };
 }
