@@ -254,6 +254,7 @@ export const th: Record<string, string> = {
   'Bruise cm²': 'รอยช้ำ (ตร.ซม.)',
   Grade: 'เกรด',
   'Per-fruit CSV': 'CSV รายผล',
+  'CSV table': 'ตาราง CSV',
   'Per-image CSV': 'CSV รายภาพ',
   'ZIP (tables, overlays, provenance)': 'ZIP (ตาราง ภาพซ้อน ที่มา)',
   'Results JSON': 'JSON ผลลัพธ์',

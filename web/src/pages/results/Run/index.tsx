@@ -50,8 +50,9 @@ function gradeCounts(grades: (string | null | undefined)[]): string {
   return [...counts].map(([g, n]) => (n > 1 ? `${g} ×${n}` : g)).join(', ') || '–';
 }
 
-const EXPORTS: { format: ExportFormat; label: string; bruiseOnly?: boolean }[] = [
-  { format: 'csv', label: 'Per-fruit CSV' },
+const EXPORTS: { format: ExportFormat; label: string; bruiseOnly?: boolean; otherLabel?: string }[] = [
+  // another kind of run: its first declared table (features, classes, cut-outs)
+  { format: 'csv', label: 'Per-fruit CSV', otherLabel: 'CSV table' },
   { format: 'images-csv', label: 'Per-image CSV', bruiseOnly: true },
   { format: 'zip', label: 'ZIP (tables, overlays, provenance)' },
   { format: 'json', label: 'Results JSON' },
@@ -202,7 +203,7 @@ export default function Run() {
         <div className="tool-actions run-exports" role="group" aria-label={t('Export')}>
           {EXPORTS.filter((e) => bruise || !e.bruiseOnly).map((e) => (
             <button key={e.format} type="button" className="btn btn-secondary" onClick={() => void exportAs(e.format)}>
-              {t(e.label)}
+              {t(bruise ? e.label : (e.otherLabel ?? e.label))}
             </button>
           ))}
           <button type="button" className="btn btn-danger" onClick={() => setConfirming(true)}>
