@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { convexHull, labelBoxes, maskCentroid, maskIoU, maskOverlap } from './measure.ts';
+import { convexHull, keepLabels, labelBoxes, maskCentroid, maskIoU, maskOverlap } from './measure.ts';
 import { seededRandom } from './testing/index.ts';
 
 describe('maskOverlap, maskIoU', () => {
@@ -85,5 +85,25 @@ describe('convexHull', () => {
     const xs = pts.filter((_, i) => i % 2 === 0);
     expect(Math.min(...hull.filter((_, i) => i % 2 === 0))).toBe(Math.min(...xs));
     expect(Math.max(...hull.filter((_, i) => i % 2 === 0))).toBe(Math.max(...xs));
+  });
+});
+
+describe('keepLabels', () => {
+  it('drops the labels refused, renumbers the rest in order and gives each its pixel count', () => {
+    const labels = Int32Array.from([0, 1, 1, 2, 3, 3, 3, 0]);
+    const seen: [number, number][] = [];
+    const out = keepLabels(labels, 3, (l, pixels) => {
+      seen.push([l, pixels]);
+      return pixels >= 2;
+    });
+    expect(seen).toEqual([
+      [1, 2],
+      [2, 1],
+      [3, 3],
+    ]);
+    expect(out.count).toBe(2);
+    expect([...out.labels]).toEqual([0, 1, 1, 0, 2, 2, 2, 0]);
+    // all kept: the same labels back
+    expect(keepLabels(labels, 3, () => true).labels).toBe(labels);
   });
 });

@@ -112,3 +112,23 @@ export function convexHull(points: ArrayLike<number>): number[] {
   hull.pop();
   return hull.flatMap((i) => [points[2 * i], points[2 * i + 1]]);
 }
+
+/**
+ * The labels `keep` accepts (1..count), renumbered 1..k in their order; every other label becomes 0
+ * (background). `keep` gets each label and its pixel count. Answers the input as it is when all are kept.
+ */
+export function keepLabels(
+  labels: Int32Array,
+  count: number,
+  keep: (label: number, pixels: number) => boolean,
+): { labels: Int32Array; count: number } {
+  const sizes = new Int32Array(count + 1);
+  for (const l of labels) sizes[l]++;
+  const map = new Int32Array(count + 1);
+  let kept = 0;
+  for (let l = 1; l <= count; l++) if (keep(l, sizes[l])) map[l] = ++kept;
+  if (kept === count) return { labels, count };
+  const out = new Int32Array(labels.length);
+  for (let i = 0; i < labels.length; i++) out[i] = map[labels[i]];
+  return { labels: out, count: kept };
+}

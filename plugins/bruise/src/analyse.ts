@@ -10,6 +10,7 @@ import {
   downscaleArea,
   fitSize,
   hasTransparency,
+  keepLabels,
   labelBoxes,
   labelComponents,
   fillHoles,
@@ -345,16 +346,7 @@ export function severity(a: BruiseAnalysis): number | null {
  * reference disc was cut out, clearing their lesion pixels too; the other labels are renumbered in order.
  */
 function dropMostlyRemoved(labels: Int32Array, count: number, before: Int32Array, bruise: Uint8Array) {
-  const after = new Int32Array(count + 1);
-  for (const l of labels) after[l]++;
-  const map = new Int32Array(count + 1);
-  let kept = 0;
-  for (let l = 1; l <= count; l++) if (after[l] * 2 >= before[l]) map[l] = ++kept;
-  if (kept === count) return { labels, count };
-  const out = new Int32Array(labels.length);
-  for (let i = 0; i < labels.length; i++) {
-    out[i] = map[labels[i]];
-    if (!out[i]) bruise[i] = 0;
-  }
-  return { labels: out, count: kept };
+  const kept = keepLabels(labels, count, (l, pixels) => pixels * 2 >= before[l]);
+  if (kept.count < count) for (let i = 0; i < bruise.length; i++) if (!kept.labels[i]) bruise[i] = 0;
+  return kept;
 }

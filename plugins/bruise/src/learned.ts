@@ -15,7 +15,7 @@
  * Step 1 runs once (identity): it only places the squares, whose 6 % margin absorbs its small shifts.
  */
 import type { LoadedModel, ModelManifestEntry, RasterImage } from '@mango/core';
-import { fillHoles, labelBoxes, labelComponents, MangoError, rgb8ToLab } from '@mango/core';
+import { fillHoles, keepLabels, labelBoxes, labelComponents, MangoError, rgb8ToLab } from '@mango/core';
 import { cropSquarePlanes, fruitSquare, type FruitSquare } from './model.ts';
 
 /** Fruit pieces smaller than this share of the picture are dropped (specks, a fruit's far edge). */
@@ -229,13 +229,6 @@ export function dropBackgroundColour(work: RasterImage, fruit: Uint8Array): void
   }
 }
 
-function dropSmall(c: { labels: Int32Array; count: number }, n: number) {
-  const sizes = new Int32Array(c.count + 1);
-  for (let i = 0; i < n; i++) sizes[c.labels[i]]++;
-  const map = new Int32Array(c.count + 1);
-  let count = 0;
-  for (let l = 1; l <= c.count; l++) if (sizes[l] >= MIN_FRUIT_FRACTION * n) map[l] = ++count;
-  const labels = new Int32Array(n);
-  for (let i = 0; i < n; i++) labels[i] = map[c.labels[i]];
-  return { labels, count };
-}
+/** The pieces of at least MIN_FRUIT_FRACTION of the picture (n pixels), renumbered. */
+const dropSmall = (c: { labels: Int32Array; count: number }, n: number) =>
+  keepLabels(c.labels, c.count, (_l, pixels) => pixels >= MIN_FRUIT_FRACTION * n);

@@ -4,7 +4,7 @@
  * scale". Pure functions over RasterImage and label images.
  */
 import type { RasterImage } from '@mango/core';
-import { sourceSize } from '@mango/core';
+import { keepLabels, sourceSize } from '@mango/core';
 
 /** Where the reference object is, in full-resolution pixels of the photo. */
 export interface ReferenceObject {
@@ -218,14 +218,8 @@ export function findReference(
 }
 
 /** Labels without `label`, renumbered 1..count-1 (the reference is never counted as fruit). */
-export function dropLabel(labels: Int32Array, count: number, label: number) {
-  const out = new Int32Array(labels.length);
-  for (let i = 0; i < labels.length; i++) {
-    const l = labels[i];
-    out[i] = l === label ? 0 : l > label ? l - 1 : l;
-  }
-  return { labels: out, count: count - 1 };
-}
+export const dropLabel = (labels: Int32Array, count: number, label: number) =>
+  keepLabels(labels, count, (l) => l !== label);
 
 /** Pixels per centimetre from a reference of `diameterPx` pixels and `diameterMm` millimetres. */
 export const pxPerCmOf = (diameterPx: number, diameterMm: number) => diameterPx / (diameterMm / 10);
