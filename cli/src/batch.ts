@@ -7,6 +7,8 @@ import type { InputFile } from './inputs.ts';
 
 export interface BatchOptions {
   concurrency?: number;
+  /** the largest image accepted, pixels (--max-megapixels) */
+  maxPixels?: number;
   /** called as each file finishes (in completion order) */
   onResult?: (file: InputFile, result: JobResult) => Promise<void> | void;
   quiet?: boolean;
@@ -55,7 +57,7 @@ export async function runBatch(
     while (next < files.length) {
       const i = next++;
       const file = files[i];
-      const result = await pool.run(makeJob(file));
+      const result = await pool.run({ ...makeJob(file), maxPixels: options.maxPixels });
       if (!result.ok) failed.push({ file, message: result.error.message });
       try {
         await options.onResult?.(file, result);
@@ -83,17 +85,23 @@ function withoutPictures(result: JobResult): JobResult {
 }
 
 /** The end-of-run summary; returns the exit code (1 when any file failed). */
-export function summarise(outcome: BatchOutcome, what: string, missing: string[] = []): number {
+export function summarise(outcome: BatchOutcome, what: string): number {
   const ok = outcome.results.filter((r) => r?.result.ok).length;
   const rate = outcome.seconds > 0 ? ` (${(outcome.results.length / outcome.seconds).toFixed(1)} images/s)` : '';
   console.error(`${what}: ${ok} of ${outcome.results.length} images in ${outcome.seconds.toFixed(1)} s${rate}`);
-  for (const m of missing) console.error(`  not found: ${m}`);
   if (outcome.failed.length > 0) {
     console.error(`${outcome.failed.length} failed:`);
-    for (const f of outcome.failed) {
-      const prefix = `${f.file.relative}: `;
-      console.error(`  ${f.file.path}: ${f.message.startsWith(prefix) ? f.message.slice(prefix.length) : f.message}`);
-    }
+    for (const f of outcome.failed) console.error(`  ${f.file.path}: ${failureText(f)}`);
   }
-  return outcome.failed.length > 0 || missing.length > 0 ? 1 : 0;
+  return outcome.failed.length > 0 ? 1 : 0;
 }
+
+/** A failure's reason without the file name the decoder put in front of it. */
+export function failureText(f: BatchOutcome['failed'][number]): string {
+  const prefix = `${f.file.relative}: `;
+  return f.message.startsWith(prefix) ? f.message.slice(prefix.length) : f.message;
+}
+
+/** The reason each failed file failed, by path. */
+export const failuresByPath = (outcome: BatchOutcome) =>
+  new Map(outcome.failed.map((f) => [f.file.path, failureText(f)]));

@@ -1,11 +1,12 @@
 /**
- * Input discovery: files and directories (recursive) holding images the decoder reads (the
+ * Input discovery: files and directories (recursive, symbolic links followed) holding images the decoder reads (the
  * extensions of core's SERVER_UPLOAD rule, shared with the server), each with the output stem its
  * outputs are named after.
  */
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
 import { SERVER_UPLOAD } from '@mango/core';
+import { UsageError } from './util.ts';
 
 /** The help of the batch commands' <inputs...>: '... (recursive; .jpg, .jpeg, .png, .webp, .tif, .tiff)'. */
 export const INPUTS_HELP = `image files or directories (recursive; ${SERVER_UPLOAD.extensions.join(', ')})`;
@@ -34,18 +35,34 @@ function withStems(files: Omit<InputFile, 'stem'>[]): InputFile[] {
   });
 }
 
-export async function collectInputs(args: string[]): Promise<{ files: InputFile[]; missing: string[] }> {
+/**
+ * The image files of the inputs, in order: a directory is searched recursively, symbolic links
+ * (to files and to directories) are followed, and a directory reached a second time (a link
+ * back up the tree, two links to one folder) is not searched again, so a loop ends. `missing`: the
+ * arguments that do not exist; `broken`: links found inside a directory whose target is gone.
+ */
+export async function collectInputs(
+  args: string[],
+): Promise<{ files: InputFile[]; missing: string[]; broken: string[] }> {
   const files: Omit<InputFile, 'stem'>[] = [];
   const missing: string[] = [];
+  const broken: string[] = [];
+  const searched = new Set<string>();
+  const isImage = (name: string) => SERVER_UPLOAD.extensions.includes(extname(name).toLowerCase());
   const walk = async (dir: string, rel: string) => {
+    const real = await realpath(dir);
+    if (searched.has(real)) return;
+    searched.add(real);
     const entries = await readdir(dir, { withFileTypes: true });
     entries.sort((a, b) => a.name.localeCompare(b.name));
     for (const e of entries) {
       const p = join(dir, e.name);
       const r = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) await walk(p, r);
-      else if (e.isFile() && SERVER_UPLOAD.extensions.includes(extname(e.name).toLowerCase()))
-        files.push({ path: p, relative: r });
+      // a link is taken as what it points to
+      const target = e.isSymbolicLink() ? await stat(p).catch(() => null) : e;
+      if (!target) broken.push(p);
+      else if (target.isDirectory()) await walk(p, r);
+      else if (target.isFile() && isImage(e.name)) files.push({ path: p, relative: r });
     }
   };
   for (const a of args) {
@@ -55,5 +72,20 @@ export async function collectInputs(args: string[]): Promise<{ files: InputFile[
     else if (s.isDirectory()) await walk(p, '');
     else files.push({ path: p, relative: p.split('/').pop()! });
   }
-  return { files: withStems(files), missing };
+  return { files: withStems(files), missing, broken };
+}
+
+/**
+ * The inputs of a batch command, checked before any photo is read: an input that does not exist,
+ * or inputs holding no image, are usage errors (exit 2, nothing written); a broken link inside a
+ * directory is reported on stderr and skipped.
+ */
+export async function requireInputs(args: string[]): Promise<InputFile[]> {
+  const { files, missing, broken } = await collectInputs(args);
+  if (missing.length) throw new UsageError(`not found: ${missing.join(', ')}`);
+  for (const b of broken) console.error(`warning: ${b}: a symbolic link to nothing, skipped`);
+  if (files.length === 0) {
+    throw new UsageError(`no images found in ${args.join(', ')} (looked for ${SERVER_UPLOAD.extensions.join(', ')})`);
+  }
+  return files;
 }

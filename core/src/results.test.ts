@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { dataCsv, fruitTableCsv, histogramBins, imageTableCsv, summaryStats, type BruiseFigures } from './results.ts';
+import {
+  dataCsv,
+  fruitTableCsv,
+  histogramBins,
+  imageTableCsv,
+  scaleStatusOf,
+  summaryStats,
+  type BruiseFigures,
+} from './results.ts';
 
 const fruit = (x: number, pct: number, colour: number | null) => ({
   bbox: { x, y: 5, width: 40, height: 30 },
@@ -36,10 +44,10 @@ describe('tidy tables', () => {
 
   it('writes one row per fruit, quoting names and leaving absent values empty', () => {
     expect(fruitTableCsv(items).split('\n')).toEqual([
-      'image,fruit,bbox_x,bbox_y,bbox_w,bbox_h,fruit_pixels,bruise_pixels,bruise_percent,lesion_count,fruit_area_cm2,bruise_area_cm2,colour_difference,grade,size_group,weight_g,size_source',
-      '"a, ""b"".jpg",1,1,5,40,30,1000,100,10,1,,,21.5,,,,',
-      '"a, ""b"".jpg",2,50,5,40,30,1000,0,0,0,,,,,,,',
-      'c.png,1,3,5,40,30,1000,40,4,1,,,12,,,,',
+      'image,fruit,bbox_x,bbox_y,bbox_w,bbox_h,fruit_pixels,bruise_pixels,bruise_percent,lesion_count,fruit_area_cm2,bruise_area_cm2,colour_difference,grade,size_group,weight_g,size_source,scale_status',
+      '"a, ""b"".jpg",1,1,5,40,30,1000,100,10,1,,,21.5,,,,,none',
+      '"a, ""b"".jpg",2,50,5,40,30,1000,0,0,0,,,,,,,,none',
+      'c.png,1,3,5,40,30,1000,40,4,1,,,12,,,,,none',
       '',
     ]);
   });
@@ -48,11 +56,39 @@ describe('tidy tables', () => {
     const old = item('old.png', [fruit(1, 2, null)], { severity: 7.25 });
     delete (old as Partial<BruiseFigures>).colour_difference;
     expect(imageTableCsv([items[1], old]).split('\n')).toEqual([
-      'image,fruit_count,fruit_pixels,bruise_pixels,bruise_percent,non_bruise_percent,lesion_count,colour_difference,method,model_id,px_per_cm,fruit_area_cm2,bruise_area_cm2',
-      'c.png,1,1000,40,4,96,1,12,classical,,,,',
-      'old.png,1,1000,20,2,98,1,7.25,classical,,,,',
+      'image,fruit_count,fruit_pixels,bruise_pixels,bruise_percent,non_bruise_percent,lesion_count,colour_difference,method,model_id,px_per_cm,fruit_area_cm2,bruise_area_cm2,scale_status,scale_source,error',
+      'c.png,1,1000,40,4,96,1,12,classical,,,,,none,,',
+      'old.png,1,1000,20,2,98,1,7.25,classical,,,,,none,,',
       '',
     ]);
+  });
+
+  it('writes a failed photo as a row with its error, and the scale status of every photo', () => {
+    const found = item('coin.png', [fruit(1, 2, null)], {
+      px_per_cm: 40,
+      fruit_area_cm2: 0.625,
+      bruise_area_cm2: 0.0125,
+      scale_source: 'reference',
+      scale_status: 'found',
+    });
+    const notFound = item('nocoin.png', [fruit(1, 0, null)], { reference: null, scale_source: null });
+    // stored before scale_status existed: told from its fields
+    const given = item('typed.png', [fruit(1, 0, null)], { px_per_cm: 12, scale_source: 'given' });
+    const lines = imageTableCsv([
+      found,
+      { filename: '=evil.jpg', error: 'not a supported image' },
+      notFound,
+      given,
+    ]).split('\n');
+    expect(lines.slice(1)).toEqual([
+      'coin.png,1,1000,20,2,98,1,,classical,,40,0.625,0.0125,found,reference,',
+      "'=evil.jpg,,,,,,,,,,,,,,,not a supported image",
+      'nocoin.png,1,1000,0,0,100,0,,classical,,,,,not-found,,',
+      'typed.png,1,1000,0,0,100,0,,classical,,12,,,given,given,',
+      '',
+    ]);
+    expect(scaleStatusOf(notFound)).toBe('not-found');
+    expect(fruitTableCsv([found]).split('\n')[1].endsWith(',found')).toBe(true);
   });
 
   it("keeps data.csv's four columns with 2-decimal percentages", () => {

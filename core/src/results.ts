@@ -1,6 +1,6 @@
 /**
  * Results a lab can keep, written once for every front end (server exports, CLI, web, report):
- * the tidy tables (per fruit, per image, the web's data.csv, the CLI's results.csv), the results
+ * the tidy tables (per fruit, per image (the CLI's results.csv too), the web's data.csv), the results
  * file (`mango bruise --out results.json` and a stored run's `export?format=json` share it), its
  * provenance, and the summary statistics and histogram bins of the run page and the report.
  * Browser-safe: no Node imports.
@@ -38,7 +38,8 @@ export const Provenance = z.object({
   model_sha256: z.string().nullable(),
   options: z.record(z.string(), z.unknown()),
   created_at: z.string(),
-  inputs: z.array(z.object({ filename: z.string(), sha256: z.string() })),
+  /** every input in order; one that could not be scored has its `error` (its sha256 is empty when it could not be read) */
+  inputs: z.array(z.object({ filename: z.string(), sha256: z.string(), error: z.string().optional() })),
 });
 export type Provenance = z.infer<typeof Provenance>;
 
@@ -155,6 +156,17 @@ const blank = (v: number | string | null | undefined): CsvCell => v ?? '';
 const colourOf = (r: Pick<BruiseFigures, 'colour_difference' | 'severity'>) =>
   blank(r.colour_difference === undefined ? r.severity : r.colour_difference);
 
+/**
+ * Whether a photo's figures have a scale (`scale_status`); an item stored before the field existed
+ * gets it from what it holds: a scale typed or measured, a reference asked for and not found, none.
+ */
+export function scaleStatusOf(r: Pick<BruiseFigures, 'scale_status' | 'scale_source' | 'px_per_cm' | 'reference'>) {
+  if (r.scale_status) return r.scale_status;
+  if (r.scale_source === 'given') return 'given';
+  if (r.px_per_cm !== undefined) return 'found';
+  return r.reference === null ? 'not-found' : 'none';
+}
+
 /** A row of the per-fruit table: the photo's figures and one of its fruit (1-based index). */
 export interface FruitRow {
   image: BruiseFigures;
@@ -181,45 +193,54 @@ export const FRUIT_COLUMNS: CsvColumn<FruitRow>[] = [
   ['size_group', (r) => blank(r.fruit.size_group)],
   ['weight_g', (r) => blank(r.fruit.weight_g)],
   ['size_source', (r) => blank(r.fruit.size_source)],
+  ['scale_status', (r) => scaleStatusOf(r.image)],
 ];
 
 const lesionTotal = (r: BruiseFigures) => r.fruits.reduce((a, f) => a + f.lesion_count, 0);
 
-/** The per-image table: one row per photo. */
-export const IMAGE_COLUMNS: CsvColumn<BruiseFigures>[] = [
-  ['image', (r) => r.filename],
-  ['fruit_count', (r) => r.fruits.length],
-  ['fruit_pixels', (r) => r.total_mango_pixels],
-  ['bruise_pixels', (r) => r.bruise_pixels],
-  ['bruise_percent', (r) => r.bruise_percent],
-  ['non_bruise_percent', (r) => r.non_bruise_percent],
-  ['lesion_count', lesionTotal],
-  ['colour_difference', colourOf],
-  ['method', (r) => r.method],
-  ['model_id', (r) => blank(r.model_id)],
-  ['px_per_cm', (r) => blank(r.px_per_cm)],
-  ['fruit_area_cm2', (r) => blank(r.fruit_area_cm2)],
-  ['bruise_area_cm2', (r) => blank(r.bruise_area_cm2)],
+/** A photo that could not be scored: its name and the reason (a stored run's failed item, a CLI failure). */
+export interface FailedPhoto {
+  filename: string;
+  error: string;
+}
+
+/** A row of the per-image table: a scored photo's figures, or a failed photo. */
+export type ImageRow = BruiseFigures | FailedPhoto;
+
+const isFailedPhoto = (r: ImageRow): r is FailedPhoto => !('total_mango_pixels' in r);
+
+/** A column of a scored photo's figures: blank on a failed photo's row. */
+const scored = ([header, cell]: CsvColumn<BruiseFigures>): CsvColumn<ImageRow> => [
+  header,
+  (r) => (isFailedPhoto(r) ? '' : cell(r)),
 ];
 
-/** The CLI's results.csv (`mango bruise --out results.csv`): data.csv's columns, then the added scalars. */
-export const RESULTS_CSV_COLUMNS: CsvColumn<BruiseFigures>[] = [
-  ['Filename', (r) => r.filename],
-  ['Total Mango Pixels', (r) => r.total_mango_pixels],
-  ['Bruise Percentage', (r) => r.bruise_percent],
-  ['Non-Bruise Percentage', (r) => r.non_bruise_percent],
-  ['bruise_pixels', (r) => r.bruise_pixels],
-  ['fruit_count', (r) => r.fruits.length],
-  ['lesion_count', lesionTotal],
-  ['severity', (r) => blank(r.severity)],
-  ['method', (r) => r.method],
-  ['version', (r) => r.version],
-  ['width', (r) => r.width],
-  ['height', (r) => r.height],
-  ['elapsed_ms', (r) => r.elapsed_ms],
-  ['px_per_cm', (r) => blank(r.px_per_cm)],
-  ['fruit_area_cm2', (r) => blank(r.fruit_area_cm2)],
-  ['bruise_area_cm2', (r) => blank(r.bruise_area_cm2)],
+/**
+ * The per-image table, the one per-photo layout of the CLI (`mango bruise --out results.csv`, or on
+ * stdout) and the server (a stored run's `table=images`): one row per photo, a photo that could not
+ * be scored included with its `error` (its figures blank). The web's data.csv is the only other one.
+ */
+export const IMAGE_COLUMNS: CsvColumn<ImageRow>[] = [
+  ['image', (r) => r.filename],
+  ...(
+    [
+      ['fruit_count', (r) => r.fruits.length],
+      ['fruit_pixels', (r) => r.total_mango_pixels],
+      ['bruise_pixels', (r) => r.bruise_pixels],
+      ['bruise_percent', (r) => r.bruise_percent],
+      ['non_bruise_percent', (r) => r.non_bruise_percent],
+      ['lesion_count', lesionTotal],
+      ['colour_difference', colourOf],
+      ['method', (r) => r.method],
+      ['model_id', (r) => blank(r.model_id)],
+      ['px_per_cm', (r) => blank(r.px_per_cm)],
+      ['fruit_area_cm2', (r) => blank(r.fruit_area_cm2)],
+      ['bruise_area_cm2', (r) => blank(r.bruise_area_cm2)],
+      ['scale_status', scaleStatusOf],
+      ['scale_source', (r) => blank(r.scale_source)],
+    ] satisfies CsvColumn<BruiseFigures>[]
+  ).map(scored),
+  ['error', (r) => (isFailedPhoto(r) ? r.error : '')],
 ];
 
 /** Percentages of data.csv and of the screens: 2 decimals (product-spec.md section 9). */
@@ -247,10 +268,7 @@ export function fruitRows(items: readonly BruiseFigures[]): FruitRow[] {
 
 export const fruitTableCsv = (items: readonly BruiseFigures[], layout?: CsvLayout) =>
   csvTable(FRUIT_COLUMNS, fruitRows(items), layout);
-export const imageTableCsv = (items: readonly BruiseFigures[], layout?: CsvLayout) =>
-  csvTable(IMAGE_COLUMNS, items, layout);
-export const resultsCsv = (items: readonly BruiseFigures[], layout?: CsvLayout) =>
-  csvTable(RESULTS_CSV_COLUMNS, items, layout);
+export const imageTableCsv = (rows: readonly ImageRow[], layout?: CsvLayout) => csvTable(IMAGE_COLUMNS, rows, layout);
 export const dataCsv = (rows: readonly DataCsvRow[], layout?: CsvLayout) => csvTable(DATA_CSV_COLUMNS, rows, layout);
 
 /** A column of the feature table after Image: a feature id and one of its value names. */

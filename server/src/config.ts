@@ -1,6 +1,7 @@
 /** Server configuration from the environment; every value has a working default for a local install. */
 import { resolve } from 'node:path';
 import { SERVER_MAX_UPLOAD_MB } from '@mango/core';
+import { maxPixelsFromSetting } from '@mango/core/node';
 
 export interface ServerConfig {
   port: number;
@@ -15,7 +16,7 @@ export interface ServerConfig {
   mailFrom: string;
   /** Largest accepted upload per file, bytes (MAX_UPLOAD_MB, default core's SERVER_MAX_UPLOAD_MB: 25). */
   maxUploadBytes: number;
-  /** Largest accepted image, pixels (MAX_MEGAPIXELS, default 50). */
+  /** Largest accepted image, pixels (MAX_MEGAPIXELS, default 50; core's maxPixelsFromSetting, shared with the CLI). */
   maxPixels: number;
   /** Largest request body, bytes (MAX_REQUEST_MB, default 200); chunked bodies are counted as they stream. */
   maxRequestBytes: number;
@@ -96,7 +97,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'Mango Bruise Tracker <no-reply@localhost>',
     maxUploadBytes: num(env.MAX_UPLOAD_MB, SERVER_MAX_UPLOAD_MB) * 1024 * 1024,
-    maxPixels: num(env.MAX_MEGAPIXELS, 50) * 1_000_000,
+    maxPixels: maxPixelsFromSetting(env.MAX_MEGAPIXELS),
     maxRequestBytes: num(env.MAX_REQUEST_MB, 200) * 1024 * 1024,
     refusedBodyBytes: num(env.REFUSED_BODY_READ_MB, 64) * 1024 * 1024,
     refusedBodyMs: num(env.REFUSED_BODY_READ_S, 30) * 1000,

@@ -10,20 +10,22 @@ import {
   THUMBNAIL_MAX_SIDE,
   fruitTableCsv,
   makeProvenance,
+  imageTableCsv,
   provenanceSidecarName,
-  resultsCsv,
   type BruiseFigures,
+  type ImageRow,
   type Provenance,
   type ResultsFile,
 } from '@mango/core/results';
 import type { JobResult } from '@mango/runner';
 import { BruiseOptions } from '@mango/plugin-bruise';
 import type { CocoPhoto } from '@mango/plugin-bruise/coco';
-import { collectInputs, INPUTS_HELP, type InputFile } from '../inputs.ts';
+import { requireInputs, INPUTS_HELP, type InputFile } from '../inputs.ts';
+import { addMaxMegapixels, maxPixelsOf } from '../limits.ts';
 import { VERSION } from '../version.ts';
 import { formatLotSummary, lotSummary } from '@mango/core/grades';
 import { checkScaleFor, loadGradeRules, loadWeights } from '../grades.ts';
-import { runBatch, summarise } from '../batch.ts';
+import { failuresByPath, runBatch, summarise } from '../batch.ts';
 import { addSchemaOptions, readSchemaOptions, type FlagHelp } from '../schemaOptions.ts';
 import { parseOrExit, UsageError } from '../util.ts';
 import { bruiseOnServer } from '../server-job.ts';
@@ -77,7 +79,9 @@ interface BruiseFlags {
   weights?: string;
   lot?: string;
   exportCoco?: string;
+  requireScale?: boolean;
   concurrency?: number;
+  maxMegapixels?: string;
   server?: string;
   apiKey?: string;
 }
@@ -90,7 +94,16 @@ const BRUISE_FLAG_HELP: Record<string, FlagHelp> = {
     value: 'mm',
     description: 'diameter of a round reference object (coin, sticker) in the photos: the scale comes from it',
   },
+  requireScale: {
+    description:
+      'a photo without a scale (its reference object not found) is an error (a failed row) instead of a row without cm²',
+  },
 };
+
+/** Each photo's warnings (a reference object not found, ...) on stderr, one line each. */
+function printWarnings(items: readonly BruiseFigures[]) {
+  for (const item of items) for (const w of item.warnings ?? []) console.error(`warning: ${item.filename}: ${w}`);
+}
 
 export function bruiseCommand(program: Command) {
   const cmd = program
@@ -99,12 +112,15 @@ export function bruiseCommand(program: Command) {
     .argument('<inputs...>', INPUTS_HELP)
     .option(
       '--out <file>',
-      'results.csv (one row per photo) or results.json (the results file: figures, 256 px overlays, provenance); default: CSV on stdout',
+      'results.csv (one row per photo, failed ones with their error) or results.json (the results file: figures, 256 px overlays, provenance); default: the CSV on stdout when at least one photo was scored',
     )
     .option('--fruits <file>', 'also write the per-fruit table (one row per fruit) as CSV')
     .option('--overlays <dir>', 'write each overlay (fruit outline, bruises tinted) as <name>.overlay.jpg')
     .option('--masks <dir>', 'write <name>.fruit.png and <name>.bruise.png (8-bit, 0 or 255, input size)');
-  addSchemaOptions(cmd, BruiseOptions, { only: ['method', 'pxPerCm', 'referenceMm'], help: BRUISE_FLAG_HELP });
+  addSchemaOptions(cmd, BruiseOptions, {
+    only: ['method', 'pxPerCm', 'referenceMm', 'requireScale'],
+    help: BRUISE_FLAG_HELP,
+  });
   cmd
     .option(
       '--grades <rules>',
@@ -119,7 +135,8 @@ export function bruiseCommand(program: Command) {
       '--export-coco <file>',
       'write the predicted fruit and bruise regions as a COCO file (RLE masks, categories fruit and bruise) to correct in CVAT or Label Studio',
     )
-    .option('--concurrency <n>', 'worker threads (default: one per core)', Number)
+    .option('--concurrency <n>', 'worker threads (default: one per core)', Number);
+  addMaxMegapixels(cmd)
     .option('--server <url>', 'score on a Mango server as one batch job, with its progress (default: here)')
     .option('--api-key <key>', 'the API key for --server (default: MANGO_API_KEY)')
     .action(async (inputs: string[], o: BruiseFlags) => {
@@ -129,7 +146,9 @@ export function bruiseCommand(program: Command) {
         method: options.method,
         ...(options.pxPerCm ? { pxPerCm: options.pxPerCm } : {}),
         ...(options.referenceMm ? { referenceMm: options.referenceMm } : {}),
+        ...(options.requireScale ? { requireScale: true } : {}),
       };
+      const maxPixels = maxPixelsOf(o);
       // Grades: the rules and the weights are checked before any photo is read (usage errors, exit 2).
       const rules = o.grades ? loadGradeRules(o.grades) : undefined;
       if (rules) checkScaleFor(rules, options);
@@ -138,9 +157,9 @@ export function bruiseCommand(program: Command) {
       const weights = o.weights ? loadWeights(o.weights) : undefined;
       // The pipeline and the grading, built as the server builds them (core/src/runs.ts planRun).
       const plan = planRun(registry, 'bruise', { ...pluginOptions, ...(rules ? { grades: rules } : {}) });
-      const { files, missing } = await collectInputs(inputs);
+      const files = await requireInputs(inputs);
       if (o.server) {
-        process.exitCode = await bruiseViaServer(files, missing, pluginOptions, o);
+        process.exitCode = await bruiseViaServer(files, pluginOptions, o);
         return;
       }
       const json = Boolean(o.out?.toLowerCase().endsWith('.json'));
@@ -167,6 +186,7 @@ export function bruiseCommand(program: Command) {
         }),
         {
           concurrency: o.concurrency,
+          maxPixels,
           onResult: async (f, r) => {
             // Provenance: the sha256 of every input, as the worker hashed the bytes it read. A file the
             // worker could not read has none (reading it again here would fail a second time).
@@ -205,6 +225,14 @@ export function bruiseCommand(program: Command) {
         if (r.result.ok) r.result.result = finishResult(plan, r.result.result, { weights });
       const done = outcome.results.map(({ file, result }) => ({ file, result, sha256: digests.get(file.path) ?? '' }));
       const items = done.flatMap(({ result }) => (result.ok ? [result.result as unknown as BruiseFigures] : []));
+      // The per-photo table: every photo, a failed one as a row with its error (as a stored run's).
+      const reasons = failuresByPath(outcome);
+      const rows: ImageRow[] = done.map(({ file, result }) =>
+        result.ok
+          ? (result.result as unknown as BruiseFigures)
+          : { filename: file.relative, error: reasons.get(file.path) ?? result.error.message },
+      );
+      printWarnings(items);
       const provenance = makeProvenance(
         {
           app_version: VERSION,
@@ -214,7 +242,11 @@ export function bruiseCommand(program: Command) {
           method: options.method,
           options: { ...pluginOptions, ...(rules ? { grades: rules.id } : {}) },
           created_at: startedAt,
-          inputs: done.map(({ file, sha256 }) => ({ filename: file.relative, sha256 })),
+          inputs: done.map(({ file, sha256, result }) => ({
+            filename: file.relative,
+            sha256,
+            ...(result.ok ? {} : { error: reasons.get(file.path) ?? result.error.message }),
+          })),
         },
         items[0],
       );
@@ -224,9 +256,12 @@ export function bruiseCommand(program: Command) {
         const info = { description: 'Mango Bruise Tracker predictions', version: VERSION, date_created: startedAt };
         await writeFile(o.exportCoco, JSON.stringify(cocoLib!.cocoFile(photos, info)) + '\n');
       }
-      if (!o.out) process.stdout.write(resultsCsv(items));
-      else if (json) await writeFile(o.out, JSON.stringify(resultsFile(provenance, done, thumbnails), null, 2) + '\n');
-      else await writeWithProvenance(o.out, resultsCsv(items), provenance);
+      // stdout gets the table only when a photo was scored: a failed run prints nothing that looks like a result.
+      if (!o.out) {
+        if (items.length) process.stdout.write(imageTableCsv(rows));
+      } else if (json)
+        await writeFile(o.out, JSON.stringify(resultsFile(provenance, done, thumbnails), null, 2) + '\n');
+      else await writeWithProvenance(o.out, imageTableCsv(rows), provenance);
       if (rules) {
         const lot = lotSummary(items, rules);
         // The summary goes beside the table: to stderr when the CSV itself is on stdout.
@@ -234,35 +269,31 @@ export function bruiseCommand(program: Command) {
         if (o.lot)
           await writeFile(o.lot, JSON.stringify({ rules: rules.id, name: rules.name, ...lot }, null, 2) + '\n');
       }
-      process.exitCode = summarise(outcome, `bruise${o.out ? ` results written to ${o.out}` : ''}`, missing);
+      process.exitCode = summarise(outcome, `bruise${o.out ? ` results written to ${o.out}` : ''}`);
     });
 }
 
 /** --server: the photos are scored by the server's batch job; the same outputs are written from its run. */
-async function bruiseViaServer(
-  files: InputFile[],
-  missing: string[],
-  options: Record<string, unknown>,
-  o: BruiseFlags,
-): Promise<number> {
+async function bruiseViaServer(files: InputFile[], options: Record<string, unknown>, o: BruiseFlags): Promise<number> {
   const apiKey = o.apiKey || process.env.MANGO_API_KEY;
   if (!apiKey) throw new UsageError('--server needs --api-key KEY (or MANGO_API_KEY)');
   if (o.overlays || o.masks || o.exportCoco || o.grades || o.lot) {
     throw new UsageError('--overlays, --masks, --export-coco, --grades and --lot work with a local run only');
   }
-  if (files.length === 0) throw new UsageError('no photos found in the inputs');
   // The jobs API's spelling of the options: their wire names (px_per_cm).
   const jobOptions = toWireNames(options);
   const { file, failed, runId } = await bruiseOnServer(files, { server: o.server!, apiKey, options: jobOptions });
   const items = bruiseFiguresOf(file);
+  const rows: ImageRow[] = [...items, ...failed.map((f) => ({ filename: f.filename, error: f.error }))];
+  printWarnings(items);
   if (o.fruits) await writeWithProvenance(o.fruits, fruitTableCsv(items), file.provenance);
-  if (!o.out) process.stdout.write(resultsCsv(items));
-  else if (o.out.toLowerCase().endsWith('.json')) await writeFile(o.out, JSON.stringify(file, null, 2) + '\n');
-  else await writeWithProvenance(o.out, resultsCsv(items), file.provenance);
+  if (!o.out) {
+    if (items.length) process.stdout.write(imageTableCsv(rows));
+  } else if (o.out.toLowerCase().endsWith('.json')) await writeFile(o.out, JSON.stringify(file, null, 2) + '\n');
+  else await writeWithProvenance(o.out, imageTableCsv(rows), file.provenance);
   for (const f of failed) console.error(`failed: ${f.filename}: ${f.error}`);
-  for (const m of missing) console.error(`not found: ${m}`);
   console.error(`${items.length} photo(s) scored on the server (run ${runId})${o.out ? `, written to ${o.out}` : ''}`);
-  return failed.length || missing.length ? 1 : 0;
+  return failed.length ? 1 : 0;
 }
 
 export function evalCommand(program: Command) {

@@ -4,7 +4,8 @@ import { FEATURE_IDS, planRun, type FeatureId, type FeatureResultItem } from '@m
 import { featureColumns, featureTableCsv } from '@mango/core/results';
 import { registry } from '@mango/plugins';
 import { FEATURE_VALUE_NAMES, FeaturesOptions } from '@mango/plugin-features';
-import { collectInputs } from '../inputs.ts';
+import { INPUTS_HELP, requireInputs } from '../inputs.ts';
+import { addMaxMegapixels, maxPixelsOf } from '../limits.ts';
 import { runBatch, summarise } from '../batch.ts';
 import { addSchemaOptions, readSchemaOptions } from '../schemaOptions.ts';
 import { parseOrExit, UsageError } from '../util.ts';
@@ -31,7 +32,8 @@ export function featuresCommand(program: Command) {
   const cmd = program
     .command('features')
     .description('compute feature values (features.md) for images; JSON like the API, or CSV')
-    .argument('<inputs...>', 'image files or directories');
+    .argument('<inputs...>', INPUTS_HELP);
+  addMaxMegapixels(cmd);
   // --features <ids>: the schema's list of feature ids (an unknown id is refused with the valid ones).
   addSchemaOptions(cmd, FeatureList, {
     help: { features: { value: 'ids', description: `comma-separated feature ids: ${FEATURE_IDS.join(',')}` } },
@@ -39,22 +41,34 @@ export function featuresCommand(program: Command) {
   cmd
     .option('--all', `all ${FEATURE_IDS.length} features`)
     .option('--isolate', 'remove the background first (fruit-only features on opaque photos)')
-    .option('--out <file>', 'results.csv or results.json (default: JSON on stdout)')
+    .option(
+      '--out <file>',
+      'results.csv or results.json (default: JSON on stdout, written only when at least one image was analysed)',
+    )
     .option('--concurrency <n>', 'worker threads (default: one per core)', Number)
     .action(
       async (
         inputs: string[],
-        o: { features?: string[]; all?: boolean; isolate?: boolean; out?: string; concurrency?: number },
+        o: {
+          features?: string[];
+          all?: boolean;
+          isolate?: boolean;
+          out?: string;
+          concurrency?: number;
+          maxMegapixels?: string;
+        },
       ) => {
         const ids = parseFeatureList(o);
         if (o.isolate && !registry.has('remove-background')) {
           throw new UsageError('--isolate needs the remove-background plugin, which is not available in this build');
         }
-        const { files, missing } = await collectInputs(inputs);
+        const maxPixels = maxPixelsOf(o);
+        const files = await requireInputs(inputs);
         // The pipeline the server builds for the same options (/api-py/python/analyze, jobs).
         const { steps } = planRun(registry, 'features', { features: ids, ...(o.isolate ? { isolate: true } : {}) });
         const outcome = await runBatch(files, (f) => ({ path: f.path, name: f.relative, steps }), {
           concurrency: o.concurrency,
+          maxPixels,
         });
         const items: FeatureResultItem[] = outcome.results.map(({ file, result }) =>
           result.ok
@@ -64,9 +78,10 @@ export function featuresCommand(program: Command) {
         const text = o.out?.toLowerCase().endsWith('.csv')
           ? featuresCsv(items, ids)
           : JSON.stringify(items, null, 2) + '\n';
+        // A file keeps every photo, failed ones with their error; stdout gets a result only when there is one.
         if (o.out) await writeFile(o.out, text);
-        else process.stdout.write(text);
-        process.exitCode = summarise(outcome, `features${o.out ? ` written to ${o.out}` : ''}`, missing);
+        else if (items.some((i) => !i.error)) process.stdout.write(text);
+        process.exitCode = summarise(outcome, `features${o.out ? ` written to ${o.out}` : ''}`);
       },
     );
 }

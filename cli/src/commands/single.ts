@@ -7,6 +7,7 @@ import { registry } from '@mango/plugins';
 import { kmeansClassesFile, recolor, type KMeansResult } from '@mango/plugin-kmeans';
 import { addSchemaOptions, readSchemaOptions } from '../schemaOptions.ts';
 import { parseOrExit, UsageError } from '../util.ts';
+import { addMaxMegapixels, maxPixelsOf } from '../limits.ts';
 
 export function cropCommand(program: Command) {
   const crop = registry.get('crop');
@@ -15,10 +16,11 @@ export function cropCommand(program: Command) {
     .description('crop a rectangle (after an optional rotation about the centre) and write a PNG')
     .argument('<input>', 'image file')
     .requiredOption('--out <file>', 'output PNG');
+  addMaxMegapixels(cmd);
   addSchemaOptions(cmd, crop.options);
   cmd.action(async (input: string, o: Record<string, unknown>) => {
     const options = parseOrExit(crop.options, readSchemaOptions(crop.options, o));
-    const image = await decodeImage(await readFile(input), input);
+    const image = await decodeImage(await readFile(input), input, maxPixelsOf(o));
     const result = (await runPlugin(crop, image, options, createContext(nodeImages))) as {
       image: Parameters<typeof encodeImage>[0];
       width: number;
@@ -30,7 +32,7 @@ export function cropCommand(program: Command) {
 }
 
 export function kmeansCommand(program: Command) {
-  program
+  const cmd = program
     .command('kmeans')
     .description('K-Means colour classes seeded from sample rectangles (the /k-means page, in the terminal)')
     .argument('<image>', 'image file')
@@ -39,8 +41,10 @@ export function kmeansCommand(program: Command) {
       'classes JSON: {"classes": [{"name", "color": [r,g,b], "regions": [{x,y,width,height}]}]}',
     )
     .option('--out <file>', 'result JSON [{"name","color","percent"}] (default: stdout)')
-    .option('--recolored <file>', 'write the image recoloured by class as PNG')
-    .action(async (input: string, o: { classes: string; out?: string; recolored?: string }) => {
+    .option('--recolored <file>', 'write the image recoloured by class as PNG');
+  addMaxMegapixels(cmd).action(
+    async (input: string, o: { classes: string; out?: string; recolored?: string; maxMegapixels?: string }) => {
+      const maxPixels = maxPixelsOf(o);
       let raw: unknown;
       try {
         raw = JSON.parse(await readFile(o.classes, 'utf8'));
@@ -48,7 +52,7 @@ export function kmeansCommand(program: Command) {
         throw new UsageError(`${o.classes}: not a readable JSON file (${(e as Error).message})`);
       }
       const classes = parseOrExit(kmeansClassesFile, raw);
-      const image = await decodeImage(await readFile(input), input);
+      const image = await decodeImage(await readFile(input), input, maxPixels);
       const result = (await runPlugin(
         registry.get('kmeans'),
         image,
@@ -62,5 +66,6 @@ export function kmeansCommand(program: Command) {
         const colors = classes.classes.map((c) => c.color);
         await writeFile(o.recolored, await encodeImage(recolor(image, result.labels, colors), 'png'));
       }
-    });
+    },
+  );
 }

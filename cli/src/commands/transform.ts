@@ -3,7 +3,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import type { AnyPlugin } from '@mango/core';
-import { collectInputs, INPUTS_HELP } from '../inputs.ts';
+import { requireInputs, INPUTS_HELP } from '../inputs.ts';
+import { addMaxMegapixels, maxPixelsOf } from '../limits.ts';
 import { runBatch, summarise } from '../batch.ts';
 import { addSchemaOptions, readSchemaOptions } from '../schemaOptions.ts';
 import { parseOrExit } from '../util.ts';
@@ -19,10 +20,12 @@ export function transformCommand(
     .argument('<inputs...>', INPUTS_HELP)
     .requiredOption('--out-dir <dir>', 'where the results go (sub-folders kept)')
     .option('--concurrency <n>', 'worker threads (default: one per core)', Number);
+  addMaxMegapixels(cmd);
   addSchemaOptions(cmd, plugin.options);
   cmd.action(async (inputs: string[], o: Record<string, unknown>) => {
     const options = parseOrExit(plugin.options, readSchemaOptions(plugin.options, o)) as Record<string, unknown>;
-    const { files, missing } = await collectInputs(inputs);
+    const maxPixels = maxPixelsOf(o as { maxMegapixels?: string });
+    const files = await requireInputs(inputs);
     const outDir = String(o.outDir);
     const quality = typeof options.quality === 'number' ? options.quality : undefined;
     const outcome = await runBatch(
@@ -35,6 +38,7 @@ export function transformCommand(
       }),
       {
         concurrency: o.concurrency as number | undefined,
+        maxPixels,
         onResult: async (f, r) => {
           if (!r.ok || !r.image) return;
           const target = join(outDir, f.stem + output.ext);
@@ -43,7 +47,7 @@ export function transformCommand(
         },
       },
     );
-    process.exitCode = summarise(outcome, `${plugin.id}: written to ${outDir}`, missing);
+    process.exitCode = summarise(outcome, `${plugin.id}: written to ${outDir}`);
   });
   return cmd;
 }

@@ -6,7 +6,22 @@ import { MangoError, corruptImage, emptyFile, unsupportedImage } from '../errors
 
 export { readCsv } from './csv.ts';
 
-export const DEFAULT_MAX_PIXELS = 50_000_000;
+export const DEFAULT_MAX_MEGAPIXELS = 50;
+export const DEFAULT_MAX_PIXELS = DEFAULT_MAX_MEGAPIXELS * 1_000_000;
+
+/**
+ * The largest accepted image in pixels from a setting in megapixels (the server's and the CLI's
+ * MAX_MEGAPIXELS, the CLI's --max-megapixels): unset or blank gives DEFAULT_MAX_PIXELS; anything
+ * but a number over 0 is an INVALID_INPUT error naming `name`.
+ */
+export function maxPixelsFromSetting(value: string | number | undefined, name = 'MAX_MEGAPIXELS'): number {
+  if (value === undefined || (typeof value === 'string' && value.trim() === '')) return DEFAULT_MAX_PIXELS;
+  const mp = Number(value);
+  if (!Number.isFinite(mp) || mp <= 0) {
+    throw new MangoError('INVALID_INPUT', `${name} must be a number of megapixels over 0 (got ${String(value)})`);
+  }
+  return Math.round(mp * 1_000_000);
+}
 /**
  * Side-length and aspect-ratio bounds: a thin image (1x49,000,000 px) stays under the pixel limit
  * yet costs minutes of CPU in the decoder and the plugins. 30,000 px is larger than any camera's long

@@ -86,6 +86,11 @@ export const ReferenceObject = z.object({
   confidence: z.number(),
 });
 
+/** Whether a photo's bruise figures have a scale (BruiseResultItem.scale_status). */
+export const SCALE_STATUSES = ['found', 'not-found', 'given', 'none'] as const;
+export const ScaleStatus = z.enum(SCALE_STATUSES);
+export type ScaleStatus = z.infer<typeof ScaleStatus>;
+
 /** Bruise result item. The first five fields are the original contract; the rest are additions. */
 export const BruiseResultItem = z.object({
   filename: z.string(),
@@ -113,6 +118,14 @@ export const BruiseResultItem = z.object({
   scale_source: z.enum(['reference', 'given']).nullable().optional(),
   /** the reference object (option referenceMm / field reference_mm): null when none was found */
   reference: ReferenceObject.nullable().optional(),
+  /**
+   * Whether the photo has a scale: `found` (measured in the photo; `scale_source` says from what),
+   * `not-found` (a reference was asked for and not found: no cm² figures, a warning), `given`
+   * (px_per_cm typed), `none` (no scale asked for)
+   */
+  scale_status: ScaleStatus.optional(),
+  /** what a user should know about this photo's figures (a reference that was not found, ...) */
+  warnings: z.array(z.string()).optional(),
   fruit_area_cm2: z.number().optional(),
   bruise_area_cm2: z.number().optional(),
   /** the id of the grade rules applied to the fruits (field `grades`) */

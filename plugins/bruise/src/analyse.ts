@@ -3,7 +3,7 @@
  * counts at full resolution. Front ends use `bruiseMasks` for `--masks`; the plugin wraps
  * `analyseBruise` + `summariseBruise` + the overlay.
  */
-import type { ModelLoader, ModelManifestEntry, RasterImage } from '@mango/core';
+import type { ModelLoader, ModelManifestEntry, RasterImage, ScaleStatus } from '@mango/core';
 import {
   MangoError,
   deltaE2000,
@@ -181,19 +181,37 @@ export async function analyseBruise(
 /**
  * The scale of the result: a typed `pxPerCm` wins ('given'), else the reference object's
  * ('reference'), else none (null). `reference` is reported whenever one was asked for.
+ * `scale_status` says whether the photo has a scale (core's ScaleStatus): `given`, `found`,
+ * `not-found` (a reference was asked for and is not in the photo: a warning says so) or `none`.
  */
 export function scaleOf(a: BruiseAnalysis, options: Pick<BruiseOptions, 'pxPerCm' | 'referenceMm'>) {
   const fromReference =
     a.reference && options.referenceMm ? pxPerCmOf(a.reference.diameter_px, options.referenceMm) : undefined;
   const pxPerCm = options.pxPerCm ?? (fromReference ? Math.round(fromReference * 1e4) / 1e4 : undefined);
+  const source = options.pxPerCm ? ('given' as const) : fromReference ? ('reference' as const) : null;
+  const status = scaleStatusOf(source, Boolean(options.referenceMm));
   return {
     pxPerCm,
+    status,
     fields: {
-      scale_source: options.pxPerCm ? ('given' as const) : fromReference ? ('reference' as const) : null,
+      scale_source: source,
+      scale_status: status,
       ...(a.reference !== undefined ? { reference: a.reference } : {}),
     },
+    warnings: status === 'not-found' ? [referenceNotFound(options.referenceMm!)] : [],
   };
 }
+
+/** A photo's scale status from where its scale came from (null: none) and whether one was to be measured. */
+export function scaleStatusOf(source: string | null, measureAsked: boolean): ScaleStatus {
+  if (source === 'given') return 'given';
+  if (source) return 'found';
+  return measureAsked ? 'not-found' : 'none';
+}
+
+/** The warning (and, with requireScale, the error) of a photo whose reference object was not found. */
+export const referenceNotFound = (mm: number) =>
+  `no ${mm} mm reference object found in the photo: it has no scale, so no cm² figures and no grade that needs them`;
 
 /** Fruit and bruise masks at full resolution (nearest-neighbour upsampling of the working masks). */
 export function fullResolutionMasks(a: BruiseAnalysis) {

@@ -1,4 +1,4 @@
-import { definePlugin, throwIfAborted, wantsImage, type PluginImages } from '@mango/core';
+import { definePlugin, invalidInput, throwIfAborted, wantsImage, type PluginImages } from '@mango/core';
 import { analyseBruise, fullResolutionMasks, scaleOf, summariseBruise } from './analyse.ts';
 import { renderOverlay } from './overlay.ts';
 import { BRUISE_IMAGES, BruiseOptions, BruiseResult } from './schema.ts';
@@ -41,7 +41,18 @@ export default definePlugin({
     throwIfAborted(ctx.signal);
     ctx.progress(0.7, 'counting');
     const scale = scaleOf(analysis, options);
-    const summary = { ...summariseBruise(analysis, scale.pxPerCm), ...scale.fields };
+    // requireScale: a photo without a scale fails (the reason is the warning it would have had).
+    if (options.requireScale && (scale.status === 'not-found' || scale.status === 'none')) {
+      throw invalidInput(
+        scale.warnings[0] ??
+          'no scale: give px_per_cm (--px-per-cm) or reference_mm (--reference-mm) with require_scale (--require-scale)',
+      );
+    }
+    const summary = {
+      ...summariseBruise(analysis, scale.pxPerCm),
+      ...scale.fields,
+      ...(scale.warnings.length ? { warnings: scale.warnings } : {}),
+    };
     // The masks of this same analysis: their pixel counts are the result's.
     const images: PluginImages = {};
     if (wantsImage(ctx, 'overlay', true)) {

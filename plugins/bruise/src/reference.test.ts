@@ -21,6 +21,8 @@ describe('reference scale from a disc in the photo', () => {
       const { image, areas } = sceneWithDisc(pxPerCm, seed);
       const r = await runPlugin(bruise, image, { method: 'classical', referenceMm: 25 }, ctx());
       expect(r.scale_source).toBe('reference');
+      expect(r.scale_status).toBe('found');
+      expect(r.warnings).toBeUndefined();
       expect(r.fruits).toHaveLength(2);
       expect(r.reference).not.toBeNull();
       expect(r.reference!.x).toBeCloseTo((1450 * pxPerCm) / 40 + 0.5, 0);
@@ -52,6 +54,7 @@ describe('reference scale from a disc in the photo', () => {
     const { image } = sceneWithDisc(40, 4);
     const r = await runPlugin(bruise, image, { method: 'classical', referenceMm: 25, pxPerCm: 50 }, ctx());
     expect(r.scale_source).toBe('given');
+    expect(r.scale_status).toBe('given');
     expect(r.px_per_cm).toBe(50);
     expect(r.fruits).toHaveLength(2);
     expect(r.reference?.diameter_px).toBeCloseTo(100, -0.5);
@@ -62,6 +65,8 @@ describe('reference scale from a disc in the photo', () => {
     const plain = await runPlugin(bruise, image, { method: 'classical' }, ctx());
     expect(plain.fruits).toHaveLength(3);
     expect(plain.scale_source).toBeNull();
+    expect(plain.scale_status).toBe('none');
+    expect(plain.warnings).toBeUndefined();
     expect(plain.reference).toBeUndefined();
     const noDisc = fruitScene({
       width: 800,
@@ -75,6 +80,30 @@ describe('reference scale from a disc in the photo', () => {
     expect(none.scale_source).toBeNull();
     expect(none.px_per_cm).toBeUndefined();
     expect(none.fruits).toHaveLength(1);
+    // a reference asked for and not found is said loudly: its status and a warning
+    expect(none.scale_status).toBe('not-found');
+    expect(none.warnings).toEqual([
+      'no 25 mm reference object found in the photo: it has no scale, so no cm² figures and no grade that needs them',
+    ]);
+    expect(none.fruit_area_cm2).toBeUndefined();
+    // requireScale makes it an error for the photo (400 INVALID_INPUT, the same reason)
+    await expect(
+      runPlugin(bruise, noDisc.image, { method: 'classical', referenceMm: 25, requireScale: true }, ctx()),
+    ).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('no 25 mm reference object') });
+    // ... and without any scale asked for, it names the options that give one
+    await expect(
+      runPlugin(bruise, noDisc.image, { method: 'classical', requireScale: true }, ctx()),
+    ).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('px_per_cm') });
+    // a found or typed scale passes
+    const found = await runPlugin(bruise, image, { method: 'classical', referenceMm: 25, requireScale: true }, ctx());
+    expect(found.scale_status).toBe('found');
+    const given = await runPlugin(
+      bruise,
+      noDisc.image,
+      { method: 'classical', pxPerCm: 30, requireScale: true },
+      ctx(),
+    );
+    expect([given.scale_status, given.px_per_cm]).toEqual(['given', 30]);
   });
 
   it('roundness: a digitised circle is round, a mango-shaped ellipse is not', () => {

@@ -28,6 +28,12 @@ const scored = (results: readonly Record<string, unknown>[]) =>
 
 const text = (v: unknown) => (typeof v === 'string' ? v : null);
 
+/** Every result as a row of the per-image table: a failed photo is a row with its error. */
+const imageRows = (results: readonly Record<string, unknown>[]) =>
+  results.map((r) =>
+    isBruiseFigures(r as never) ? r : { filename: text(r.filename) ?? '', error: text(r.error) ?? 'not scored' },
+  ) as unknown as Parameters<typeof imageTableCsv>[0];
+
 export const bruiseRuns = defineRuns({
   operation: 'bruise',
   options: BruiseRunOptions,
@@ -61,7 +67,7 @@ export const bruiseRuns = defineRuns({
   },
   tables: {
     fruits: (results) => fruitTableCsv(scored(results)),
-    images: (results) => imageTableCsv(scored(results)),
+    images: (results) => imageTableCsv(imageRows(results)),
   },
   report: (file, options) => reportHtml(file as ResultsFile, options),
 });

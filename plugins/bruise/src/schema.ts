@@ -32,6 +32,12 @@ export const BruiseOptions = z.object({
     .describe(
       `diameter in mm (${REFERENCE_MM_MIN} to ${REFERENCE_MM_MAX}) of a round reference object (coin, sticker) in the photo: sets the scale`,
     ),
+  requireScale: z
+    .boolean()
+    .default(false)
+    .describe(
+      'a photo without a scale is an error instead of a result without cm² figures (a reference object asked for and not found)',
+    ),
   overlayMaxSide: z.number().int().min(64).max(1600).default(1600).describe('long side of the overlay image'),
   detectMaxSide: z
     .number()

@@ -297,7 +297,11 @@ export function provenanceOf(run: StoredRun): Provenance {
       method: run.method,
       options: run.options,
       created_at: run.created_at,
-      inputs: run.items.map((i) => ({ filename: i.filename, sha256: i.sha256 })),
+      inputs: run.items.map((i) => ({
+        filename: i.filename,
+        sha256: i.sha256,
+        ...(typeof i.result.error === 'string' ? { error: i.result.error } : {}),
+      })),
     },
     { method: run.method_used, version: run.plugin_version, model_id: run.model_id, model_sha256: run.model_sha256 },
   );

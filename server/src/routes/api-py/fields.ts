@@ -43,14 +43,20 @@ export const featuresField: FormField<z.output<typeof features.options.shape.fea
   },
 };
 
-/** `isolate`: remove the background first when 'true' or '1'. */
-export const isolateField: FormField<boolean> = {
+/** A yes/no form field: 'true' or '1' is yes; absent, 'false' or '0' is no. */
+const booleanField = (description: string): FormField<boolean> => ({
   // z.literal keeps this order (z.enum would list '0' and '1' first, as object keys)
-  wire: z
-    .literal(['true', 'false', '1', '0'])
-    .meta({ description: 'Remove the background before measuring (default false)' }),
+  wire: z.literal(['true', 'false', '1', '0']).meta({ description }),
   read: (values) => values.some((v) => v === 'true' || v === '1'),
-};
+});
+
+/** `isolate`: remove the background first when 'true' or '1'. */
+export const isolateField = booleanField('Remove the background before measuring (default false)');
+
+/** `require_scale`: BruiseOptions.requireScale, a photo without a scale is an error. */
+export const requireScaleField = booleanField(
+  'A photo without a scale (reference_mm given and its reference object not found) is an error (422 with the reason) instead of a result with `scale_status` not-found and a warning (default false)',
+);
 
 /**
  * A decimal-number field that sets one optional numeric bruise option, checked by that option's
@@ -103,6 +109,7 @@ export const ANALYZE_FIELDS = { features: featuresField, isolate: isolateField }
 export const BRUISE_FIELDS = {
   [wireName('pxPerCm')]: pxPerCmField,
   [wireName('referenceMm')]: referenceMmField,
+  [wireName('requireScale')]: requireScaleField,
   grades: gradesField,
 };
 
