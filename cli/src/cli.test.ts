@@ -146,7 +146,7 @@ describe('mango CLI', () => {
     expect(bad.stderr).toContain('not a readable JSON file');
   });
 
-  it('scores bruises: data.csv columns, overlays and 0/255 masks of the input size, failures listed', async () => {
+  it('scores bruises: the per-photo table, overlays and 0/255 masks of the input size, failures listed and rows', async () => {
     const fs = await import('node:fs');
     // An orange fruit with a dark brown patch on a grey background.
     const img = createImage(240, 180, [128, 128, 128, 255]);
@@ -175,15 +175,16 @@ describe('mango CLI', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/empty\.jpg: empty\.jpg is empty \(0 bytes\)|empty\.jpg is empty/);
     const lines = fs.readFileSync(csv, 'utf8').trim().split('\n');
-    expect(
-      lines[0].startsWith('Filename,Total Mango Pixels,Bruise Percentage,Non-Bruise Percentage,bruise_pixels'),
-    ).toBe(true);
-    expect(lines).toHaveLength(2);
-    const cells = lines[1].split(',');
-    const fruitPixels = Number(cells[1]);
+    expect(lines[0].startsWith('image,fruit_count,fruit_pixels,bruise_pixels,bruise_percent,')).toBe(true);
+    // the failed photo is a row too, with its error
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toMatch(/^empty\.jpg,(,){14}empty\.jpg is empty \(0 bytes\)$/);
+    const cells = lines[2].split(',');
+    expect(cells[0]).toBe('mango.png');
+    const fruitPixels = Number(cells[2]);
     const truthFruit = Math.PI * 90 * 65; // about 18378
     expect(Math.abs(fruitPixels - truthFruit) / truthFruit).toBeLessThan(0.03);
-    const percent = Number(cells[2]);
+    const percent = Number(cells[4]);
     const truthPercent = (100 * Math.PI * 18 * 18) / truthFruit; // about 5.5
     expect(Math.abs(percent - truthPercent)).toBeLessThan(1.5);
     const fruitMask = await decodeImage(fs.readFileSync(join(dir, 'masks/mango.fruit.png')));
@@ -217,7 +218,7 @@ describe('mango CLI', () => {
     expect(r.code, r.stderr).toBe(0);
     const lines = fs.readFileSync(fruits, 'utf8').trim().split('\n');
     expect(lines[0]).toBe(
-      'image,fruit,bbox_x,bbox_y,bbox_w,bbox_h,fruit_pixels,bruise_pixels,bruise_percent,lesion_count,fruit_area_cm2,bruise_area_cm2,colour_difference,grade,size_group,weight_g,size_source',
+      'image,fruit,bbox_x,bbox_y,bbox_w,bbox_h,fruit_pixels,bruise_pixels,bruise_percent,lesion_count,fruit_area_cm2,bruise_area_cm2,colour_difference,grade,size_group,weight_g,size_source,scale_status',
     );
     // One row per fruit: two photos of two mangoes.
     expect(lines.slice(1).map((l) => l.split(',').slice(0, 2).join(','))).toEqual([
@@ -256,11 +257,11 @@ describe('mango CLI', () => {
     const thumb = await decodeImage(Buffer.from(file.photos[0].overlay_thumbnail!.split(',')[1], 'base64'));
     expect([thumb.width, thumb.height]).toEqual([256, 128]);
 
-    // results.csv keeps its header and gets the same sidecar.
+    // results.csv is the per-photo table of a stored run (table=images) and gets the same sidecar.
     const csv = join(dir, 'lot.csv');
     expect((await mango(['bruise', lot, '--method', 'classical', '--out', csv])).code).toBe(0);
     expect(fs.readFileSync(csv, 'utf8').split('\n')[0]).toBe(
-      'Filename,Total Mango Pixels,Bruise Percentage,Non-Bruise Percentage,bruise_pixels,fruit_count,lesion_count,severity,method,version,width,height,elapsed_ms,px_per_cm,fruit_area_cm2,bruise_area_cm2',
+      'image,fruit_count,fruit_pixels,bruise_pixels,bruise_percent,non_bruise_percent,lesion_count,colour_difference,method,model_id,px_per_cm,fruit_area_cm2,bruise_area_cm2,scale_status,scale_source,error',
     );
     expect(JSON.parse(fs.readFileSync(`${csv}.provenance.json`, 'utf8')).inputs).toEqual(sidecar.inputs);
 
@@ -289,7 +290,7 @@ describe('mango CLI', () => {
     const [header, row] = readFileSync(csv, 'utf8').trim().split('\n');
     const cells = Object.fromEntries(header.split(',').map((h, i) => [h, row.split(',')[i]]));
     expect(cells.method).toBe('model');
-    expect(Number(cells['Bruise Percentage'])).toBeCloseTo(7.3018, 1);
+    expect(Number(cells.bruise_percent)).toBeCloseTo(7.3018, 1);
   });
 
   it('exits 2 on usage errors and 0 on --help / --version', async () => {

@@ -73,14 +73,17 @@ describe('Resize page', () => {
     const { page } = e2e;
     await page.getByRole('button', { name: 'Resize', exact: true }).click();
     const dialog = page.getByRole('dialog');
-    await dialog.getByText('Resize 2 images to 200 x 150 pixels?').waitFor();
+    await dialog
+      .getByText('Resize 2 images to fit within 200 x 150 pixels, each keeping its own aspect ratio?')
+      .waitFor();
     await dialog.getByRole('button', { name: 'Confirm' }).click();
     await expect.poll(() => items().count(), { timeout: 30_000 }).toBe(2);
     expect(await items().locator('.resized-name').allInnerTexts()).toEqual([
       'resized-landscape.jpg',
       'resized-square.jpg',
     ]);
-    expect(await page.getByTestId('resized-size').allInnerTexts()).toEqual(['200 x 150', '200 x 150']);
+    // Keep Aspect Ratio: each photo keeps its own ratio within the box (the square one is not stretched)
+    expect(await page.getByTestId('resized-size').allInnerTexts()).toEqual(['200 x 150', '150 x 150']);
     await page.screenshot({ path: '/tmp/e2e-shots/resize.png', fullPage: true });
     const history = (await (
       await fetch(e2e.url('/api-node/user/history'), { headers: { Authorization: `Bearer ${token}` } })
@@ -112,10 +115,15 @@ describe('Resize page', () => {
     const zip = await JSZip.loadAsync(readFileSync((await all.path())!));
     const names = Object.keys(zip.files).sort();
     expect(names).toEqual(['resized-landscape.jpg', 'resized-square.jpg']);
+    const sizes = [];
     for (const name of names) {
       const m = await sharp(await zip.file(name)!.async('nodebuffer')).metadata();
-      expect([m.format, m.width, m.height]).toEqual(['jpeg', 200, 150]);
+      sizes.push([m.format, m.width, m.height]);
     }
+    expect(sizes).toEqual([
+      ['jpeg', 200, 150],
+      ['jpeg', 150, 150],
+    ]);
   });
 
   it('sends only selected images to analysis', async () => {
@@ -135,6 +143,37 @@ describe('Resize page', () => {
         timeout: 15_000,
       })
       .toEqual(['resized-square.png']);
+  });
+
+  it('Keep Aspect Ratio with photos of three shapes: the fields show the first, each photo keeps its own', async () => {
+    const { page } = e2e;
+    const shapes = [
+      ['wide.jpg', 1280, 720],
+      ['panorama.jpg', 1600, 806],
+      ['camera.jpg', 4000, 3000],
+    ] as const;
+    for (const [name, w, h] of shapes) await gradient(join(dir, name), w, h);
+    await page.goto(e2e.url('/resize'));
+    await page.getByTestId('file-input').setInputFiles(shapes.map(([name]) => join(dir, name)));
+    await page.getByRole('checkbox', { name: 'Keep Aspect Ratio' }).check();
+    await width().fill('800');
+    await expect.poll(() => height().inputValue()).toBe('450'); // the first photo's 16:9
+    await page.getByRole('button', { name: 'Resize', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog
+      .getByText('Resize 3 images to fit within 800 x 450 pixels, each keeping its own aspect ratio?')
+      .waitFor();
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    // 1600x806 is limited by the width (800 / 1.985 = 403.0), 4000x3000 by the height (450 * 4/3)
+    await expect
+      .poll(() => page.getByTestId('resized-size').allInnerTexts(), { timeout: 60_000 })
+      .toEqual(['800 x 450', '800 x 403', '600 x 450']);
+    const [one] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download resized-camera.jpg' }).click(),
+    ]);
+    const meta = await sharp(readFileSync((await one.path())!)).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 600, 450]);
   });
 
   it('Reset clears files, sizes and results', async () => {

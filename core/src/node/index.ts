@@ -66,7 +66,7 @@ export async function probeImage(bytes: Uint8Array, name?: string, maxPixels = D
   if (width * height > maxPixels) {
     throw new MangoError(
       'IMAGE_TOO_LARGE',
-      `${label(name)}image is ${width}x${height} (${((width * height) / 1e6).toFixed(1)} megapixels); the limit is ${(maxPixels / 1e6).toFixed(0)} megapixels`,
+      `${label(name)}image is ${width}x${height} (${((width * height) / 1e6).toFixed(1)} megapixels); the limit is ${Number((maxPixels / 1e6).toFixed(2))} megapixels`,
     );
   }
   const long = Math.max(width, height);

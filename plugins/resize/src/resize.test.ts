@@ -11,6 +11,20 @@ describe('resize dimensions', () => {
     expect(targetSize(10, 10, { width: 3, height: 7, keepAspect: false })).toEqual({ width: 3, height: 7 });
   });
 
+  it('keepAspect with both sides fits each image within the box, keeping its own ratio', () => {
+    // the box is the first photo's (1280x720 at width 800): the others keep their shapes
+    const box = { width: 800, height: 450, keepAspect: true };
+    expect(targetSize(1280, 720, box)).toEqual({ width: 800, height: 450 });
+    expect(targetSize(1600, 806, box)).toEqual({ width: 800, height: 403 });
+    expect(targetSize(4000, 3000, box)).toEqual({ width: 600, height: 450 });
+    expect(targetSize(3000, 4000, box)).toEqual({ width: 338, height: 450 });
+    // never past the box by rounding, at least 1 pixel
+    expect(targetSize(1001, 1000, { width: 10, height: 10, keepAspect: true })).toEqual({ width: 10, height: 10 });
+    expect(targetSize(20000, 1, { width: 100, height: 100, keepAspect: true })).toEqual({ width: 100, height: 1 });
+    // without keepAspect the box is the size
+    expect(targetSize(4000, 3000, { ...box, keepAspect: false })).toEqual({ width: 800, height: 450 });
+  });
+
   it('refuses a missing dimension without keepAspect', async () => {
     const ctx = createContext(nodeImages);
     await expect(runPlugin(resize, createImage(4, 4), { width: 2 }, ctx)).rejects.toThrow(

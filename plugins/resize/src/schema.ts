@@ -11,7 +11,9 @@ export const resizeOptions = z
     keepAspect: z
       .boolean()
       .default(false)
-      .describe('compute the missing dimension from the image aspect ratio (width wins when both are given)'),
+      .describe(
+        "keep each image's own aspect ratio: the missing dimension follows from it; with both given, the image is fitted within width x height",
+      ),
     quality: z.number().int().min(1).max(100).default(92).describe('JPEG quality of the exported file'),
   })
   .refine((o) => o.width !== undefined || o.height !== undefined, { message: 'Please enter both width and height!' })

@@ -353,6 +353,8 @@ export const th: Record<string, string> = {
   'Confirm resize': 'ยืนยันการปรับขนาด',
   'Resize 1 image to {{width}} x {{height}} pixels?': 'ปรับขนาด 1 ภาพเป็น {{width}} x {{height}} พิกเซล?',
   'Resize {{count}} images to {{width}} x {{height}} pixels?': 'ปรับขนาด {{count}} ภาพเป็น {{width}} x {{height}} พิกเซล?',
+  'Resize {{count}} images to fit within {{width}} x {{height}} pixels, each keeping its own aspect ratio?':
+    'ปรับขนาด {{count}} ภาพให้อยู่ภายใน {{width}} x {{height}} พิกเซล โดยแต่ละภาพคงสัดส่วนภาพเดิมของตนไว้?',
   'Please enter both width and height!': 'โปรดกรอกทั้งความกว้างและความสูง!',
   'The width can be at most {{max}} pixels.': 'ความกว้างต้องไม่เกิน {{max}} พิกเซล',
   'The height can be at most {{max}} pixels.': 'ความสูงต้องไม่เกิน {{max}} พิกเซล',

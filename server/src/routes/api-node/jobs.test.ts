@@ -80,6 +80,26 @@ describe.each(TEST_DATABASES)('batch jobs on %s', (database) => {
     expect(run.body.items[5].filename).toBe('broken.jpg');
     expect(run.body.items[5].result.error).toMatch(/broken\.jpg/);
     expect(run.body.items[0].result.bruise_percent).toBeGreaterThan(1);
+    expect(run.body.items[0].result.scale_status).toBe('none');
+
+    // The failed photo is a row of the per-photo table (its error, its figures blank) and an
+    // entry of the provenance with its error.
+    const download = async (query: string) => {
+      const r = await fetch(`${server.url}/api-node/runs/${end.run_id}/export?${query}`, {
+        headers: { Authorization: `Bearer ${alice.accessToken}` },
+      });
+      expect(r.status).toBe(200);
+      return r.text();
+    };
+    const lines = (await download('format=csv&table=images')).trim().split(/\r?\n/);
+    expect(lines).toHaveLength(13);
+    expect(lines[0].split(',').slice(-3)).toEqual(['scale_status', 'scale_source', 'error']);
+    expect(lines[6]).toMatch(/^broken\.jpg,(,){14}[^,]*broken\.jpg/);
+    expect(lines[1]).toMatch(/^mango-0\.png,2,.*,none,,$/);
+    const provenance = JSON.parse(await download('format=provenance'));
+    expect(provenance.inputs).toHaveLength(12);
+    expect(provenance.inputs[5]).toMatchObject({ filename: 'broken.jpg', error: expect.stringMatching(/broken\.jpg/) });
+    expect(provenance.inputs[0].error).toBeUndefined();
   });
 
   it('takes one zip of photos and a features job; an API key may call; others see 404', async () => {

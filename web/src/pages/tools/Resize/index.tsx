@@ -152,8 +152,10 @@ export default function Resize() {
     setConfirming(false);
     setWorking(true);
     setError('');
-    // The plugin's options, its schema's defaults (JPEG quality) filled in.
-    const options = resizeOptions.parse({ width: parseSide(width), height: parseSide(height) });
+    // The plugin's options, its schema's defaults (JPEG quality) filled in. Keep Aspect Ratio: the
+    // fields hold the first ratio entered (the first photo's); each photo is fitted within that
+    // width x height keeping its own ratio (plugins/resize/README.md).
+    const options = resizeOptions.parse({ width: parseSide(width), height: parseSide(height), keepAspect });
     const ctx = createContext(browserImages);
     const done: Resized[] = [];
     const failures: string[] = [];
@@ -279,7 +281,9 @@ export default function Resize() {
         message={t(
           files.length === 1
             ? 'Resize 1 image to {{width}} x {{height}} pixels?'
-            : 'Resize {{count}} images to {{width}} x {{height}} pixels?',
+            : keepAspect
+              ? 'Resize {{count}} images to fit within {{width}} x {{height}} pixels, each keeping its own aspect ratio?'
+              : 'Resize {{count}} images to {{width}} x {{height}} pixels?',
           { count: files.length, width, height },
         )}
         onConfirm={() => void run()}
