@@ -183,6 +183,8 @@ describe.each(TEST_DATABASES)('stored runs on %s', (database) => {
       '',
       '',
       '',
+      // scale_status: no scale asked for
+      'none',
     ]);
     const imagesCsv = text((await download(`/api-node/runs/${runId}/export?format=csv&table=images`)).bytes);
     const imageLines = imagesCsv.trim().split('\n');
@@ -265,7 +267,7 @@ describe.each(TEST_DATABASES)('stored runs on %s', (database) => {
 
     const fruitsCsv = text((await download(`/api-node/runs/${runId}/export?format=csv`)).bytes);
     const fruitRows = rowsOf(fruitsCsv);
-    expect(fruitRows.map((r) => r.length)).toEqual(Array(8).fill(17));
+    expect(fruitRows.map((r) => r.length)).toEqual(Array(8).fill(18));
     expect(fruitRows.map((r) => r[0])).toEqual(escaped.flatMap((n) => [n, n]));
     expect(fruitRows.map((r) => r[1])).toEqual(['1', '2', '1', '2', '1', '2', '1', '2']);
     const imagesCsv = text((await download(`/api-node/runs/${runId}/export?format=csv&table=images`)).bytes);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createImage } from '@mango/core';
-import { sceneWithDisc } from '@mango/core/testing';
+import { bruisedPairScene, sceneWithDisc } from '@mango/core/testing';
 import { decodeImage, encodeImage } from '@mango/core/node';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -168,6 +168,31 @@ describe('/api-py input handling', () => {
     );
     expect(bad.status).toBe(400);
     expect((await bad.json()).detail).toBe('`reference_mm` must be a number from 5 to 200');
+  });
+
+  it('scale_status and warnings; require_scale makes a reference not found a 400 with the reason', async () => {
+    const { image } = sceneWithDisc(24, 11);
+    const withDisc = await encodeImage(image, 'jpeg', { quality: 92 });
+    // two mangoes and no reference object
+    const noDisc = await encodeImage(bruisedPairScene().image, 'jpeg', { quality: 92 });
+    const call = async (bytes: Uint8Array, fields: Record<string, string>) =>
+      post('/api-py/python/bruise_detection/Classical', await form([['photo.jpg', bytes]], fields));
+    type Item = { scale_status: string; warnings?: string[]; px_per_cm?: number };
+    const found = (await (await call(withDisc, { reference_mm: '25', require_scale: 'true' })).json()) as Item[];
+    expect([found[0].scale_status, found[0].warnings]).toEqual(['found', undefined]);
+    const none = (await (await call(noDisc, {})).json()) as Item[];
+    expect(none[0].scale_status).toBe('none');
+    const missing = await call(noDisc, { reference_mm: '25' });
+    expect(missing.status).toBe(200);
+    const [m] = (await missing.json()) as Item[];
+    expect(m.scale_status).toBe('not-found');
+    expect(m.px_per_cm).toBeUndefined();
+    expect(m.warnings).toEqual([
+      'no 25 mm reference object found in the photo: it has no scale, so no cm² figures and no grade that needs them',
+    ]);
+    const required = await call(noDisc, { reference_mm: '25', require_scale: 'true' });
+    expect(required.status).toBe(400);
+    expect((await required.json()).detail).toContain('no 25 mm reference object found in the photo');
   });
 
   it('grades: codex-mango per fruit with a reference scale (stored run and its per-fruit export too); 400 without a scale', async () => {
