@@ -10,6 +10,7 @@ import { UsageError } from './util.ts';
 import { reportCommand } from './commands/report.ts';
 import { workerCommand } from './commands/worker.ts';
 import { modelsCommand } from './commands/models.ts';
+import { trainCommand } from './commands/train.ts';
 import { VERSION } from './version.ts';
 
 export { VERSION };
@@ -30,6 +31,7 @@ export function buildProgram(): Command {
   reportCommand(program);
   workerCommand(program);
   modelsCommand(program);
+  trainCommand(program);
   return program;
 }
 
