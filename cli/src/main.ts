@@ -9,6 +9,8 @@ import { UsageError } from './util.ts';
 
 import { reportCommand } from './commands/report.ts';
 import { workerCommand } from './commands/worker.ts';
+import { modelsCommand } from './commands/models.ts';
+import { trainCommand } from './commands/train.ts';
 import { VERSION } from './version.ts';
 
 export { VERSION };
@@ -28,6 +30,8 @@ export function buildProgram(): Command {
   evalCommand(program);
   reportCommand(program);
   workerCommand(program);
+  modelsCommand(program);
+  trainCommand(program);
   return program;
 }
 

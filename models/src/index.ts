@@ -83,7 +83,19 @@ export interface ModelLoaderOptions {
 
 /** A ModelLoader over the models in `dir` (default: the repository's models folder). */
 export function createModelLoader(dir: string = MODELS_DIR, options: ModelLoaderOptions = {}): ModelLoader {
-  const manifest = readManifest(dir);
+  return createEntriesLoader(readManifest(dir).models, dir, options);
+}
+
+/**
+ * A ModelLoader over given manifest entries (a relative `file` is read from `dir`): the models a job
+ * was given (the registry's active versions, with absolute paths) instead of a folder's manifest.
+ */
+export function createEntriesLoader(
+  entries: readonly ModelManifestEntry[],
+  dir: string = MODELS_DIR,
+  options: ModelLoaderOptions = {},
+): ModelLoader {
+  const manifest = { models: entries };
   const hashes = new Map<string, { key: string; ok: boolean }>();
   const sessions = new Map<string, Promise<LoadedModel>>();
   let ort: Promise<Ort> | null = null;
@@ -132,7 +144,11 @@ export function createModelLoader(dir: string = MODELS_DIR, options: ModelLoader
     },
     async load(id: string) {
       const e = manifest.models.find((m) => m.id === id);
-      if (!e) throw new MangoError('MODEL_NOT_FOUND', `model ${id} is not in ${join(dir, 'manifest.json')}`);
+      if (!e)
+        throw new MangoError(
+          'MODEL_NOT_FOUND',
+          `model ${id} is not among the models offered (${entries.map((m) => m.id).join(', ') || 'none'})`,
+        );
       if (!existsSync(fileOf(e)))
         throw new MangoError('MODEL_NOT_FOUND', `model ${id}: file ${e.file} is not installed`);
       if (!verified(e))

@@ -18,6 +18,7 @@ import {
   runPipeline,
   type Mask,
   type ModelLoader,
+  type ModelManifestEntry,
   type PipelineStep,
   type PluginImage,
   type PluginImages,
@@ -55,6 +56,11 @@ export interface ImageJob {
    * (`imageThumbnail`): a stored run keeps it, made from the pixels before they are encoded.
    */
   imageThumbnail?: { name: string; maxSide: number };
+  /**
+   * The models this photo may use (manifest entries with absolute files: the registry's active
+   * versions, fixed for a whole batch job); unset: the models of MODELS_DIR's manifest.
+   */
+  models?: ModelManifestEntry[];
 }
 
 /** An encoded image: a picture in the format its plugin named, a mask as an 8-bit PNG of 0 and 255. */
@@ -90,21 +96,32 @@ export type JobFailure = {
 };
 export type JobResult = JobSuccess | JobFailure;
 
-let models: Promise<ModelLoader> | null = null;
+/** Loaders by the models they offer ('' : MODELS_DIR's manifest); a few, as versions are activated. */
+const loaders = new Map<string, Promise<ModelLoader>>();
+const LOADERS_KEPT = 4;
 
 /**
- * The ONNX model loader, created once per thread; without onnxruntime the classical methods still run.
- * Its sessions get MANGO_ORT_THREADS intra-op threads (set by createJobPool: the cores left per worker).
+ * The ONNX model loader for the models a job offers, created once per thread and set of models (its
+ * sessions are cached); without onnxruntime the classical methods still run. Its sessions get
+ * MANGO_ORT_THREADS intra-op threads (set by createJobPool: the cores left per worker).
  */
-function modelLoader(): Promise<ModelLoader> {
-  models ??= import('@mango/models').then(
-    (m) =>
-      m.createModelLoader(process.env.MODELS_DIR || undefined, {
-        threads: Math.max(1, Number(process.env.MANGO_ORT_THREADS) || 1),
-      }),
-    () => noModels,
-  );
-  return models;
+function modelLoader(offered?: readonly ModelManifestEntry[]): Promise<ModelLoader> {
+  const key = offered ? offered.map((m) => `${m.id}@${m.sha256}`).join(',') : '';
+  let loader = loaders.get(key);
+  if (!loader) {
+    const options = { threads: Math.max(1, Number(process.env.MANGO_ORT_THREADS) || 1) };
+    loader = import('@mango/models').then(
+      (m) =>
+        offered
+          ? m.createEntriesLoader(offered, undefined, options)
+          : m.createModelLoader(process.env.MODELS_DIR || undefined, options),
+      () => noModels,
+    );
+    loaders.set(key, loader);
+    // The oldest set goes (a version no longer active); its sessions are freed with it.
+    if (loaders.size > LOADERS_KEPT) loaders.delete(loaders.keys().next().value!);
+  }
+  return loader;
 }
 
 /** A 0/1 mask as an 8-bit greyscale PNG holding 0 or 255. */
@@ -148,7 +165,7 @@ export async function runImageJob(job: ImageJob): Promise<JobResult> {
     const thumbnail = job.thumbnail ? await thumbnailDataUrl(decoded, job.thumbnail).catch(() => undefined) : undefined;
     // The decoded pixels are this job's alone: a transform may write its output into them.
     const ctx = createContext(backend, {
-      models: await modelLoader(),
+      models: await modelLoader(job.models),
       filename: name,
       want: job.images,
       ownsImage: true,

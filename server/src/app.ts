@@ -83,7 +83,7 @@ export function createApp(ctx: ServerContext): Hono {
   });
 
   // The widget bundle for partner pages, and what its local mode fetches when it is used.
-  app.route('/widget', widgetRuntimeRoutes(ctx, ctx.config.modelsDir));
+  app.route('/widget', widgetRuntimeRoutes(ctx));
   app.use(
     '/widget/*',
     serveStatic({ root: ctx.config.widgetDist, rewriteRequestPath: (p) => p.replace(/^\/widget/, '') }),

@@ -2,7 +2,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import type { Logger, ModelLoader } from '@mango/core';
+import type { Logger } from '@mango/core';
 import { consoleLogger } from '@mango/core';
 import { createNodeImageBackend } from '@mango/core/node';
 import { registry as builtinRegistry } from '@mango/plugins';
@@ -30,22 +30,10 @@ function loadJwtKey(config: ServerConfig): Uint8Array {
 
 export async function createServerContext(
   config: ServerConfig,
-  extra: { models?: ModelLoader; logger?: Logger } = {},
+  extra: { logger?: Logger } = {},
 ): Promise<ServerContext> {
   const opened = openDatabase(config);
   await migrateToLatest(opened);
-  const { noModels } = await import('@mango/core');
-  let models = extra.models ?? noModels;
-  if (!extra.models) {
-    try {
-      // Loaded by name at run time so the server starts even where onnxruntime-node cannot load.
-      const modelsPackage = '@mango/models';
-      const m = (await import(modelsPackage)) as { createModelLoader?: (dir?: string) => ModelLoader };
-      if (typeof m.createModelLoader === 'function') models = m.createModelLoader(config.modelsDir);
-    } catch {
-      // No model package available: the classical methods still work.
-    }
-  }
   const pool = createJobPool({
     threads: config.workerThreads,
     maxQueue: config.workerQueue,
@@ -60,7 +48,6 @@ export async function createServerContext(
     jwtKey: loadJwtKey(config),
     registry: builtinRegistry,
     images: createNodeImageBackend({ maxPixels: config.maxPixels }),
-    models,
     logger,
     pool,
     jobs,

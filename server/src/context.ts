@@ -4,7 +4,7 @@
  * by madge in `npm run lint`). Functions below the routes take what they use (`db`, `pool`,
  * `config`), not the whole context.
  */
-import type { ImageBackend, Logger, ModelLoader, PluginRegistry } from '@mango/core';
+import type { ImageBackend, Logger, PluginRegistry } from '@mango/core';
 import type { JobPool } from '@mango/runner';
 import type { ServerConfig } from './config.ts';
 import type { DB } from './db/index.ts';
@@ -19,7 +19,6 @@ export interface ServerContext {
   jwtKey: Uint8Array;
   registry: PluginRegistry;
   images: ImageBackend;
-  models: ModelLoader;
   logger: Logger;
   /** worker threads that decode and run plugins off the event loop */
   pool: JobPool;

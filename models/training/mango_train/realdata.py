@@ -22,11 +22,13 @@ MAX_SIDE = 768
 
 @dataclass
 class Photo:
-    set: str  # 'composites' | 'senmango'
+    set: str  # 'composites' | 'senmango' | 'correction'
     filename: str
     group: str
     klass: str = ''
     fold: int = -1
+    images_dir: str = ''  # a correction's photos folder (`mango train bruise --images`)
+    coco: str = ''  # a correction's COCO file
     rgb: np.ndarray = field(default=None, repr=False)
     fruit: np.ndarray = field(default=None, repr=False)
     bruise: np.ndarray = field(default=None, repr=False)
@@ -47,9 +49,17 @@ def rle_decode(seg, h, w):
     return flat.reshape(w, h).T.astype(bool)
 
 
-def list_photos(data_dir, coco_path):
-    """Annotated real photos (COCO) and composites, with their source groups."""
+def list_photos(data_dir, coco_path, extra=()):
+    """Annotated real photos (COCO) and composites, with their source groups; then the corrections of
+    `extra` ((coco file, images folder) pairs: `mango train bruise`), grouped by their COCO image's
+    `source_group` (else each photo is its own group). Without data_dir: the corrections alone."""
     photos = []
+    for coco_file, images_dir in extra:
+        for im in json.load(open(coco_file))['images']:
+            photos.append(Photo('correction', im['file_name'], im.get('source_group') or im['file_name'],
+                                images_dir=images_dir, coco=coco_file))
+    if not data_dir:
+        return photos
     if coco_path and os.path.exists(coco_path):
         coco = json.load(open(coco_path))
         for im in coco['images']:
@@ -69,15 +79,23 @@ def _scale(img_size):
 
 def load(photos, data_dir, coco_path):
     """Fills rgb / fruit / bruise / boxes of every photo."""
-    coco = json.load(open(coco_path)) if coco_path and os.path.exists(coco_path) else {'images': [], 'annotations': []}
-    by_name = {im['file_name']: im for im in coco['images']}
-    anns = {}
-    for a in coco['annotations']:
-        anns.setdefault(a['image_id'], []).append(a)
+    cocos = {}
+
+    def coco_of(path):
+        if path not in cocos:
+            c = json.load(open(path)) if path and os.path.exists(path) else {'images': [], 'annotations': []}
+            anns = {}
+            for a in c['annotations']:
+                anns.setdefault(a['image_id'], []).append(a)
+            cocos[path] = ({im['file_name']: im for im in c['images']}, anns)
+        return cocos[path]
+
     for p in photos:
-        if p.set == 'senmango':
+        if p.set in ('senmango', 'correction'):
+            by_name, anns = coco_of(p.coco if p.set == 'correction' else coco_path)
             im = by_name[p.filename]
-            img = Image.open(os.path.join(data_dir, 'senmango_real_lesions', 'images', p.filename)).convert('RGB')
+            folder = p.images_dir if p.set == 'correction' else os.path.join(data_dir, 'senmango_real_lesions', 'images')
+            img = Image.open(os.path.join(folder, p.filename)).convert('RGB')
             h, w = im['height'], im['width']
             inst, bruise = [], np.zeros((h, w), bool)
             for a in anns.get(im['id'], []):

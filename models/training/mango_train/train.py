@@ -22,6 +22,7 @@ import torch.nn.functional as F
 from . import render
 from .data import assign_folds, write_folds
 from .net import BruiseUNet
+from .onnx_init import freeze_batchnorm, load_onnx
 from .realdata import list_photos, load, view
 
 MEAN, STD = 0.5, 0.25
@@ -81,6 +82,9 @@ def sample(rng, p, side):
 # Share of the views cut from a composite (29 of ~200 photos; their faint painted bruises are the only
 # pixel truth of slight bruising, so they are drawn more often than their count).
 COMPOSITE_SHARE = 0.3
+# Share of the views cut from the corrections given to `mango train bruise` (when there are any): the
+# photos a lab corrected are what the new version must learn, beside the repository's own set.
+CORRECTION_SHARE = 0.5
 
 
 class Batches(torch.utils.data.IterableDataset):
@@ -90,12 +94,16 @@ class Batches(torch.utils.data.IterableDataset):
     def __iter__(self):
         rng = np.random.default_rng(self.seed)
         comp = [p for p in self.photos if p.set == 'composites']
-        real = [p for p in self.photos if p.set != 'composites']
+        corr = [p for p in self.photos if p.set == 'correction']
+        real = [p for p in self.photos if p.set == 'senmango'] or corr
         while True:
             side = int(rng.choice(SIZES))
             xs, fs, bs, ws = [], [], [], []
             while len(xs) < self.batch:
-                pool = comp if comp and (not real or rng.random() < COMPOSITE_SHARE) else real
+                if corr and real is not corr and rng.random() < CORRECTION_SHARE:
+                    pool = corr
+                else:
+                    pool = comp if comp and (not real or rng.random() < COMPOSITE_SHARE) else real
                 x, f, b, w = sample(rng, pool[rng.integers(len(pool))], side)
                 xs.append(x)
                 fs.append(f)
@@ -139,8 +147,12 @@ def export_onnx(net, path):
 
 def main(argv=None):
     ap = argparse.ArgumentParser()
-    ap.add_argument('--data', required=True)
+    ap.add_argument('--data', required=True, help="the dev split (../shared/data/bruise-dev); '' : the corrections alone")
     ap.add_argument('--coco', required=True, help='the annotated real photos (annotations/real-dev.coco.json)')
+    ap.add_argument('--extra', action='append', default=[], metavar='COCO:IMAGES',
+                    help='corrections to learn from as well: a COCO file and the folder of its photos (repeatable)')
+    ap.add_argument('--exclude', default='', help='a file of photo names and source groups (one a line) to leave out: held-out corrections')
+    ap.add_argument('--init-onnx', default='', help='start from this exported model (fine-tuning) instead of random weights')
     ap.add_argument('--out', required=True, help='folder for model.onnx, model.pt and train.json')
     ap.add_argument('--fold', type=int, default=-1, help='hold out this fold (-1: train on everything)')
     ap.add_argument('--folds', type=int, default=5)
@@ -157,7 +169,13 @@ def main(argv=None):
     torch.set_num_threads(a.threads)
     os.makedirs(a.out, exist_ok=True)
     t0 = time.time()
-    photos = list_photos(a.data, a.coco)
+    extra = [tuple(e.rsplit(':', 1)) for e in a.extra]
+    photos = list_photos(a.data or None, a.coco, extra)
+    if a.exclude:
+        out = {l.strip() for l in open(a.exclude) if l.strip()}
+        photos = [p for p in photos if p.filename not in out and p.group not in out]
+    if not photos:
+        raise SystemExit('train: no photos (neither the dev split nor corrections)')
     assign_folds(photos, a.folds)
     write_folds(photos, os.path.join(a.out, 'folds.csv'))
     train = [p for p in photos if p.fold != a.fold]
@@ -165,14 +183,20 @@ def main(argv=None):
         train = train[: a.limit // 2] + train[-(a.limit - a.limit // 2):]
     load(train, a.data, a.coco)
     counts = {'annotated_real': sum(p.set == 'senmango' for p in train), 'composites': sum(p.set == 'composites' for p in train)}
+    if extra:
+        counts['corrections'] = sum(p.set == 'correction' for p in train)
     print(f'train: {len(train)} photos {counts}, held-out fold {a.fold}, loaded in {time.time() - t0:.1f} s', flush=True)
 
     net = BruiseUNet()
+    if a.init_onnx:
+        load_onnx(net, a.init_onnx)
     opt = torch.optim.AdamW(net.parameters(), lr=a.lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=a.lr, total_steps=a.steps, pct_start=0.15)
     batches = iter(torch.utils.data.DataLoader(Batches(train, a.seed + 1000 * (a.fold + 1), a.batch), batch_size=None,
                                                num_workers=1, prefetch_factor=4))
     net.train()
+    if a.init_onnx:
+        freeze_batchnorm(net)
     log = []
     for step in range(1, a.steps + 1):
         x, f, b, w = next(batches)
@@ -191,6 +215,7 @@ def main(argv=None):
         'sizes': SIZES, 'composite_share': COMPOSITE_SHARE, 'cast_share': render.CAST_SHARE,
         'cast_kelvin': render.CAST_KELVIN, 'exposure_ev': render.EXPOSURE_EV, 'input_side': INPUT_SIDE, 'photos': counts, 'seconds': round(time.time() - t0, 1),
         'loss_last_100': float(np.mean(log[-100:])), 'torch': torch.__version__,
+        'init': os.path.basename(a.init_onnx) if a.init_onnx else None, 'correction_share': CORRECTION_SHARE if extra else None,
     }
     with open(os.path.join(a.out, 'train.json'), 'w') as fh:
         json.dump(info, fh, indent=2)

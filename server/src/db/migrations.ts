@@ -272,5 +272,39 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('run_items').addColumn('overlay_image_type', 'text').execute();
       },
     },
+    '0016_model_registry': {
+      async up(db: Kysely<unknown>) {
+        // The model registry (models/registry.ts): versions trained here (the shipped models of
+        // MODELS_DIR stay built in, outside the database), the activations in order (the last one per
+        // task is in force; a rollback is one more), and the model a batch job was given when it was
+        // made, so all its photos use one model. PostgreSQL keeps each version's file in `data`
+        // (machines share nothing else); SQLite keeps it under DATA_DIR/models.
+        await db.schema
+          .createTable('model_versions')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('task', 'text', (c) => c.notNull())
+          .addColumn('sha256', 'text', (c) => c.notNull())
+          .addColumn('base_id', 'text')
+          .addColumn('entry', 'text', (c) => c.notNull())
+          .addColumn('card', 'text')
+          .addColumn('evaluation', 'text')
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('created_by', 'text', (c) => c.notNull())
+          .addColumn('data', dialect === 'postgres' ? 'bytea' : 'blob')
+          .execute();
+        await db.schema
+          .createTable('model_activations')
+          .addColumn('id', id, (c) => (dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()))
+          .addColumn('task', 'text', (c) => c.notNull())
+          .addColumn('model_id', 'text', (c) => c.notNull())
+          .addColumn('action', 'text', (c) => c.notNull())
+          .addColumn('forced', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('gate', 'text')
+          .addColumn('activated_at', 'text', (c) => c.notNull())
+          .addColumn('activated_by', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema.alterTable('jobs').addColumn('models', 'text').execute();
+      },
+    },
   };
 }

@@ -164,6 +164,8 @@ export interface JobsTable {
   failed: Generated<number>;
   /** 1: each photo's item keeps the full-size overlay (run_items.overlay_image) */
   keep_overlays: Generated<number>;
+  /** the models the job was given when it was made (JSON manifest entries: ids and sha256), null: the ones in force */
+  models: string | null;
   /** the stored run its results land in */
   run_id: string | null;
   /** why the job itself could not run (state 'failed') */
@@ -192,7 +194,42 @@ export interface LoginKnownAddressesTable {
   last_seen: string;
 }
 
+/** A model version of the registry (models/registry.ts); the shipped models are not rows. */
+export interface ModelVersionsTable {
+  id: string;
+  task: string;
+  sha256: string;
+  /** the version it was fine-tuned from (null: trained from scratch) */
+  base_id: string | null;
+  /** its manifest entry (JSON; `file` is relative to the registry's folder) */
+  entry: string;
+  /** its model card (Markdown) */
+  card: string | null;
+  /** its evaluation on held-out corrections beside the model then in use (JSON; the activation gate) */
+  evaluation: string | null;
+  created_at: string;
+  created_by: string;
+  /** the ONNX file (PostgreSQL); null on SQLite, where it is DATA_DIR/models/<id>.onnx */
+  data: Uint8Array | null;
+}
+
+export interface ModelActivationsTable {
+  id: Generated<number>;
+  task: string;
+  model_id: string;
+  /** 'activate' or 'rollback' */
+  action: string;
+  /** 1 when `--force` overrode the gate */
+  forced: Generated<number>;
+  /** the gate's figures (JSON) */
+  gate: string | null;
+  activated_at: string;
+  activated_by: string;
+}
+
 export interface Database {
+  model_versions: ModelVersionsTable;
+  model_activations: ModelActivationsTable;
   jobs: JobsTable;
   job_files: JobFilesTable;
   runs: RunsTable;

@@ -33,7 +33,16 @@ describe('a photo out of retries, and stuck jobs', () => {
     ]);
     expect((await stuckJobs(db, 0)).map((j) => j.id)).toContain(id);
 
-    const deps = { db, store: jobs.store, pool, registry, logger: silentLogger, maxPixels: 1e6, maxBytes: 1e6 };
+    const deps = {
+      db,
+      store: jobs.store,
+      pool,
+      registry,
+      models: jobs.models,
+      logger: silentLogger,
+      maxPixels: 1e6,
+      maxBytes: 1e6,
+    };
     await giveUpPhoto(deps, id, 0, '3 attempts failed or timed out');
     await giveUpPhoto(deps, id, 0, 'again');
     expect(await jobView(db, id)).toMatchObject({ state: 'done', total: 1, done: 0, failed: 1 });

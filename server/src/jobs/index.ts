@@ -5,6 +5,7 @@ import type { JobPool } from '@mango/runner';
 import type { ServerConfig } from '../config.ts';
 import type { DB } from '../db/index.ts';
 import type { Dialect } from '../db/migrations.ts';
+import { createModelRegistry, type ModelRegistry } from '../models/registry.ts';
 import { createLocalQueue, createPgBossQueue, type JobQueue } from './queue.ts';
 import { databasePhotoStore, directoryPhotoStore, type PhotoStore } from './store.ts';
 import type { JobWorkDeps } from './work.ts';
@@ -15,6 +16,8 @@ export type { JobView, JobOperation, PhotoStore } from './store.ts';
 export interface Jobs {
   queue: JobQueue;
   store: PhotoStore;
+  /** the model registry the jobs' photos are scored with */
+  models: ModelRegistry;
 }
 
 /** Photos in a directory (SQLite, or JOB_FILES_DIR), otherwise in the database. */
@@ -32,7 +35,9 @@ export async function createJobs(
   role: { worker: boolean } = { worker: config.jobWorker },
 ): Promise<Jobs> {
   const store = photoStoreFor(config, opened.dialect);
+  const models = createModelRegistry({ ...opened, dataDir: config.dataDir, modelsDir: config.modelsDir });
   const deps: JobWorkDeps = {
+    models,
     db: opened.db,
     store,
     pool,
@@ -57,5 +62,5 @@ export async function createJobs(
           stuckAfterMs: config.jobStuckAfterMs,
           logger,
         });
-  return { queue, store };
+  return { queue, store, models };
 }

@@ -129,7 +129,14 @@ export async function createJob(
   db: DB,
   store: PhotoStore,
   owner: JobOwner,
-  job: { operation: JobOperation; kind: RunKind; options: Record<string, unknown>; keepOverlays?: boolean },
+  job: {
+    operation: JobOperation;
+    kind: RunKind;
+    options: Record<string, unknown>;
+    keepOverlays?: boolean;
+    /** the model versions in force when the job is made: all its photos use them */
+    models?: readonly string[];
+  },
   uploads: readonly JobUpload[],
 ): Promise<string> {
   const { operation, options } = job;
@@ -151,6 +158,7 @@ export async function createJob(
         operation,
         options: JSON.stringify(options),
         keep_overlays: job.keepOverlays ? 1 : 0,
+        models: job.models ? JSON.stringify(job.models) : null,
         // 'failed' until every photo is stored: a request cut short leaves no job for the queue.
         state: 'failed',
         error: 'the upload did not complete',
@@ -193,6 +201,8 @@ export interface JobForWork {
   name: string;
   /** each photo's item keeps its full-size overlay */
   keepOverlays: boolean;
+  /** the model versions the job was given (null: a job from before the registry; the ones in force) */
+  models: string[] | null;
 }
 
 /** The job and the photo's name, or null when the job is gone or no longer active. */
@@ -207,16 +217,18 @@ export async function jobForPhoto(db: DB, jobId: string, position: number): Prom
       'jobs.state',
       'jobs.run_id',
       'jobs.keep_overlays',
+      'jobs.models',
       'job_files.name',
     ])
     .where('jobs.id', '=', jobId)
     .where('job_files.position', '=', position)
     .executeTakeFirst();
   if (!row || !row.run_id || !ACTIVE_STATES.includes(row.state as JobState)) return null;
-  const { keep_overlays: keep, ...job } = row;
+  const { keep_overlays: keep, models, ...job } = row;
   return {
     ...job,
     keepOverlays: Boolean(keep),
+    models: models ? (JSON.parse(models) as string[]) : null,
     run_id: row.run_id,
     operation: row.operation,
     options: JSON.parse(row.options) as Record<string, unknown>,

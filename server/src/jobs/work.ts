@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { isMangoError, type Logger, type PluginRegistry } from '@mango/core';
 import type { JobPool, JobResult } from '@mango/runner';
 import type { DB } from '../db/index.ts';
+import type { ModelRegistry } from '../models/registry.ts';
 import { planRun, scoreUploads, type ScoredPhoto } from '../runs/service.ts';
 import { closeJob, hasResult, jobForPhoto, recordPhoto, type PhotoStore } from './store.ts';
 
@@ -20,6 +21,8 @@ export interface JobWorkDeps {
   logger: Logger;
   maxPixels: number;
   maxBytes: number;
+  /** where the job's model versions are found (and the ones in force, for a job without any) */
+  models: ModelRegistry;
 }
 
 /** Runs the job on the pool; a full pool (BUSY: /api-py calls take it too) is waited out, not failed. */
@@ -45,14 +48,16 @@ async function store(deps: JobWorkDeps, job: Job, position: number, scored: Scor
 }
 
 /** Scores one photo of a job the way /api-py scores a call's photos (runs/service.ts). */
-function scoreOne(
+async function scoreOne(
   deps: JobWorkDeps,
   job: Job,
   bytes: Uint8Array,
   run = (j: Parameters<JobPool['run']>[0]) => runOnPool(deps.pool, j),
 ) {
   const plan = planRun(deps.registry, job.operation, job.options);
-  const score = { run, concurrency: 1, maxPixels: deps.maxPixels, maxBytes: deps.maxBytes };
+  // The job's own models (fixed when it was made), so its run records one model.
+  const models = job.models ? await deps.models.entries(job.models) : await deps.models.inForce();
+  const score = { run, concurrency: 1, maxPixels: deps.maxPixels, maxBytes: deps.maxBytes, models };
   return scoreUploads(score, plan, [{ name: job.name, bytes }], true, { fullOverlay: job.keepOverlays });
 }
 

@@ -39,6 +39,8 @@ export interface ScoreDeps {
   concurrency: number;
   maxPixels: number;
   maxBytes: number;
+  /** the models the photos may use (the registry's versions in force, or a job's); unset: MODELS_DIR's */
+  models?: ImageJob['models'];
 }
 
 /**
@@ -98,6 +100,7 @@ function imageJob(deps: ScoreDeps, plan: RunPlan, photo: PhotoInput, keep: boole
     steps: plan.steps,
     maxPixels: deps.maxPixels,
     maxBytes: deps.maxBytes,
+    ...(deps.models ? { models: deps.models } : {}),
     ...(keep && runs.photoThumbnail ? { thumbnail: THUMBNAIL_MAX_SIDE } : {}),
     ...(keep && runs.overlay ? { imageThumbnail: { name: runs.overlay, maxSide: THUMBNAIL_MAX_SIDE } } : {}),
   };

@@ -12,3 +12,6 @@ export type {
 } from './evaluate.ts';
 export { formatBruiseEvaluation } from './format.ts';
 export { summariseLabelSet, summarisePixelSet } from './metrics.ts';
+export { openTruth } from './truth.ts';
+export type { PixelTruth, TruthMasks } from './truth-masks.ts';
+export { maskToCounts } from '../rle.ts';

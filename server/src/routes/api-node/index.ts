@@ -5,6 +5,7 @@ import type { CallerEnv } from '../../auth/caller.ts';
 import { accountRoutes } from './accounts.ts';
 import { apiKeyRoutes } from './api-keys.ts';
 import { jobRoutes } from './jobs.ts';
+import { modelRoutes } from './models.ts';
 import { recoveryRoutes } from './recovery.ts';
 import { runRoutes } from './runs.ts';
 import { userRoutes } from './user.ts';
@@ -17,5 +18,6 @@ export function apiNodeRoutes(ctx: ServerContext): Hono<CallerEnv> {
   app.route('/', apiKeyRoutes(ctx));
   app.route('/', runRoutes(ctx));
   app.route('/', jobRoutes(ctx));
+  app.route('/', modelRoutes(ctx));
   return app;
 }

@@ -158,7 +158,8 @@ export function jobRoutes(ctx: ServerContext): Hono<CallerEnv> {
     const over = await overQueueCap(c, uploads.length);
     if (over) return over;
     const caller = c.get('caller');
-    const id = await createJob(db, jobs.store, caller, { operation, ...plan, keepOverlays }, uploads);
+    const models = (await jobs.models.inForce()).map((m) => m.id);
+    const id = await createJob(db, jobs.store, caller, { operation, ...plan, keepOverlays, models }, uploads);
     try {
       await jobs.queue.enqueue(id);
     } catch (e) {

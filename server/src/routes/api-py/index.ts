@@ -91,7 +91,9 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
   /** Scores the call's photos; `store` then saves them as the caller's run (null: not stored). */
   async function score(c: Context, plan: RunPlan, uploads: Upload[], extras?: ScoreExtras) {
     const owner = options.runOwner?.(c) ?? null;
-    const scored = await scoreUploads(deps, plan, uploads, owner !== null, extras);
+    // The models in force now (an activation reaches calls started CACHE_MS later at most).
+    const models = await ctx.jobs.models.inForce();
+    const scored = await scoreUploads({ ...deps, models }, plan, uploads, owner !== null, extras);
     const store = async () => (owner ? await storeRun(ctx.db, owner, plan, scored) : null);
     return { results: scored.map((s) => s.result), store };
   }

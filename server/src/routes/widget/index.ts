@@ -7,7 +7,7 @@
  * - /widget/models/<file>: their .onnx files.
  */
 import { readFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Hono } from 'hono';
 import { z } from 'zod';
@@ -28,11 +28,12 @@ function ortDist(): string {
   return dirname(fileURLToPath(import.meta.resolve('onnxruntime-web/wasm')));
 }
 
-export function widgetRuntimeRoutes(ctx: ServerContext, modelsDir: string): Hono {
+export function widgetRuntimeRoutes(ctx: ServerContext): Hono {
   const app = new Hono();
   const cache = 'public, max-age=86400';
+  // The versions in force (the registry's; the shipped model until an operator activates another).
   const models = async () =>
-    (await ctx.models.available('bruise-segmentation')).filter((m) => m.file.endsWith('.onnx'));
+    (await ctx.jobs.models.inForce()).filter((m) => m.task === 'bruise-segmentation' && m.file.endsWith('.onnx'));
   const fileName = (f: string) => f.split(/[\\/]/).pop()!;
 
   const route = describer({ tags: ['Widget'] });
@@ -75,7 +76,7 @@ export function widgetRuntimeRoutes(ctx: ServerContext, modelsDir: string): Hono
   app.get('/models/:file', model, async (c) => {
     const entry = (await models()).find((m) => fileName(m.file) === c.req.param('file'));
     if (!entry) return c.text('Not found', 404);
-    const body = await readFile(isAbsolute(entry.file) ? entry.file : join(modelsDir, entry.file));
+    const body = await readFile(entry.file);
     return c.body(body, 200, {
       'Content-Type': 'application/octet-stream',
       'Cache-Control': cache,
