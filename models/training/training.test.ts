@@ -4,7 +4,7 @@
  * the shipped model; this only proves the pipeline works where python3-torch is installed.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -37,4 +37,39 @@ describe.skipIf(skip)('npm run train:bruise -- --smoke', () => {
       rmSync(out, { recursive: true, force: true });
     }
   }, 300_000);
+});
+
+describe.skipIf(!torch)('fine-tuning starts from the ONNX weights (mango_train/onnx_init.py)', () => {
+  it('the network loaded from the shipped ONNX file gives the same logits as onnxruntime', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mango-onnx-init-'));
+    try {
+      const onnx = resolve(import.meta.dirname, '../bruise-unet-320.onnx');
+      const script = [
+        'import sys, numpy as np, torch',
+        'from mango_train.net import BruiseUNet',
+        'from mango_train.onnx_init import load_onnx',
+        'torch.manual_seed(7)',
+        'net = load_onnx(BruiseUNet(), sys.argv[1]).eval()',
+        'x = torch.randn(1, 3, 96, 128)',
+        "x.numpy().astype('<f4').tofile(sys.argv[2] + '/x.bin')",
+        "net(x).detach().numpy().astype('<f4').tofile(sys.argv[2] + '/y.bin')",
+      ].join('\n');
+      execFileSync('/usr/bin/python3', ['-c', script, onnx, dir], { cwd: import.meta.dirname, stdio: 'pipe' });
+      const floats = (f: string) => {
+        const b = readFileSync(join(dir, f));
+        return new Float32Array(b.buffer, b.byteOffset, b.byteLength / 4);
+      };
+      const ort = await import('onnxruntime-node');
+      const session = await ort.InferenceSession.create(onnx);
+      const out = (await session.run({ input: new ort.Tensor('float32', floats('x.bin'), [1, 3, 96, 128]) })).logits;
+      const torchOut = floats('y.bin');
+      expect(torchOut.length).toBe(2 * 96 * 128);
+      let worst = 0;
+      for (let i = 0; i < torchOut.length; i++)
+        worst = Math.max(worst, Math.abs((out.data as Float32Array)[i] - torchOut[i]));
+      expect(worst).toBeLessThan(1e-4);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
