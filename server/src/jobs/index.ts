@@ -8,6 +8,7 @@ import type { Dialect } from '../db/migrations.ts';
 import { createLocalQueue, createPgBossQueue, type JobQueue } from './queue.ts';
 import { databasePhotoStore, directoryPhotoStore, type PhotoStore } from './store.ts';
 import type { JobWorkDeps } from './work.ts';
+import { runPhotoStoreFor, type RunPhotoStore } from '../runs/photos.ts';
 
 export type { JobQueue } from './queue.ts';
 export type { JobView, JobOperation, PhotoStore } from './store.ts';
@@ -15,6 +16,10 @@ export type { JobView, JobOperation, PhotoStore } from './store.ts';
 export interface Jobs {
   queue: JobQueue;
   store: PhotoStore;
+  /** where stored runs keep their photos (read and deleted whatever KEEP_RUN_PHOTOS says) */
+  runPhotos: RunPhotoStore;
+  /** the store new runs keep their photos in: null with KEEP_RUN_PHOTOS=0 */
+  keptRunPhotos: RunPhotoStore | null;
 }
 
 /** Photos in a directory (SQLite, or JOB_FILES_DIR), otherwise in the database. */
@@ -32,9 +37,11 @@ export async function createJobs(
   role: { worker: boolean } = { worker: config.jobWorker },
 ): Promise<Jobs> {
   const store = photoStoreFor(config, opened.dialect);
+  const runPhotos = runPhotoStoreFor(config, opened.dialect);
   const deps: JobWorkDeps = {
     db: opened.db,
     store,
+    runPhotos: config.keepRunPhotos ? runPhotos : null,
     pool,
     registry,
     logger,
@@ -57,5 +64,5 @@ export async function createJobs(
           stuckAfterMs: config.jobStuckAfterMs,
           logger,
         });
-  return { queue, store };
+  return { queue, store, runPhotos, keptRunPhotos: config.keepRunPhotos ? runPhotos : null };
 }

@@ -92,7 +92,7 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
   async function score(c: Context, plan: RunPlan, uploads: Upload[], extras?: ScoreExtras) {
     const owner = options.runOwner?.(c) ?? null;
     const scored = await scoreUploads(deps, plan, uploads, owner !== null, extras);
-    const store = async () => (owner ? await storeRun(ctx.db, owner, plan, scored) : null);
+    const store = async () => (owner ? await storeRun(ctx.db, owner, plan, scored, ctx.jobs.keptRunPhotos) : null);
     return { results: scored.map((s) => s.result), store };
   }
 
