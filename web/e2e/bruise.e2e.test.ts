@@ -3,6 +3,7 @@ import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import JSZip from 'jszip';
 import Papa from 'papaparse';
+import sharp from 'sharp';
 import { sharedDir, SHARED_MISSING } from '@mango/core/testing/node';
 import { signInViaApi, startE2E, type E2E } from './harness.ts';
 
@@ -144,6 +145,29 @@ describe.skipIf(!shared)('Bruised Area Calculation pages', () => {
     expect(images).toHaveLength(1);
     expect(images[0]).toMatch(/^images\/syn_senmango_healthy_001\.(png|jpg)$/);
     expect(zip.files['images/']?.dir).toBe(true);
+
+    // The complete export: the kept row's full-resolution overlay and masks (not the deleted row's),
+    // its per-fruit and per-image tables and the run's provenance.
+    const files = Object.keys(zip.files).filter((n) => !n.endsWith('/') && !n.startsWith('images/'));
+    expect(files.sort()).toEqual([
+      'data.csv',
+      'fruits.csv',
+      'images.csv',
+      'masks/syn_senmango_healthy_001.bruise.png',
+      'masks/syn_senmango_healthy_001.fruit.png',
+      'overlays/syn_senmango_healthy_001.overlay.jpg',
+      'provenance.json',
+    ]);
+    const photo = await sharp(readFileSync(photos[1])).metadata();
+    for (const name of files.filter((n) => /\.(jpg|png)$/.test(n))) {
+      const meta = await sharp(await zip.file(name)!.async('uint8array')).metadata();
+      expect([meta.width, meta.height], name).toEqual([photo.width, photo.height]);
+    }
+    const perImage = Papa.parse<string[]>(await zip.file('images.csv')!.async('string'), { skipEmptyLines: true }).data;
+    expect(perImage.map((r) => r[0])).toEqual(['image', second[0]]);
+    expect(perImage[1][perImage[0].indexOf('fruit_pixels')]).toBe(second[1]);
+    const provenance = JSON.parse(await zip.file('provenance.json')!.async('string')) as { run_id: string };
+    expect(provenance.run_id).toMatch(/^[0-9a-f-]{36}$/);
 
     // a reload keeps the deletion
     await page.reload();
