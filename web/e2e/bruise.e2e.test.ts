@@ -172,6 +172,20 @@ describe.skipIf(!shared)('Bruised Area Calculation pages', () => {
     // a reload keeps the deletion
     await page.reload();
     await expect.poll(() => rows().count()).toBe(1);
+
+    // The run page links the stored run's full-resolution zip; each photo of it is kept.
+    await page.getByRole('link', { name: 'Open stored run' }).click();
+    await page.waitForURL(`**/results/${provenance.run_id}`);
+    await page.getByTestId('run-gallery').waitFor();
+    expect(await page.getByTestId('photo-not-kept').count()).toBe(0);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download full resolution (zip)' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`run-${provenance.run_id}-full.zip`);
+    const full = await JSZip.loadAsync(readFileSync((await download.path())!));
+    const masks = Object.keys(full.files).filter((n) => n.startsWith('masks/') && !n.endsWith('/'));
+    expect(masks).toHaveLength(4);
   });
 
   it('falls back to local storage (without overlays), then to No information available', async () => {
