@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  exportFileName,
+  exportStems,
   archiveEntryName,
   CROP_UPLOAD,
   DROPZONE_UPLOAD,
@@ -120,5 +122,13 @@ describe('archiveEntryName', () => {
     expect(archiveEntryName('lpt9')).toBe('_lpt9');
     expect(archiveEntryName('console.png')).toBe('console.png');
     expect(archiveEntryName('com10.png')).toBe('com10.png');
+  });
+});
+
+describe('exportStems and exportFileName', () => {
+  it('gives each photo a safe stem, unique regardless of case, in order', () => {
+    const stems = exportStems(['a.jpg', 'A.png', 'b<1>.jpeg', 'a.JPG', '.hidden', 'nul.jpg', 'x.y.png']);
+    expect(stems).toEqual(['a', 'A_2', 'b_1_', 'a_3', '.hidden', '_nul', 'x.y']);
+    expect(exportFileName(stems[6], '.fruit.png')).toBe('x.y.fruit.png');
   });
 });

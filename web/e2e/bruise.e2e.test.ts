@@ -3,6 +3,7 @@ import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import JSZip from 'jszip';
 import Papa from 'papaparse';
+import sharp from 'sharp';
 import { sharedDir, SHARED_MISSING } from '@mango/core/testing/node';
 import { signInViaApi, startE2E, type E2E } from './harness.ts';
 
@@ -145,9 +146,46 @@ describe.skipIf(!shared)('Bruised Area Calculation pages', () => {
     expect(images[0]).toMatch(/^images\/syn_senmango_healthy_001\.(png|jpg)$/);
     expect(zip.files['images/']?.dir).toBe(true);
 
+    // The complete export: the kept row's full-resolution overlay and masks (not the deleted row's),
+    // its per-fruit and per-image tables and the run's provenance.
+    const files = Object.keys(zip.files).filter((n) => !n.endsWith('/') && !n.startsWith('images/'));
+    expect(files.sort()).toEqual([
+      'data.csv',
+      'fruits.csv',
+      'images.csv',
+      'masks/syn_senmango_healthy_001.bruise.png',
+      'masks/syn_senmango_healthy_001.fruit.png',
+      'overlays/syn_senmango_healthy_001.overlay.jpg',
+      'provenance.json',
+    ]);
+    const photo = await sharp(readFileSync(photos[1])).metadata();
+    for (const name of files.filter((n) => /\.(jpg|png)$/.test(n))) {
+      const meta = await sharp(await zip.file(name)!.async('uint8array')).metadata();
+      expect([meta.width, meta.height], name).toEqual([photo.width, photo.height]);
+    }
+    const perImage = Papa.parse<string[]>(await zip.file('images.csv')!.async('string'), { skipEmptyLines: true }).data;
+    expect(perImage.map((r) => r[0])).toEqual(['image', second[0]]);
+    expect(perImage[1][perImage[0].indexOf('fruit_pixels')]).toBe(second[1]);
+    const provenance = JSON.parse(await zip.file('provenance.json')!.async('string')) as { run_id: string };
+    expect(provenance.run_id).toMatch(/^[0-9a-f-]{36}$/);
+
     // a reload keeps the deletion
     await page.reload();
     await expect.poll(() => rows().count()).toBe(1);
+
+    // The run page links the stored run's full-resolution zip; each photo of it is kept.
+    await page.getByRole('link', { name: 'Open stored run' }).click();
+    await page.waitForURL(`**/results/${provenance.run_id}`);
+    await page.getByTestId('run-gallery').waitFor();
+    expect(await page.getByTestId('photo-not-kept').count()).toBe(0);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download full resolution (zip)' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`run-${provenance.run_id}-full.zip`);
+    const full = await JSZip.loadAsync(readFileSync((await download.path())!));
+    const masks = Object.keys(full.files).filter((n) => n.startsWith('masks/') && !n.endsWith('/'));
+    expect(masks).toHaveLength(4);
   });
 
   it('falls back to local storage (without overlays), then to No information available', async () => {

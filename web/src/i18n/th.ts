@@ -222,6 +222,12 @@ export const th: Record<string, string> = {
   By: 'โดย',
   Export: 'ส่งออก',
   'Delete run': 'ลบการประมวลผล',
+  'Download full resolution (zip)': 'ดาวน์โหลดความละเอียดเต็ม (zip)',
+  'The photos of this run were not kept': 'ไม่ได้เก็บภาพถ่ายของการประมวลผลนี้ไว้',
+  'photo not kept': 'ไม่ได้เก็บภาพถ่าย',
+  'The zip has no full-resolution overlays and masks: {{reason}}':
+    'ไฟล์ zip ไม่มีภาพซ้อนทับและมาสก์ความละเอียดเต็ม: {{reason}}',
+  'These results are not a stored run.': 'ผลลัพธ์เหล่านี้ไม่ได้ถูกบันทึกเป็นการประมวลผล',
   Summary: 'สรุป',
   'Threshold (bruise %)': 'เกณฑ์ (% รอยช้ำ)',
   n: 'จำนวน',

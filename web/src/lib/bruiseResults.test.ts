@@ -107,7 +107,7 @@ describe('bruise results', () => {
   });
 
   it('zips data.csv and the overlays of the rows that have one', async () => {
-    const zip = await JSZip.loadAsync(await (await buildBruiseZip(rows)).arrayBuffer());
+    const zip = await JSZip.loadAsync(await (await buildBruiseZip(rows)).blob.arrayBuffer());
     const names = Object.keys(zip.files).sort();
     expect(names).toEqual(['data.csv', 'images/', 'images/a.png']);
     const png = await zip.file('images/a.png')!.async('uint8array');
@@ -127,7 +127,7 @@ describe('bruise results', () => {
       { ...rows[0], overlay_img: undefined, overlay_url: '/api-node/runs/r/items/0/overlay' },
       { ...rows[0], filename: 'b.jpg', overlay_img: undefined, overlay_url: '/gone' },
     ];
-    const zip = await JSZip.loadAsync(await (await buildBruiseZip(batch, fetchOverlay)).arrayBuffer());
+    const zip = await JSZip.loadAsync(await (await buildBruiseZip(batch, fetchOverlay)).blob.arrayBuffer());
     expect(read).toEqual(['/api-node/runs/r/items/0/overlay', '/gone']);
     expect(Object.keys(zip.files).sort()).toEqual(['data.csv', 'images/', 'images/a.jpg']);
     expect(await zip.file('images/a.jpg')!.async('uint8array')).toEqual(jpeg);
@@ -136,7 +136,7 @@ describe('bruise results', () => {
 
   it('keeps overlay names unique when two photos share a stem', async () => {
     const twins = [rows[0], { ...rows[0], filename: 'a.jpeg' }];
-    const zip = await JSZip.loadAsync(await (await buildBruiseZip(twins)).arrayBuffer());
+    const zip = await JSZip.loadAsync(await (await buildBruiseZip(twins)).blob.arrayBuffer());
     expect(Object.keys(zip.files).filter((n) => n.startsWith('images/a'))).toEqual(['images/a.png', 'images/a_2.png']);
   });
 
@@ -146,7 +146,7 @@ describe('bruise results', () => {
       { ...rows[0], filename: 'C:\\evil\\..\\x\u0000\u202e.png' },
       { ...rows[0], filename: 'มะม่วง.jpg' },
     ];
-    const zip = await JSZip.loadAsync(await (await buildBruiseZip(hostile)).arrayBuffer());
+    const zip = await JSZip.loadAsync(await (await buildBruiseZip(hostile)).blob.arrayBuffer());
     expect(Object.keys(zip.files).sort()).toEqual([
       'data.csv',
       'images/',
@@ -163,7 +163,7 @@ describe('bruise results', () => {
       { ...rows[0], filename: 'A_B__C_.png' },
       { ...rows[0], filename: 'nul.jpg' },
     ];
-    const zip = await JSZip.loadAsync(await (await buildBruiseZip(odd)).arrayBuffer());
+    const zip = await JSZip.loadAsync(await (await buildBruiseZip(odd)).blob.arrayBuffer());
     expect(Object.keys(zip.files).filter((n) => n.startsWith('images/'))).toEqual([
       'images/',
       "images/@SUM(1+1)_cmd_'calc'!A0.png",

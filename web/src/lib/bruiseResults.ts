@@ -5,9 +5,18 @@
  * names the full-size overlay kept with its stored run (`overlay_url`), read when it is shown.
  */
 import JSZip from 'jszip';
-import { archiveEntryName, sanitizeFileName, type BruiseResultItem } from '@mango/core';
-import { DATA_CSV_COLUMNS, dataCsv, formatPercent } from '@mango/core/results';
-import { DOWNLOAD_CSV, fileStem } from './download.ts';
+import { exportFileName, exportStems, sanitizeFileName, type BruiseResultItem } from '@mango/core';
+import {
+  DATA_CSV_COLUMNS,
+  dataCsv,
+  formatPercent,
+  fruitTableCsv,
+  imageTableCsv,
+  isBruiseFigures,
+  type StoredRun,
+} from '@mango/core/results';
+import { BRUISE_FILE_SUFFIXES } from '@mango/plugin-bruise/schema';
+import { DOWNLOAD_CSV } from './download.ts';
 
 /** A result row: the API item, whose overlay is absent once restored from local storage. */
 export type BruiseRow = Omit<BruiseResultItem, 'overlay_img' | 'fruits'> & {
@@ -103,26 +112,79 @@ async function overlayFile(row: BruiseRow, fetchOverlay?: OverlayFetcher) {
 }
 
 /**
- * area_calculation_results.zip: data.csv and images/ with each row's overlay, named after the
- * photo (a row restored from local storage has no overlay, so no image, unless a batch job kept
- * it: `fetchOverlay` reads it).
+ * A stored run and its full-resolution export (GET /api-node/runs/{id}/export?format=zip&resolution=full),
+ * or why there is none (its photos were not kept, the run is gone): lib/runs.ts fetchFullExport.
  */
-export async function buildBruiseZip(rows: readonly BruiseRow[], fetchOverlay?: OverlayFetcher): Promise<Blob> {
+export type FullExportFetcher = (runId: string) => Promise<{ run: StoredRun; zip: JSZip } | { refused: string }>;
+
+/**
+ * Adds the rows' full-resolution files to `zip`: for the photos of each row's stored run that are
+ * still rows here, `overlays/<stem>.overlay.jpg`, `masks/<stem>.fruit.png` and `masks/<stem>.bruise.png`
+ * (named as `mango bruise --overlays --masks` names them), the per-fruit and per-image tables of
+ * those photos (`fruits.csv`, `images.csv`, the stored run's columns) and the run's `provenance.json`.
+ * Answers why they could not be added, or null.
+ */
+async function addFullResolution(
+  zip: JSZip,
+  rows: readonly BruiseRow[],
+  fetchFull: FullExportFetcher,
+): Promise<string | null> {
+  const runIds = [...new Set(rows.flatMap((r) => (r.run_id ? [r.run_id] : [])))];
+  if (runIds.length === 0) return 'These results are not a stored run.';
+  const figures: StoredRun['items'][number]['result'][] = [];
+  for (const runId of runIds) {
+    const full = await fetchFull(runId);
+    if ('refused' in full) return full.refused;
+    const { run } = full;
+    const stems = exportStems(run.items.map((i) => i.filename));
+    // Each row of this run is the first item of its name not taken yet.
+    const taken = new Set<number>();
+    for (const row of rows.filter((r) => r.run_id === runId)) {
+      const k = run.items.findIndex((i, n) => !taken.has(n) && i.filename === row.filename);
+      if (k >= 0) taken.add(k);
+    }
+    for (const k of [...taken].sort((a, b) => a - b)) {
+      figures.push(run.items[k].result);
+      for (const suffix of Object.values(BRUISE_FILE_SUFFIXES)) {
+        const name = exportFileName(stems[k], suffix);
+        for (const folder of ['overlays', 'masks']) {
+          const entry = full.zip.file(`${folder}/${name}`);
+          if (entry) zip.file(`${folder}/${name}`, await entry.async('uint8array'), { compression: 'STORE' });
+        }
+      }
+    }
+    const provenance = full.zip.file('provenance.json');
+    if (provenance)
+      zip.file(runIds.length > 1 ? `provenance-${runId}.json` : 'provenance.json', await provenance.async('string'));
+  }
+  const scored = figures.filter(isBruiseFigures);
+  zip.file('fruits.csv', fruitTableCsv(scored));
+  zip.file('images.csv', imageTableCsv(scored));
+  return null;
+}
+
+/**
+ * area_calculation_results.zip: data.csv (the spec's four columns) and images/ with each row's
+ * overlay as shown, named after the photo (a row restored from local storage has no overlay, so no
+ * image, unless a batch job kept it: `fetchOverlay` reads it); with `fetchFull`, also the
+ * full-resolution overlays and masks, the per-fruit and per-image tables and the provenance of the
+ * rows' stored run (`addFullResolution`). `missing` says why those could not be added.
+ */
+export async function buildBruiseZip(
+  rows: readonly BruiseRow[],
+  fetchOverlay?: OverlayFetcher,
+  fetchFull?: FullExportFetcher,
+): Promise<{ blob: Blob; missing: string | null }> {
   const zip = new JSZip();
   zip.file(BRUISE_CSV_NAME, bruiseCsv(rows));
   const images = zip.folder('images');
-  // Lower case: names that differ only in case are one file on Windows and macOS.
-  const used = new Set<string>();
-  for (const row of rows) {
+  // The server sanitises names it is sent; rows kept from before (local storage) may not be.
+  const stems = exportStems(rows.map((r) => sanitizeFileName(r.filename)));
+  for (const [k, row] of rows.entries()) {
     if (!images) continue;
     const decoded = await overlayFile(row, fetchOverlay);
-    if (!decoded) continue;
-    // The server sanitises names it is sent; rows kept from before (local storage) may not be.
-    const stem = archiveEntryName(fileStem(sanitizeFileName(row.filename)));
-    let name = `${stem}.${decoded.extension}`;
-    for (let n = 2; used.has(name.toLowerCase()); n++) name = `${stem}_${n}.${decoded.extension}`;
-    used.add(name.toLowerCase());
-    images.file(name, decoded.bytes);
+    if (decoded) images.file(`${stems[k]}.${decoded.extension}`, decoded.bytes);
   }
-  return zip.generateAsync({ type: 'blob' });
+  const missing = fetchFull ? await addFullResolution(zip, rows, fetchFull) : null;
+  return { blob: await zip.generateAsync({ type: 'blob' }), missing };
 }

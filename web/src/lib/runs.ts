@@ -10,6 +10,7 @@ import {
   type StoredRun,
   type StoredRunItem,
 } from '@mango/core/results';
+import JSZip from 'jszip';
 import { apiFetch, apiJson } from '#web/api/client.ts';
 import { downloadBlob } from './download.ts';
 
@@ -83,22 +84,44 @@ export async function deleteRun(id: string): Promise<void> {
   if (!res.ok) throw new Error(`Failed to delete the run (${res.status})`);
 }
 
-export type ExportFormat = 'csv' | 'images-csv' | 'json' | 'zip' | 'html' | 'provenance';
+export type ExportFormat = 'csv' | 'images-csv' | 'json' | 'zip' | 'zip-full' | 'html' | 'provenance';
 
 export function exportUrl(id: string, format: ExportFormat, threshold?: number): string {
   const p = new URLSearchParams();
   if (format === 'images-csv') {
     p.set('format', 'csv');
     p.set('table', 'images');
+  } else if (format === 'zip-full') {
+    // the kept photos scored again: overlays at the photo's size and the masks
+    p.set('format', 'zip');
+    p.set('resolution', 'full');
   } else p.set('format', format);
   if (format === 'html' && threshold !== undefined) p.set('threshold', String(threshold));
   return `/api-node/runs/${encodeURIComponent(id)}/export?${p}`;
 }
 
+/** The reason an export was refused (the server's `error`), or the status. */
+async function refusal(res: Response): Promise<string> {
+  const body = (await res.json().catch(() => null)) as { error?: unknown } | null;
+  return typeof body?.error === 'string' ? body.error : `Export failed (${res.status})`;
+}
+
+/**
+ * The run and its full-resolution export as a zip (bruiseResults.ts buildBruiseZip), or the reason
+ * there is none (its photos were not kept: 409; the run is gone: 404).
+ */
+export async function fetchFullExport(runId: string): Promise<{ run: StoredRun; zip: JSZip } | { refused: string }> {
+  const run = await fetchRun(runId);
+  if (!run) return { refused: 'Run not found' };
+  const res = await apiFetch(exportUrl(runId, 'zip-full'));
+  if (!res.ok) return { refused: await refusal(res) };
+  return { run, zip: await JSZip.loadAsync(await res.arrayBuffer()) };
+}
+
 /** Downloads an export under the name the server gives it (Content-Disposition). */
 export async function downloadExport(id: string, format: ExportFormat, threshold?: number): Promise<void> {
   const res = await apiFetch(exportUrl(id, format, threshold));
-  if (!res.ok) throw new Error(`Export failed (${res.status})`);
+  if (!res.ok) throw new Error(format === 'zip-full' ? await refusal(res) : `Export failed (${res.status})`);
   const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? `run-${id}`;
   downloadBlob(await res.blob(), name);
 }

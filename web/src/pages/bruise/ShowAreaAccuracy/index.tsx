@@ -9,7 +9,7 @@ import Layout from '#web/components/Layout.tsx';
 import TableHead from '#web/components/TableHead.tsx';
 import OverlayImage from '#web/components/OverlayImage.tsx';
 import { downloadBlob } from '#web/lib/download.ts';
-import { fetchOverlay } from '#web/lib/runs.ts';
+import { fetchFullExport, fetchOverlay } from '#web/lib/runs.ts';
 import {
   BRUISE_ZIP_NAME,
   buildBruiseZip,
@@ -64,7 +64,9 @@ export default function ShowAreaAccuracy() {
     }
     setDownloading(true);
     try {
-      downloadBlob(await buildBruiseZip(rows, fetchOverlay), BRUISE_ZIP_NAME);
+      const { blob, missing } = await buildBruiseZip(rows, fetchOverlay, fetchFullExport);
+      downloadBlob(blob, BRUISE_ZIP_NAME);
+      if (missing) alert(t('The zip has no full-resolution overlays and masks: {{reason}}', { reason: t(missing) }));
     } catch (e) {
       console.error('Could not build the results zip', e);
       alert(t('Could not build the results zip.'));

@@ -55,6 +55,8 @@ const EXPORTS: { format: ExportFormat; label: string; bruiseOnly?: boolean; othe
   { format: 'csv', label: 'Per-fruit CSV', otherLabel: 'CSV table' },
   { format: 'images-csv', label: 'Per-image CSV', bruiseOnly: true },
   { format: 'zip', label: 'ZIP (tables, overlays, provenance)' },
+  // the kept photos scored again: overlays at the photo's size and the masks
+  { format: 'zip-full', label: 'Download full resolution (zip)', bruiseOnly: true },
   { format: 'json', label: 'Results JSON' },
   { format: 'html', label: 'Report (HTML)', bruiseOnly: true },
   { format: 'provenance', label: 'Provenance' },
@@ -109,6 +111,8 @@ export default function Run() {
   const photos = useMemo(() => (run ? bruiseItems(run) : []), [run]);
   const failed = useMemo(() => (run ? failedItems(run) : []), [run]);
   const percents = useMemo(() => photos.map((p) => p.figures.bruise_percent), [photos]);
+  // A full-resolution export scores the kept photos again: every scored photo must be kept.
+  const photosKept = photos.length > 0 && photos.every((p) => p.item.photo_kept);
   const stats = useMemo(() => summaryStats(percents, threshold), [percents, threshold]);
   const bins = useMemo(() => histogramBins(percents), [percents]);
   // The lot summary of a graded run (the rules' own order when they are a preset).
@@ -202,7 +206,14 @@ export default function Run() {
 
         <div className="tool-actions run-exports" role="group" aria-label={t('Export')}>
           {EXPORTS.filter((e) => bruise || !e.bruiseOnly).map((e) => (
-            <button key={e.format} type="button" className="btn btn-secondary" onClick={() => void exportAs(e.format)}>
+            <button
+              key={e.format}
+              type="button"
+              className="btn btn-secondary"
+              onClick={() => void exportAs(e.format)}
+              disabled={e.format === 'zip-full' && !photosKept}
+              title={e.format === 'zip-full' && !photosKept ? t('The photos of this run were not kept') : undefined}
+            >
               {t(bruise ? e.label : (e.otherLabel ?? e.label))}
             </button>
           ))}
@@ -414,6 +425,12 @@ export default function Run() {
                   </div>
                   <figcaption>
                     {item.filename} – {fmt.fixed(figures.bruise_percent)} %
+                    {!item.photo_kept && (
+                      <span className="photo-not-kept" data-testid="photo-not-kept">
+                        {' '}
+                        ({t('photo not kept')})
+                      </span>
+                    )}
                   </figcaption>
                 </figure>
               ))}
