@@ -1,5 +1,5 @@
 import { definePlugin, throwIfAborted, wantsImage, type PluginImages } from '@mango/core';
-import { analyseBruise, fullResolutionMasks, scaleOf, summariseBruise } from './analyse.ts';
+import { analyseBruise, fullResolutionLabels, fullResolutionMasks, scaleOf, summariseBruise } from './analyse.ts';
 import { renderOverlay } from './overlay.ts';
 import { BRUISE_IMAGES, BruiseOptions, BruiseResult } from './schema.ts';
 import { bruiseRuns } from './runs.ts';
@@ -9,7 +9,7 @@ export const BRUISE_VERSION = '0.1.0';
 // What other packages use besides the plugin (the CLI, the widget, the models' tests and training
 // scripts); everything else is imported from its module inside this package.
 export { BruiseOptions } from './schema.ts';
-export { analyseBruise, summariseBruise } from './analyse.ts';
+export { analyseBruise, summariseBruise, MAX_LABELLED_FRUIT } from './analyse.ts';
 export { INVARIANCE_VARIANTS } from './invariance.ts';
 export { cropSquarePlanes } from './model.ts';
 export { squareLogits } from './learned.ts';
@@ -63,6 +63,10 @@ export default definePlugin({
       });
       if (wantsImage(ctx, 'fruit-mask')) images['fruit-mask'] = mask(full.fruit);
       if (wantsImage(ctx, 'bruise-mask')) images['bruise-mask'] = mask(full.bruise);
+    }
+    if (wantsImage(ctx, 'fruit-labels')) {
+      const { width, height, data } = fullResolutionLabels(analysis);
+      images['fruit-labels'] = { kind: 'mask', mask: { width, height, data } };
     }
     ctx.progress(1);
     const result: BruiseResult = {
