@@ -43,14 +43,20 @@ export const featuresField: FormField<z.output<typeof features.options.shape.fea
   },
 };
 
-/** `isolate`: remove the background first when 'true' or '1'. */
-export const isolateField: FormField<boolean> = {
+/** A yes/no field: on when 'true' or '1'. */
+const switchField = (description: string): FormField<boolean> => ({
   // z.literal keeps this order (z.enum would list '0' and '1' first, as object keys)
-  wire: z
-    .literal(['true', 'false', '1', '0'])
-    .meta({ description: 'Remove the background before measuring (default false)' }),
+  wire: z.literal(['true', 'false', '1', '0']).meta({ description }),
   read: (values) => values.some((v) => v === 'true' || v === '1'),
-};
+});
+
+/** `isolate`: remove the background first when 'true' or '1'. */
+export const isolateField = switchField('Remove the background before measuring (default false)');
+
+/** `per_fruit`: also measure each fruit on its own (FeaturesOptions.perFruit). */
+export const perFruitField = switchField(
+  "Also measure each fruit on its own at full resolution (default false): the answer's `fruits` has one entry per fruit, numbered as in the bruise per-fruit table, with its bruise figures and its features; px_per_cm or reference_mm add lengths and areas in cm and cm²",
+);
 
 /**
  * A decimal-number field that sets one optional numeric bruise option, checked by that option's
@@ -99,12 +105,14 @@ export const gradesField: FormField<GradeRules | undefined> = {
 };
 
 /** The text fields of each form, by wire name (in the order OpenAPI lists them, after `images`). */
-export const ANALYZE_FIELDS = { features: featuresField, isolate: isolateField };
-export const BRUISE_FIELDS = {
-  [wireName('pxPerCm')]: pxPerCmField,
-  [wireName('referenceMm')]: referenceMmField,
-  grades: gradesField,
+const SCALE_FIELDS = { [wireName('pxPerCm')]: pxPerCmField, [wireName('referenceMm')]: referenceMmField };
+export const ANALYZE_FIELDS = {
+  features: featuresField,
+  isolate: isolateField,
+  [wireName('perFruit')]: perFruitField,
+  ...SCALE_FIELDS,
 };
+export const BRUISE_FIELDS = { ...SCALE_FIELDS, grades: gradesField };
 
 type Fields = Record<string, FormField<unknown>>;
 type FieldValues<F extends Fields> = { [K in keyof F]: F[K] extends FormField<infer T> ? T : never };
