@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { pluginsCommand } from './commands/plugins.ts';
 import { removeBackgroundCommand, resizeCommand } from './commands/transforms.ts';
 import { featuresCommand } from './commands/features.ts';
+import { measureCommand } from './commands/measure.ts';
 import { cropCommand, kmeansCommand } from './commands/single.ts';
 import { bruiseCommand, evalCommand } from './commands/bruise.ts';
 import { UsageError } from './util.ts';
@@ -24,6 +25,7 @@ export function buildProgram(): Command {
   bruiseCommand(program);
   resizeCommand(program);
   featuresCommand(program);
+  measureCommand(program);
   removeBackgroundCommand(program);
   cropCommand(program);
   kmeansCommand(program);

@@ -4,10 +4,12 @@ import {
   fruitTableCsv,
   histogramBins,
   imageTableCsv,
+  measureTableCsv,
   scaleStatusOf,
   summaryStats,
   type BruiseFigures,
 } from './results.ts';
+import type { FeatureResultItem } from './schemas/index.ts';
 
 const fruit = (x: number, pct: number, colour: number | null) => ({
   bbox: { x, y: 5, width: 40, height: 30 },
@@ -95,6 +97,57 @@ describe('tidy tables', () => {
     expect(dataCsv([item('c.png', [fruit(3, 4.126, null)])], { newline: '\r\n', finalNewline: false })).toBe(
       'Filename,Total Mango Pixels,Bruise Percentage,Non-Bruise Percentage\r\nc.png,1000,4.13,95.87',
     );
+  });
+});
+
+describe('the per-fruit measurement table', () => {
+  const measured = (n: number, area: number, scaled?: Record<string, number>) => ({
+    ...fruit(10 * n, n, n === 1 ? null : 2.5),
+    fruit: n,
+    features: { area: { area, solidity: 0.98 }, rgb: { mean_R: 100 + n } },
+    ...(scaled ? { scaled } : {}),
+  });
+  const masks = { method: 'model' as const, model_id: 'm', model_sha256: 'x', version: '1', width: 80, height: 60 };
+  const items: FeatureResultItem[] = [
+    {
+      image_name: 'a.jpg',
+      features: { area: { area: 4800, solidity: 1 } },
+      fruits: [measured(1, 1000, { area_cm2: 2.5 }), measured(2, 990, { area_cm2: 2.475 })],
+      fruit_masks: { ...masks, px_per_cm: 20, scale_source: 'given' },
+    },
+    {
+      image_name: 'empty.jpg',
+      features: {},
+      fruits: [],
+      fruit_masks: { ...masks, px_per_cm: 20, scale_source: 'given' },
+    },
+    { image_name: '=bad.jpg', error: 'bad.jpg: not a supported image' },
+  ];
+
+  it('one row per fruit with its bruise figures, scale, features and cm values; a bare row for a photo without fruit or failed', () => {
+    expect(measureTableCsv(items, { features: ['rgb', 'area'] })).toBe(
+      [
+        'image,fruit,bbox_x,bbox_y,bbox_w,bbox_h,fruit_pixels,bruise_pixels,bruise_percent,lesion_count,fruit_area_cm2,bruise_area_cm2,colour_difference,px_per_cm,scale_source,mean_R,area,solidity,area_cm2,error',
+        'a.jpg,1,10,5,40,30,1000,10,1,1,,,,20,given,101,1000,0.98,2.5,',
+        'a.jpg,2,20,5,40,30,1000,20,2,1,,,2.5,20,given,102,990,0.98,2.475,',
+        'empty.jpg,,,,,,,,,,,,,20,given,,,,,',
+        "'=bad.jpg,,,,,,,,,,,,,,,,,,,bad.jpg: not a supported image",
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it("takes the cm columns and a front end's extra columns (after image and fruit) from the caller", () => {
+    const csv = measureTableCsv(items.slice(0, 1), {
+      features: ['area'],
+      scaled: ['area_cm2', 'perimeter_cm'],
+      extra: [['treatment', (r) => (r.item.image_name === 'a.jpg' ? 'hot water' : null)]],
+    });
+    const [header, first] = csv.trim().split('\n');
+    expect(header.split(',').slice(0, 4)).toEqual(['image', 'fruit', 'treatment', 'bbox_x']);
+    expect(header.split(',').slice(-2)).toEqual(['area_cm2', 'perimeter_cm']);
+    expect(first.split(',').slice(0, 3)).toEqual(['a.jpg', '1', 'hot water']);
+    expect(first.split(',').at(-1)).toBe('');
   });
 });
 

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { csvTable, type CsvCell, type CsvColumn, type CsvLayout } from './csv.ts';
-import { BruiseResultItem, FeatureResultItem } from './schemas/index.ts';
+import { BruiseResultItem, FeatureResultItem, type FruitFeatures } from './schemas/index.ts';
 import type { RanWith } from './runs.ts';
 import { quantile } from './statistics.ts';
 
@@ -321,6 +321,87 @@ export function featureTableCsv(
     ...(hasError ? [['error', (i: FeatureResultItem) => blank(i.error)] as CsvColumn<FeatureResultItem>] : []),
   ];
   return csvTable(table, items, options.layout);
+}
+
+/** A row of the per-fruit measurement table: a photo's item and one of its fruit (none: a failed photo or one without fruit). */
+export interface MeasureRow {
+  item: FeatureResultItem;
+  fruit: FruitFeatures | null;
+}
+
+/** The bruise figures of each fruit in the measurement table: the per-fruit table's columns after `image, fruit`. */
+const MEASURE_BRUISE_COLUMNS = [
+  'bbox_x',
+  'bbox_y',
+  'bbox_w',
+  'bbox_h',
+  'fruit_pixels',
+  'bruise_pixels',
+  'bruise_percent',
+  'lesion_count',
+  'fruit_area_cm2',
+  'bruise_area_cm2',
+  'colour_difference',
+];
+
+/** The rows of the measurement table: one per fruit, in the photo's order; one bare row for a photo without any. */
+export const measureRows = (items: readonly FeatureResultItem[]): MeasureRow[] =>
+  items.flatMap((item): MeasureRow[] =>
+    item.fruits?.length ? item.fruits.map((fruit) => ({ item, fruit })) : [{ item, fruit: null }],
+  );
+
+export interface MeasureTableOptions {
+  /** the feature groups, in order (default: as the fruit give them) */
+  features?: readonly string[];
+  /** value names of a feature no fruit returned (every photo failed) */
+  known?: Partial<Record<string, readonly string[]>>;
+  /** the cm / cm² columns (default: those the fruit give) */
+  scaled?: readonly string[];
+  /**
+   * Columns a front end adds after `image, fruit` (the experiment's metadata, for instance): the
+   * table keeps one writer, so every front end's measurement table gets them the same way.
+   */
+  extra?: readonly CsvColumn<MeasureRow>[];
+  layout?: CsvLayout;
+}
+
+/**
+ * The per-fruit measurement table (`mango measure --out table.csv`, a per-fruit feature run's
+ * `fruits` export): `image, fruit` (numbered as in the bruise per-fruit table), that fruit's bruise
+ * figures, the scale, every feature value of the fruit at full resolution, its lengths and areas in
+ * cm / cm² when the photo has a scale; an `error` column when a photo failed (its row has no fruit).
+ */
+export function measureTableCsv(items: readonly FeatureResultItem[], options: MeasureTableOptions = {}): string {
+  const rows = measureRows(items);
+  const fruits = rows.flatMap((r) => (r.fruit ? [r.fruit] : []));
+  const perFruit = fruits.map((f) => ({ image_name: '', features: f.features }));
+  const columns = featureColumns(perFruit, options.features, options.known);
+  const scaled = options.scaled ?? [...new Set(fruits.flatMap((f) => Object.keys(f.scaled ?? {})))];
+  const bruise = new Map(FRUIT_COLUMNS.map(([name, field]) => [name, field]));
+  const asFruitRow = (r: MeasureRow & { fruit: FruitFeatures }) =>
+    ({ image: { filename: r.item.image_name }, index: r.fruit.fruit, fruit: r.fruit }) as unknown as FruitRow;
+  const ofFruit =
+    (field: (r: MeasureRow & { fruit: FruitFeatures }) => CsvCell) =>
+    (r: MeasureRow): CsvCell =>
+      r.fruit ? field(r as MeasureRow & { fruit: FruitFeatures }) : '';
+  const table: CsvColumn<MeasureRow>[] = [
+    ['image', (r) => r.item.image_name],
+    ['fruit', ofFruit((r) => r.fruit.fruit)],
+    ...(options.extra ?? []),
+    ...MEASURE_BRUISE_COLUMNS.map((name): CsvColumn<MeasureRow> => [
+      name,
+      ofFruit((r) => bruise.get(name)!(asFruitRow(r))),
+    ]),
+    ['px_per_cm', (r) => blank(r.item.fruit_masks?.px_per_cm)],
+    ['scale_source', (r) => blank(r.item.fruit_masks?.scale_source)],
+    ...columns.map(({ feature, valueName }): CsvColumn<MeasureRow> => [
+      valueName,
+      ofFruit((r) => blank(r.fruit.features[feature]?.[valueName])),
+    ]),
+    ...scaled.map((name): CsvColumn<MeasureRow> => [name, ofFruit((r) => blank(r.fruit.scaled?.[name]))]),
+    ...(items.some((i) => i.error) ? [['error', (r: MeasureRow) => blank(r.item.error)] as CsvColumn<MeasureRow>] : []),
+  ];
+  return csvTable(table, rows, options.layout);
 }
 
 // ---- statistics ------------------------------------------------------------------------------

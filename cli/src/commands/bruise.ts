@@ -87,7 +87,7 @@ interface BruiseFlags {
 }
 
 /** The CLI's wording of the BruiseOptions it offers as flags (names, kinds and defaults come from the schema). */
-const BRUISE_FLAG_HELP: Record<string, FlagHelp> = {
+export const BRUISE_FLAG_HELP: Record<string, FlagHelp> = {
   method: { value: 'method', description: 'auto | classical | model' },
   pxPerCm: { description: 'pixels per centimetre: also report areas in cm²' },
   referenceMm: {

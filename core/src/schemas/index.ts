@@ -46,17 +46,6 @@ export const FEATURE_DISPLAY_NAMES: Record<FeatureId, string> = {
   algebraic: 'Algebraic Features',
 };
 
-/** Feature analysis result item: { image_name, features: { id: { value_name: number } } } or error. */
-export const FeatureResultItem = z.object({
-  image_name: z.string(),
-  features: z.record(z.string(), z.record(z.string(), z.number())).optional(),
-  error: z.string().optional(),
-  downscaled: z.boolean().optional(),
-  /** the stored run of the call (GET /api-node/runs/{id}); null when it is not stored */
-  run_id: z.string().nullable().optional(),
-});
-export type FeatureResultItem = z.infer<typeof FeatureResultItem>;
-
 export const BruiseFruit = z.object({
   bbox: z.object({ x: z.number().int(), y: z.number().int(), width: z.number().int(), height: z.number().int() }),
   pixels: z.number().int(),
@@ -90,6 +79,47 @@ export const ReferenceObject = z.object({
 export const SCALE_STATUSES = ['found', 'not-found', 'given', 'none'] as const;
 export const ScaleStatus = z.enum(SCALE_STATUSES);
 export type ScaleStatus = z.infer<typeof ScaleStatus>;
+
+/**
+ * One fruit of a feature analysis asked per fruit (`per_fruit`): the bruise plugin's fruit (its
+ * `fruit-labels`; `fruit` numbers them as the bruise per-fruit table does, with that fruit's bruise
+ * figures), its feature values on its own crop (`bbox`) and mask at full resolution, and the lengths
+ * and areas in cm / cm² when the photo has a scale.
+ */
+export const FruitFeatures = BruiseFruit.extend({
+  fruit: z.number().int(),
+  features: z.record(z.string(), z.record(z.string(), z.number())),
+  /** area_cm2, perimeter_cm, ... of the feature values in pixels, when the photo has a scale */
+  scaled: z.record(z.string(), z.number()).optional(),
+});
+export type FruitFeatures = z.infer<typeof FruitFeatures>;
+
+/** Where the fruit of a per-fruit feature analysis came from: the bruise plugin's run on the photo. */
+export const FruitMasksSource = z.object({
+  method: z.enum(['classical', 'model']),
+  model_id: z.string().nullable(),
+  model_sha256: z.string().nullable(),
+  version: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  px_per_cm: z.number().nullable(),
+  scale_source: z.string().nullable(),
+});
+
+/** Feature analysis result item: { image_name, features: { id: { value_name: number } } } or error. */
+export const FeatureResultItem = z.object({
+  image_name: z.string(),
+  features: z.record(z.string(), z.record(z.string(), z.number())).optional(),
+  error: z.string().optional(),
+  downscaled: z.boolean().optional(),
+  /** with `per_fruit`: one entry per fruit, in the bruise per-fruit table's order */
+  fruits: z.array(FruitFeatures).optional(),
+  /** with `per_fruit`: what found the fruit and the scale */
+  fruit_masks: FruitMasksSource.optional(),
+  /** the stored run of the call (GET /api-node/runs/{id}); null when it is not stored */
+  run_id: z.string().nullable().optional(),
+});
+export type FeatureResultItem = z.infer<typeof FeatureResultItem>;
 
 /** Bruise result item. The first five fields are the original contract; the rest are additions. */
 export const BruiseResultItem = z.object({

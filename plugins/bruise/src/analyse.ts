@@ -225,6 +225,41 @@ export function fullResolutionMasks(a: BruiseAnalysis) {
 }
 
 /**
+ * The result's number of each working-resolution fruit label (`fruits[number - 1]`; 0: the label has
+ * no pixel and is not reported): the numbering of the `fruit` column of every per-fruit table.
+ */
+export function fruitNumbers(a: Pick<BruiseAnalysis, 'fruitLabels' | 'fruitCount'>): Int32Array {
+  const seen = new Uint8Array(a.fruitCount + 1);
+  for (let i = 0; i < a.fruitLabels.length; i++) seen[a.fruitLabels[i]] = 1;
+  const numbers = new Int32Array(a.fruitCount + 1);
+  let n = 0;
+  for (let l = 1; l <= a.fruitCount; l++) if (seen[l]) numbers[l] = ++n;
+  return numbers;
+}
+
+/** Most fruit a `fruit-labels` image can number (one byte per pixel). */
+export const MAX_LABELLED_FRUIT = 255;
+
+/**
+ * Each fruit's number (1..fruits.length, as in the result's `fruits`; 0 = not fruit) at full
+ * resolution: the same nearest-neighbour upsampling as the fruit mask, so a fruit's pixels there are
+ * its `pixels`.
+ */
+export function fullResolutionLabels(a: BruiseAnalysis) {
+  const numbers = fruitNumbers(a);
+  const count = numbers.reduce((m, v) => Math.max(m, v), 0);
+  if (count > MAX_LABELLED_FRUIT)
+    throw new MangoError(
+      'INVALID_INPUT',
+      `${count} fruit found: the fruit labels number at most ${MAX_LABELLED_FRUIT} fruit per photo`,
+    );
+  const { width: w, height: h } = a.work;
+  const work = new Uint8Array(w * h);
+  for (let i = 0; i < work.length; i++) work[i] = numbers[a.fruitLabels[i]];
+  return { width: a.width, height: a.height, count, data: resizeMaskNearest(work, w, h, a.width, a.height) };
+}
+
+/**
  * Fruit and bruise masks (1 = set) of an image at its own resolution, e.g. for `mango bruise
  * --masks`. Options as the plugin's (defaults filled in); their pixel counts equal the result's.
  */
@@ -271,9 +306,11 @@ export function summariseBruise(a: BruiseAnalysis, pxPerCm?: number) {
   const fruits = [];
   let total = 0;
   let totalBruise = 0;
+  // fruitNumbers: the numbering the fruit-labels image shares (labels without a pixel are left out)
+  const numbers = fruitNumbers(a);
   for (let l = 1; l <= k; l++) {
     const b = boxes[l];
-    if (!b || pixels[l] === 0) continue;
+    if (!b || !numbers[l]) continue;
     total += pixels[l];
     totalBruise += bruised[l];
     const x0 = colSpan.first[b.x0];

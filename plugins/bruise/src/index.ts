@@ -1,5 +1,5 @@
 import { definePlugin, invalidInput, throwIfAborted, wantsImage, type PluginImages } from '@mango/core';
-import { analyseBruise, fullResolutionMasks, scaleOf, summariseBruise } from './analyse.ts';
+import { analyseBruise, fullResolutionLabels, fullResolutionMasks, scaleOf, summariseBruise } from './analyse.ts';
 import { renderOverlay } from './overlay.ts';
 import { BRUISE_IMAGES, BruiseOptions, BruiseResult } from './schema.ts';
 import { bruiseRuns } from './runs.ts';
@@ -9,7 +9,7 @@ export const BRUISE_VERSION = '0.1.0';
 // What other packages use besides the plugin (the CLI, the widget, the models' tests and training
 // scripts); everything else is imported from its module inside this package.
 export { BruiseOptions, BRUISE_FILE_SUFFIXES } from './schema.ts';
-export { analyseBruise, summariseBruise } from './analyse.ts';
+export { analyseBruise, summariseBruise, MAX_LABELLED_FRUIT } from './analyse.ts';
 export { INVARIANCE_VARIANTS } from './invariance.ts';
 export { cropSquarePlanes } from './model.ts';
 export { squareLogits } from './learned.ts';
@@ -79,6 +79,10 @@ export default definePlugin({
         const overlay = renderOverlay(photo, full.fruit, full.bruise, side, ring);
         images['overlay-full'] = { kind: 'picture', image: overlay, format: 'jpeg', quality: 85 };
       }
+    }
+    if (wantsImage(ctx, 'fruit-labels')) {
+      const { width, height, data } = fullResolutionLabels(analysis);
+      images['fruit-labels'] = { kind: 'mask', mask: { width, height, data } };
     }
     ctx.progress(1);
     const result: BruiseResult = {

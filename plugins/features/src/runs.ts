@@ -1,11 +1,13 @@
 /**
  * How feature analyses are stored (core/src/runs.ts), under the name /api-py/python/analyze gave
  * them (`analyze`; a batch job asks for `features`): the plugin's options plus `isolate`, which
- * removes the background first.
+ * removes the background first. An analysis per fruit (`perFruit`, what `mango measure` runs) is
+ * one of these runs too: its `fruits` table joins each fruit's bruise figures and feature values,
+ * and what found the fruit (method, model) is what ran.
  */
 import { z } from 'zod';
 import { defineRuns, type FeatureResultItem } from '@mango/core';
-import { featureTableCsv } from '@mango/core/results';
+import { featureTableCsv, measureTableCsv } from '@mango/core/results';
 import { FeaturesOptions } from './schema.ts';
 
 export const FeaturesRunOptions = FeaturesOptions.extend({
@@ -20,9 +22,18 @@ export const featuresRuns = defineRuns({
     ...(isolate ? [{ plugin: 'remove-background' }] : []),
     { plugin: 'features', options },
   ],
-  ranWith: (r) => ({ version: typeof r.version === 'string' ? r.version : null }),
+  ranWith: (r) => {
+    const masks = (r as FeatureResultItem).fruit_masks;
+    return {
+      version: typeof r.version === 'string' ? r.version : null,
+      ...(masks ? { method: masks.method, model_id: masks.model_id, model_sha256: masks.model_sha256 } : {}),
+    };
+  },
   nameKey: 'image_name',
   photoThumbnail: false,
   summary: (results, failed) => ({ n: results.length + failed }),
-  tables: { features: (results) => featureTableCsv(results as unknown as FeatureResultItem[]) },
+  tables: {
+    features: (results) => featureTableCsv(results as unknown as FeatureResultItem[]),
+    fruits: (results) => measureTableCsv(results as unknown as FeatureResultItem[]),
+  },
 });

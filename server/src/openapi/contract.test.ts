@@ -385,6 +385,18 @@ const EXAMPLES: Record<string, Example[]> = {
           t.alice.accessToken,
         ),
     ],
+    // per fruit, with a scale: the answer's `fruits` and `fruit_masks`
+    [
+      200,
+      (t) =>
+        upload(
+          t,
+          '/api-py/python/analyze',
+          { features: '["area","perimeter"]', per_fruit: 'true', px_per_cm: '20' },
+          [['a.png', t.png]],
+          t.alice.accessToken,
+        ),
+    ],
     [400, (t) => upload(t, '/api-py/python/analyze', {}, [['a.png', t.png]], t.alice.accessToken)],
     [401, (t) => upload(t, '/api-py/python/analyze', { features: '["rgb"]' }, [['a.png', t.png]])],
   ],

@@ -53,6 +53,9 @@ describe('GET /api/openapi.json', () => {
       'images',
       'features',
       'isolate',
+      'per_fruit',
+      'px_per_cm',
+      'reference_mm',
     ]);
     expect(doc.paths['/api-py/python/remove_background'].post.responses['200']).toMatchObject({
       content: { 'image/png': {} },

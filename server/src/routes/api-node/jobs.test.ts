@@ -255,6 +255,10 @@ describe.each(TEST_DATABASES)('batch jobs on %s', (database) => {
     const features = await storedOptions('features', { features: ['rgb'], max_side: 256 });
     expect(features).toEqual({ features: ['rgb'], maxSide: 256 });
     expect(await storedOptions('features', { features: ['rgb'], maxSide: 256 })).toEqual(features);
+    // per fruit (mango measure's analysis): the bruise options by their wire names too
+    expect(
+      await storedOptions('features', { features: ['area'], per_fruit: true, px_per_cm: 30, method: 'classical' }),
+    ).toEqual({ features: ['area'], maxSide: 1024, perFruit: true, pxPerCm: 30, method: 'classical' });
   });
 
   it('DELETE cancels a job: no more photos are scored and its photos are deleted', async () => {

@@ -195,6 +195,65 @@ describe('/api-py input handling', () => {
     expect((await required.json()).detail).toContain('no 25 mm reference object found in the photo');
   });
 
+  it('per_fruit: each fruit of the bruise result measured on its own, in cm² from reference_mm; the per-image values unchanged; a fruits table in the stored run', async () => {
+    const { image, areas } = sceneWithDisc(24, 11);
+    const jpeg = await encodeImage(image, 'jpeg', { quality: 92 });
+    const features = '["area","perimeter","rgb"]';
+    type Item = {
+      features: Record<string, Record<string, number>>;
+      fruits?: {
+        fruit: number;
+        pixels: number;
+        features: Record<string, Record<string, number>>;
+        scaled?: Record<string, number>;
+      }[];
+      fruit_masks?: { method: string; px_per_cm: number; scale_source: string };
+      run_id: string;
+    };
+    const plain = (await (
+      await post('/api-py/python/analyze', await form([['disc.jpg', jpeg]], { features }))
+    ).json()) as Item[];
+    const res = await post(
+      '/api-py/python/analyze',
+      await form([['disc.jpg', jpeg]], { features, per_fruit: 'true', reference_mm: '25' }),
+    );
+    expect(res.status).toBe(200);
+    const [item] = (await res.json()) as Item[];
+    expect(item.features).toEqual(plain[0].features);
+    expect(plain[0].fruits).toBeUndefined();
+    // the bruise endpoint's fruit, in its order, with its figures
+    const bruised = await post(
+      '/api-py/python/bruise_detection/DeepLearning',
+      await form([['disc.jpg', jpeg]], { reference_mm: '25' }),
+    );
+    const [b] = (await bruised.json()) as {
+      method: string;
+      px_per_cm: number;
+      fruits: { pixels: number; bbox: object }[];
+    }[];
+    expect(item.fruit_masks).toMatchObject({ method: b.method, px_per_cm: b.px_per_cm, scale_source: 'reference' });
+    expect(item.fruits!.map((f) => f.fruit)).toEqual([1, 2]);
+    for (const [i, f] of item.fruits!.entries()) {
+      expect(f.pixels).toBe(b.fruits[i].pixels);
+      expect(f.features.area.area).toBe(f.pixels);
+      expect(f.scaled!.area_cm2).toBeCloseTo(f.pixels / b.px_per_cm ** 2, 10);
+      // the ellipse drawn for this fruit, within 3 %
+      expect(Math.abs(f.scaled!.area_cm2 / (areas[i + 1] / 24 ** 2) - 1)).toBeLessThan(0.03);
+    }
+    const csv = await fetch(`${server.url}/api-node/runs/${item.run_id}/export?format=csv&table=fruits`, {
+      headers: auth,
+    });
+    expect(csv.status).toBe(200);
+    const [header, ...rows] = (await csv.text()).trim().split('\n');
+    expect(header.split(',').slice(0, 3)).toEqual(['image', 'fruit', 'bbox_x']);
+    expect(header.split(',')).toContain('area_cm2');
+    expect(rows.map((r) => r.split(',').slice(0, 2).join(','))).toEqual(['disc.jpg,1', 'disc.jpg,2']);
+    // a scale without per_fruit is a 400
+    const bad = await post('/api-py/python/analyze', await form([['disc.jpg', jpeg]], { features, px_per_cm: '20' }));
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).detail).toBe('`px_per_cm` and `reference_mm` go with `per_fruit`');
+  });
+
   it('grades: codex-mango per fruit with a reference scale (stored run and its per-fruit export too); 400 without a scale', async () => {
     const { image } = sceneWithDisc(24, 12);
     // a 1.5 cm² bruise (about 864 px at 24 px/cm) on the left fruit: Class I in any size group

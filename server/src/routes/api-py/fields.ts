@@ -58,6 +58,11 @@ export const requireScaleField = booleanField(
   'A photo without a scale (reference_mm given and its reference object not found) is an error (422 with the reason) instead of a result with `scale_status` not-found and a warning (default false)',
 );
 
+/** `per_fruit`: also measure each fruit on its own (FeaturesOptions.perFruit). */
+export const perFruitField = booleanField(
+  "Also measure each fruit on its own at full resolution (default false): the answer's `fruits` has one entry per fruit, numbered as in the bruise per-fruit table, with its bruise figures and its features; px_per_cm or reference_mm add lengths and areas in cm and cm²",
+);
+
 /**
  * A decimal-number field that sets one optional numeric bruise option, checked by that option's
  * schema; the field is named by the option's wire name (`pxPerCm` -> `px_per_cm`).
@@ -105,13 +110,14 @@ export const gradesField: FormField<GradeRules | undefined> = {
 };
 
 /** The text fields of each form, by wire name (in the order OpenAPI lists them, after `images`). */
-export const ANALYZE_FIELDS = { features: featuresField, isolate: isolateField };
-export const BRUISE_FIELDS = {
-  [wireName('pxPerCm')]: pxPerCmField,
-  [wireName('referenceMm')]: referenceMmField,
-  [wireName('requireScale')]: requireScaleField,
-  grades: gradesField,
+const SCALE_FIELDS = { [wireName('pxPerCm')]: pxPerCmField, [wireName('referenceMm')]: referenceMmField };
+export const ANALYZE_FIELDS = {
+  features: featuresField,
+  isolate: isolateField,
+  [wireName('perFruit')]: perFruitField,
+  ...SCALE_FIELDS,
 };
+export const BRUISE_FIELDS = { ...SCALE_FIELDS, [wireName('requireScale')]: requireScaleField, grades: gradesField };
 
 type Fields = Record<string, FormField<unknown>>;
 type FieldValues<F extends Fields> = { [K in keyof F]: F[K] extends FormField<infer T> ? T : never };

@@ -107,8 +107,22 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
   });
   app.post('/python/analyze', analyze, async (c) => {
     const fields = await readMultipart(c, limits);
-    const { features, isolate } = readFields(ANALYZE_FIELDS, fields);
-    const plan = planRun(ctx.registry, 'analyze', { features, ...(isolate ? { isolate } : {}) });
+    const {
+      features,
+      isolate,
+      per_fruit: perFruit,
+      px_per_cm: pxPerCm,
+      reference_mm: referenceMm,
+    } = readFields(ANALYZE_FIELDS, fields);
+    if (!perFruit && (pxPerCm !== undefined || referenceMm !== undefined))
+      throw new MangoError('INVALID_INPUT', '`px_per_cm` and `reference_mm` go with `per_fruit`');
+    const plan = planRun(ctx.registry, 'analyze', {
+      features,
+      ...(isolate ? { isolate } : {}),
+      ...(perFruit ? { perFruit } : {}),
+      ...(pxPerCm !== undefined ? { pxPerCm } : {}),
+      ...(referenceMm !== undefined ? { referenceMm } : {}),
+    });
     const { results, store } = await score(c, plan, uploadedFiles(fields));
     const runId = await store();
     return c.json(

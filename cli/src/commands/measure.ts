@@ -1,0 +1,113 @@
+/**
+ * `mango measure DIR --out table.csv`: one joined per-fruit table of bruise figures and features
+ * (issue 27 item 3). Each photo is one feature analysis per fruit (the features plugin's
+ * `perFruit`): the bruise plugin finds the fruit once, and every fruit is measured on its own at
+ * full resolution. The table is core's measurement table (`measureTableCsv`), with its provenance
+ * sidecar; columns a front end adds (experiment metadata) go through its `extra` columns.
+ */
+import { writeFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { FEATURE_IDS, planRun, type FeatureResultItem } from '@mango/core';
+import { makeProvenance, measureTableCsv, provenanceSidecarName } from '@mango/core/results';
+import { registry } from '@mango/plugins';
+import { BruiseOptions } from '@mango/plugin-bruise';
+import { FEATURE_VALUE_NAMES, FeaturesOptions, scaledNames } from '@mango/plugin-features';
+import { INPUTS_HELP, requireInputs } from '../inputs.ts';
+import { addMaxMegapixels, maxPixelsOf } from '../limits.ts';
+import { runBatch, summarise } from '../batch.ts';
+import { addSchemaOptions, readSchemaOptions } from '../schemaOptions.ts';
+import { parseOrExit, UsageError } from '../util.ts';
+import { VERSION } from '../version.ts';
+import { parseFeatureList } from './features.ts';
+import { BRUISE_FLAG_HELP } from './bruise.ts';
+
+/** The bruise options measure offers, as `mango bruise` does (the features plugin's fields are the bruise schema's). */
+const FRUIT_FLAGS = ['method', 'pxPerCm', 'referenceMm'] as const;
+const FruitOptions = BruiseOptions.pick({ method: true, pxPerCm: true, referenceMm: true });
+
+interface MeasureFlags {
+  features?: string[];
+  all?: boolean;
+  out?: string;
+  method?: string;
+  pxPerCm?: string;
+  referenceMm?: string;
+  concurrency?: number;
+  maxMegapixels?: string;
+}
+
+export function measureCommand(program: Command) {
+  const cmd = program
+    .command('measure')
+    .description(
+      'one row per fruit: its bruise figures and its features at full resolution (cm and cm² with a scale), as CSV or JSON',
+    )
+    .argument('<inputs...>', INPUTS_HELP);
+  addSchemaOptions(cmd, FeaturesOptions.pick({ features: true }), {
+    help: { features: { value: 'ids', description: `comma-separated feature ids: ${FEATURE_IDS.join(',')}` } },
+  });
+  cmd.option('--all', `all ${FEATURE_IDS.length} features`);
+  addSchemaOptions(cmd, BruiseOptions, { only: [...FRUIT_FLAGS], help: BRUISE_FLAG_HELP });
+  cmd
+    .option(
+      '--out <file>',
+      'table.csv (one row per fruit) or results.json (one item per photo, with its fruits); a provenance sidecar beside it',
+    )
+    .option('--concurrency <n>', 'worker threads (default: one per core)', Number);
+  addMaxMegapixels(cmd);
+  cmd.action(async (inputs: string[], o: MeasureFlags) => {
+    if (!o.out) throw new UsageError('give --out table.csv (or results.json)');
+    const ids = parseFeatureList(o);
+    const fruit = parseOrExit(FruitOptions, readSchemaOptions(FruitOptions, o));
+    const options = {
+      features: ids,
+      perFruit: true,
+      method: fruit.method,
+      ...(fruit.pxPerCm ? { pxPerCm: fruit.pxPerCm } : {}),
+      ...(fruit.referenceMm ? { referenceMm: fruit.referenceMm } : {}),
+    };
+    // The plan the server makes of the same options (an analysis per fruit: POST /api-node/jobs `features`, `per_fruit`).
+    const plan = planRun(registry, 'features', options);
+    const files = await requireInputs(inputs);
+    const startedAt = new Date().toISOString();
+    const digests = new Map<string, string>();
+    const outcome = await runBatch(files, (f) => ({ path: f.path, name: f.relative, steps: plan.steps }), {
+      concurrency: o.concurrency,
+      maxPixels: maxPixelsOf(o),
+      onResult: (f, r) => void (r.sha256 && digests.set(f.path, r.sha256)),
+    });
+    const items: FeatureResultItem[] = outcome.results.map(({ file, result }) =>
+      result.ok
+        ? { image_name: file.relative, ...(result.result as object) }
+        : { image_name: file.relative, error: result.error.message },
+    );
+    const first = items.find((i) => !i.error);
+    const provenance = makeProvenance(
+      {
+        app_version: VERSION,
+        source: 'cli',
+        run_id: null,
+        operation: plan.kind.runs.operation,
+        method: fruit.method,
+        options: plan.options,
+        created_at: startedAt,
+        inputs: outcome.results.map(({ file }) => ({
+          filename: file.relative,
+          sha256: digests.get(file.path) ?? '',
+        })),
+      },
+      first ? plan.kind.runs.ranWith(first) : {},
+    );
+    const text = o.out.toLowerCase().endsWith('.json')
+      ? JSON.stringify(items, null, 2) + '\n'
+      : measureTableCsv(items, { features: ids, known: FEATURE_VALUE_NAMES, scaled: scaledColumns(ids, options) });
+    await writeFile(o.out, text);
+    await writeFile(provenanceSidecarName(o.out), JSON.stringify(provenance, null, 2) + '\n');
+    const fruitCount = items.reduce((a, i) => a + (i.fruits?.length ?? 0), 0);
+    process.exitCode = summarise(outcome, `measure: ${fruitCount} fruit written to ${o.out}`);
+  });
+}
+
+/** The cm / cm² columns: every photo has them when a scale is given or asked for from a reference. */
+const scaledColumns = (ids: readonly string[], options: { pxPerCm?: number; referenceMm?: number }) =>
+  options.pxPerCm || options.referenceMm ? scaledNames(ids) : [];
