@@ -122,6 +122,19 @@ export const BruiseResultItem = z.object({
 });
 export type BruiseResultItem = z.infer<typeof BruiseResultItem>;
 
+/**
+ * A photo of a bruise call with `keep_going=true` that could not be scored: its place in the answer
+ * holds its name, the reason and the error's code (EMPTY_FILE, UNSUPPORTED_IMAGE, CORRUPT_IMAGE, ...).
+ */
+export const BruiseFailedItem = z.object({
+  filename: z.string(),
+  error: z.string(),
+  code: z.string(),
+  /** the stored run of the call (GET /api-node/runs/{id}); null when it is not stored */
+  run_id: z.string().nullable().optional(),
+});
+export type BruiseFailedItem = z.infer<typeof BruiseFailedItem>;
+
 /** Error body of the /api-py endpoints. */
 export const DetailError = z.object({ detail: z.string() });
 /** Error body of the /api-node endpoints. */

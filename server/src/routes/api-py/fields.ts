@@ -43,14 +43,25 @@ export const featuresField: FormField<z.output<typeof features.options.shape.fea
   },
 };
 
+/** A yes/no field: on when 'true' or '1'. */
+function booleanField(description: string): FormField<boolean> {
+  return {
+    // z.literal keeps this order (z.enum would list '0' and '1' first, as object keys)
+    wire: z.literal(['true', 'false', '1', '0']).meta({ description }),
+    read: (values) => values.some((v) => v === 'true' || v === '1'),
+  };
+}
+
 /** `isolate`: remove the background first when 'true' or '1'. */
-export const isolateField: FormField<boolean> = {
-  // z.literal keeps this order (z.enum would list '0' and '1' first, as object keys)
-  wire: z
-    .literal(['true', 'false', '1', '0'])
-    .meta({ description: 'Remove the background before measuring (default false)' }),
-  read: (values) => values.some((v) => v === 'true' || v === '1'),
-};
+export const isolateField = booleanField('Remove the background before measuring (default false)');
+
+/**
+ * `keep_going`: a photo that cannot be scored takes its place in the answer as
+ * {filename, error, code} and the others are scored, instead of failing the whole call.
+ */
+export const keepGoingField = booleanField(
+  'Carry on past a photo that cannot be scored (empty, not an image, corrupt): its item is {filename, error, code} and the other photos are scored and stored (default false: the first such photo fails the call)',
+);
 
 /**
  * A decimal-number field that sets one optional numeric bruise option, checked by that option's
@@ -104,6 +115,7 @@ export const BRUISE_FIELDS = {
   [wireName('pxPerCm')]: pxPerCmField,
   [wireName('referenceMm')]: referenceMmField,
   grades: gradesField,
+  keep_going: keepGoingField,
 };
 
 type Fields = Record<string, FormField<unknown>>;
