@@ -51,6 +51,8 @@ export const FeatureResultItem = z.object({
   image_name: z.string(),
   features: z.record(z.string(), z.record(z.string(), z.number())).optional(),
   error: z.string().optional(),
+  /** with `error`: the error's code (EMPTY_FILE, UNSUPPORTED_IMAGE, CORRUPT_IMAGE, ...; INTERNAL for a failure of the server's) */
+  code: z.string().optional(),
   downscaled: z.boolean().optional(),
   /** the stored run of the call (GET /api-node/runs/{id}); null when it is not stored */
   run_id: z.string().nullable().optional(),

@@ -72,6 +72,7 @@ describe('/api-py input handling', () => {
     expect(items[1]).toEqual({
       image_name: 'b.jpg',
       error: 'b.jpg: not a supported image (JPEG or PNG expected)',
+      code: 'UNSUPPORTED_IMAGE',
       run_id: runId,
     });
   });

@@ -56,6 +56,9 @@ function jobError(r: JobResult): MangoError | null {
   return r.error.status >= 500 ? null : new MangoError(code, r.error.message);
 }
 
+/** The code a failed photo's item carries (a failure of the server's own is not described). */
+const failureCode = (r: JobFailure) => (r.error.status >= 500 ? 'INTERNAL' : r.error.code);
+
 /** One bad file fails the request with its reason (nothing is stored, so nothing is lost). */
 function throwFailure(r: JobResult): asserts r is JobSuccess {
   if (!r.ok) throw jobError(r) ?? new Error(r.error.message);
@@ -115,7 +118,8 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
           ? { image_name: r.name, ...r.result, run_id: runId }
           : {
               image_name: r.name,
-              error: r.error.status >= 500 ? 'the image could not be analysed' : r.error.message,
+              error: photoErrorText(r.error),
+              code: failureCode(r),
               run_id: runId,
             },
       ),
@@ -151,7 +155,7 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
   const failedItem = (r: JobFailure, runId: string | null): BruiseFailedItem => ({
     filename: r.name,
     error: photoErrorText(r.error),
-    code: r.error.status >= 500 ? 'INTERNAL' : r.error.code,
+    code: failureCode(r),
     run_id: runId,
   });
   const bruiseRoute = (what: string) =>
