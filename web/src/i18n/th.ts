@@ -561,4 +561,9 @@ export const th: Record<string, string> = {
   'The image could not be analysed.': 'วิเคราะห์ภาพนี้ไม่ได้',
   'View the results of the scored photos ({{count}})': 'ดูผลของรูปที่วิเคราะห์แล้ว ({{count}})',
   'No photo could be scored.': 'ไม่มีรูปใดที่วิเคราะห์ได้',
+  // issue 27 item 8: operation names and the dashboard's summary
+  'Feature Analysis ({{count}} features)': 'วิเคราะห์คุณลักษณะ ({{count}} คุณลักษณะ)',
+  'Feature Analysis (1 feature)': 'วิเคราะห์คุณลักษณะ (1 คุณลักษณะ)',
+  Logout: 'ออกจากระบบ',
+  'K-Means': 'การจัดกลุ่มแบบ K-Means',
 };
