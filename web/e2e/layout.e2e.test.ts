@@ -29,6 +29,9 @@ describe('layout at 1280 px and 390 px, in English and Thai', () => {
 
   beforeAll(async () => {
     e2e = await startE2E();
+    e2e.page.on('request', () => inFlight++);
+    for (const done of ['requestfinished', 'requestfailed'] as const)
+      e2e.page.on(done, () => (inFlight = Math.max(0, inFlight - 1)));
     const { tokens } = await signInViaApi(e2e);
     const auth = { Authorization: `Bearer ${tokens.accessToken}` };
     mkdirSync(SHOTS, { recursive: true });
@@ -81,6 +84,7 @@ describe('layout at 1280 px and 390 px, in English and Thai', () => {
       ['/dashboard', 'dashboard'],
       ['/bruise', 'bruise'],
       ['/showarea/accuracy', 'showarea'],
+      ['/viewphoto/result', 'viewphoto'],
       ['/analysis', 'analysis'],
       ['/analysis/result', 'analysis-result'],
       ['/exportfeature', 'exportfeature'],
@@ -97,6 +101,8 @@ describe('layout at 1280 px and 390 px, in English and Thai', () => {
       ['/apikeys', 'apikeys'],
       ['/aboutusmain', 'aboutusmain'],
       ['/contactusmain', 'contactusmain'],
+      ['/k-means', 'kmeans'],
+      ['/api-docs', 'api-docs'],
     ];
   }, 120_000);
   afterAll(async () => {
@@ -136,9 +142,25 @@ describe('layout at 1280 px and 390 px, in English and Thai', () => {
   /** Opens a page in the viewport and language and waits until it has drawn its heading. */
   async function open(path: string) {
     const { page } = e2e;
-    await page.goto(e2e.url(path));
+    if (path === '/viewphoto/result') {
+      // it shows the photo handed over by the results table: opened from there
+      await open('/showarea/accuracy');
+      await page.locator('.results-table button.file-name').first().click();
+      await page.waitForURL('**/viewphoto/result');
+    } else await page.goto(e2e.url(path));
     await page.locator('main h1').first().waitFor();
-    await page.waitForLoadState('networkidle');
+    await settled();
+  }
+
+  /** Requests of the page still open (the pages' data calls, images, fonts). */
+  let inFlight = 0;
+  /** Waits until no request has been open for two looks 50 ms apart (quicker than 'networkidle's 500 ms). */
+  async function settled() {
+    for (let quiet = 0; quiet < 2;) {
+      await new Promise((r) => setTimeout(r, 50));
+      quiet = inFlight === 0 ? quiet + 1 : 0;
+    }
+    await e2e.page.evaluate(() => document.fonts.ready.then(() => undefined));
   }
 
   for (const width of WIDTHS)
@@ -151,7 +173,13 @@ describe('layout at 1280 px and 390 px, in English and Thai', () => {
         for (const [path, shot] of pages) {
           await open(path);
           const m = await measure();
-          await page.screenshot({ path: join(SHOTS, `${width}-${lang}-${shot}.png`), fullPage: true });
+          // the whole page, down to 4000 px (the API reference is ten times longer)
+          const height = Math.min(4000, await page.evaluate(() => document.documentElement.scrollHeight));
+          await page.screenshot({
+            path: join(SHOTS, `${width}-${lang}-${shot}.png`),
+            fullPage: true,
+            clip: { x: 0, y: 0, width, height },
+          });
           if (m.scrollWidth > m.viewport) problems.push(`${path}: scrollWidth ${m.scrollWidth} > ${m.viewport}`);
           if (width === 1280) {
             // one line: every link on the same row, the nav no taller than a link
@@ -264,6 +292,7 @@ describe('layout at 1280 px and 390 px, in English and Thai', () => {
     // each place that shows the long name keeps it whole in a tooltip or shows it whole
     for (const [width, path] of [
       [390, '/showarea/accuracy'],
+      [390, '/viewphoto/result'],
       [390, `/results/${bruiseRun}`],
       [1280, `/results/${bruiseRun}`],
     ] as const) {
