@@ -30,8 +30,9 @@ describe('layout at 1280 px and 390 px, in English and Thai', () => {
   beforeAll(async () => {
     e2e = await startE2E();
     e2e.page.on('request', () => inFlight++);
-    for (const done of ['requestfinished', 'requestfailed'] as const)
-      e2e.page.on(done, () => (inFlight = Math.max(0, inFlight - 1)));
+    const finished = () => (inFlight = Math.max(0, inFlight - 1));
+    e2e.page.on('requestfinished', finished);
+    e2e.page.on('requestfailed', finished);
     const { tokens } = await signInViaApi(e2e);
     const auth = { Authorization: `Bearer ${tokens.accessToken}` };
     mkdirSync(SHOTS, { recursive: true });
