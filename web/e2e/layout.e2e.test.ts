@@ -177,7 +177,9 @@ describe('layout at 1280 px and 390 px, in English and Thai', () => {
           // the whole page, down to 4000 px (the API reference is ten times longer)
           const height = Math.min(4000, await page.evaluate(() => document.documentElement.scrollHeight));
           await page.screenshot({
-            path: join(SHOTS, `${width}-${lang}-${shot}.png`),
+            path: join(SHOTS, `${width}-${lang}-${shot}.jpg`),
+            type: 'jpeg',
+            quality: 80,
             fullPage: true,
             clip: { x: 0, y: 0, width, height },
           });
