@@ -22,6 +22,8 @@ async function tableRows(e2e: E2E): Promise<string[][]> {
 }
 
 const OPERATIONS = ['Resize', 'Crop', 'Remove Background', 'Bruised Area Calculation', 'Features Analysis: rgb,glcm'];
+/** How the operation cell shows a type: a feature analysis summarised by its number of features (issue 27 item 8). */
+const shownAs = (type: string) => (type === 'Features Analysis: rgb,glcm' ? 'Feature Analysis (2 features)' : type);
 
 describe('dashboard history', () => {
   let e2e: E2E;
@@ -74,7 +76,7 @@ describe('dashboard history', () => {
 
     // newest first by default; every row is Completed, shows hour and minute, and carries the server time
     let rows = await tableRows(e2e);
-    expect(rows.map((r) => r[0])).toEqual([...OPERATIONS].reverse());
+    expect(rows.map((r) => r[0])).toEqual([...OPERATIONS].reverse().map(shownAs));
     expect(rows.map((r) => r[3])).toEqual(byTime.map((r) => r.time_stamp).reverse());
     expect(new Set(rows.map((r) => r[4]))).toEqual(new Set(['Completed']));
     expect(rows.every((r) => r[1] === user.username && r[2] === user.organization)).toBe(true);
@@ -93,20 +95,20 @@ describe('dashboard history', () => {
     await sortBy('Date/Time');
     expect(await ariaSort('Date/Time')).toBe('ascending');
     rows = await tableRows(e2e);
-    expect(rows.map((r) => r[0])).toEqual(OPERATIONS);
+    expect(rows.map((r) => r[0])).toEqual(OPERATIONS.map(shownAs));
     await sortBy('Date/Time');
     expect(await ariaSort('Date/Time')).toBe('descending');
-    expect((await tableRows(e2e)).map((r) => r[0])).toEqual([...OPERATIONS].reverse());
+    expect((await tableRows(e2e)).map((r) => r[0])).toEqual([...OPERATIONS].reverse().map(shownAs));
 
     // Operation Type: lower-cased text
     const alphabetical = [...OPERATIONS].sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1));
     await sortBy('Operation Type');
     expect(await ariaSort('Operation Type')).toBe('ascending');
     expect(await ariaSort('Date/Time')).toBe('none');
-    expect((await tableRows(e2e)).map((r) => r[0])).toEqual(alphabetical);
+    expect((await tableRows(e2e)).map((r) => r[0])).toEqual(alphabetical.map(shownAs));
     await sortBy('Operation Type');
     expect(await ariaSort('Operation Type')).toBe('descending');
-    expect((await tableRows(e2e)).map((r) => r[0])).toEqual([...alphabetical].reverse());
+    expect((await tableRows(e2e)).map((r) => r[0])).toEqual([...alphabetical].reverse().map(shownAs));
 
     // User and Organization: one user here, so the rows stay and the direction toggles
     for (const label of ['User', 'Organization']) {

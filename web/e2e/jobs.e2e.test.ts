@@ -55,7 +55,7 @@ describe('batch jobs from the web pages (more than 10 photos)', () => {
     expect(jobCalls.some((c) => /\/api-node\/jobs\/[0-9a-f-]+\/events$/.test(c))).toBe(true);
   });
 
-  it('bruise: a photo the job cannot score is reported, and the stored run lists it with its error', async () => {
+  it('bruise: a photo the job cannot score is listed inline, and the stored run lists it with its error', async () => {
     const { page } = e2e;
     const broken = join(dir, 'broken.png');
     writeFileSync(broken, 'this is not a PNG');
@@ -65,9 +65,15 @@ describe('batch jobs from the web pages (more than 10 photos)', () => {
     await page.getByTestId('file-input').setInputFiles([...photos.slice(0, 10), broken]);
     await page.getByRole('button', { name: 'Process' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    // listed inline with its reason (issue 27 item 5), the others one click away
+    const listed = page.getByTestId('failed-photos');
+    await listed.waitFor({ timeout: 90_000 });
+    expect(await listed.locator('p').first().innerText()).toBe('1 of 11 photos could not be processed.');
+    expect(await listed.getByTestId('failed-photo').locator('.file-name').allInnerTexts()).toEqual(['broken.png']);
+    expect(alerts.slice(before)).toEqual([]);
+    await page.getByRole('button', { name: 'View the results of the scored photos (10)' }).click();
     await page.waitForURL('**/showarea/accuracy', { timeout: 90_000 });
     await expect.poll(() => page.getByTestId('result-row').count()).toBe(10);
-    expect(alerts.slice(before)).toEqual(['1 of 11 photos could not be processed.']);
     const href = await page.getByRole('link', { name: 'Open stored run' }).getAttribute('href');
     expect(href).toMatch(/^\/results\/[0-9a-f-]{36}$/);
     await page.goto(e2e.url(href!));

@@ -111,6 +111,8 @@ export const FeatureResultItem = z.object({
   image_name: z.string(),
   features: z.record(z.string(), z.record(z.string(), z.number())).optional(),
   error: z.string().optional(),
+  /** with `error`: the error's code (EMPTY_FILE, UNSUPPORTED_IMAGE, CORRUPT_IMAGE, ...; INTERNAL for a failure of the server's) */
+  code: z.string().optional(),
   downscaled: z.boolean().optional(),
   /** with `per_fruit`: one entry per fruit, in the bruise per-fruit table's order */
   fruits: z.array(FruitFeatures).optional(),
@@ -164,6 +166,19 @@ export const BruiseResultItem = z.object({
   run_id: z.string().nullable().optional(),
 });
 export type BruiseResultItem = z.infer<typeof BruiseResultItem>;
+
+/**
+ * A photo of a bruise call with `keep_going=true` that could not be scored: its place in the answer
+ * holds its name, the reason and the error's code (EMPTY_FILE, UNSUPPORTED_IMAGE, CORRUPT_IMAGE, ...).
+ */
+export const BruiseFailedItem = z.object({
+  filename: z.string(),
+  error: z.string(),
+  code: z.string(),
+  /** the stored run of the call (GET /api-node/runs/{id}); null when it is not stored */
+  run_id: z.string().nullable().optional(),
+});
+export type BruiseFailedItem = z.infer<typeof BruiseFailedItem>;
 
 /** Error body of the /api-py endpoints. */
 export const DetailError = z.object({ detail: z.string() });

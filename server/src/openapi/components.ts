@@ -8,6 +8,7 @@ import type { RouteConfig, ZodRequestBody } from '@asteasolutions/zod-to-openapi
 import {
   ActionRequest,
   ApiError,
+  BruiseFailedItem,
   BruiseResultItem,
   DetailError,
   FeatureResultItem,
@@ -110,6 +111,7 @@ export const schemas = {
   CreatedApiKey: named('CreatedApiKey', CreatedApiKey),
   FeatureResultItem: named('FeatureResultItem', FeatureResultItem),
   BruiseResultItem: named('BruiseResultItem', BruiseResultItem),
+  BruiseFailedItem: named('BruiseFailedItem', BruiseFailedItem),
   Run: RunListItem,
   RunItem: StoredRunItem,
   StoredRun,

@@ -78,7 +78,9 @@ export default function Dropzone({ files, onChange, multiple = true, label }: Dr
         <ul className="file-list" aria-label={t('Selected files')}>
           {files.map((f, i) => (
             <li key={`${f.name}-${i}`}>
-              <span className="file-name">{f.name}</span>
+              <span className="file-name" title={f.name}>
+                {f.name}
+              </span>
               <span className="file-size">{formatKB(f.size)}</span>
               <button
                 type="button"

@@ -63,9 +63,13 @@ export default function NavBar() {
         className="nav-toggle"
         aria-expanded={menuOpen}
         aria-controls="main-nav"
+        aria-label={t('Menu')}
+        title={t('Menu')}
         onClick={() => setMenuOpen((v) => !v)}
       >
-        {t('Menu')}
+        <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+          <path d="M3 6h18M3 12h18M3 18h18" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" />
+        </svg>
       </button>
       <nav id="main-nav" aria-label={t('Main')} className={menuOpen ? 'nav-open' : undefined}>
         {NAV_LINKS.map((l) => {

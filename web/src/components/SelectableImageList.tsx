@@ -71,7 +71,9 @@ export default function SelectableImageList<T extends ListedImage>(props: Select
               />
               <img src={i.url} alt={`${t(props.altPrefix)}: ${i.name}`} />
             </label>
-            <span className={`${c}-name`}>{i.name}</span>
+            <span className={`${c}-name file-name`} title={i.name}>
+              {i.name}
+            </span>
             {props.details?.(i)}
             <button
               type="button"

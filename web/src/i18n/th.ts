@@ -558,4 +558,20 @@ export const th: Record<string, string> = {
   'bruise % of the photo': '% รอยช้ำของรูป',
   photos: 'รูป',
   ', plugin {{version}}': ', ปลั๊กอิน {{version}}',
+  // issue 27 item 5: a batch that carries on past bad files
+  'The file is empty (0 bytes).': 'ไฟล์ว่างเปล่า (0 ไบต์)',
+  'Not a supported image (JPEG or PNG expected).': 'ไม่ใช่ภาพที่รองรับ (ต้องเป็น JPEG หรือ PNG)',
+  'The image is damaged and could not be read.': 'ภาพเสียหายและอ่านไม่ได้',
+  'The image is too large.': 'ภาพมีขนาดใหญ่เกินไป',
+  'The file is too large.': 'ไฟล์มีขนาดใหญ่เกินไป',
+  'No fruit was found in the photo.': 'ไม่พบผลมะม่วงในรูป',
+  'The photo took too long to analyse.': 'การวิเคราะห์รูปนี้ใช้เวลานานเกินไป',
+  'The image could not be analysed.': 'วิเคราะห์ภาพนี้ไม่ได้',
+  'View the results of the scored photos ({{count}})': 'ดูผลของรูปที่วิเคราะห์แล้ว ({{count}})',
+  'No photo could be scored.': 'ไม่มีรูปใดที่วิเคราะห์ได้',
+  // issue 27 item 8: operation names and the dashboard's summary
+  'Feature Analysis ({{count}} features)': 'วิเคราะห์คุณลักษณะ ({{count}} คุณลักษณะ)',
+  'Feature Analysis (1 feature)': 'วิเคราะห์คุณลักษณะ (1 คุณลักษณะ)',
+  Logout: 'ออกจากระบบ',
+  'K-Means': 'การจัดกลุ่มแบบ K-Means',
 };

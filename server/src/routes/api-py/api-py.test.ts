@@ -72,6 +72,7 @@ describe('/api-py input handling', () => {
     expect(items[1]).toEqual({
       image_name: 'b.jpg',
       error: 'b.jpg: not a supported image (JPEG or PNG expected)',
+      code: 'UNSUPPORTED_IMAGE',
       run_id: runId,
     });
   });
@@ -134,6 +135,53 @@ describe('/api-py input handling', () => {
     const [classical] = (await cl.json()) as Record<string, unknown>[];
     expect(classical.method).toBe('classical');
     expect(classical).not.toHaveProperty('model_id');
+  });
+
+  it('keep_going=true: the good photo is scored and each bad one answered in its place with its reason and code', async () => {
+    const photo = readFileSync(join(MODELS_DIR, 'fixtures/sample-1.png'));
+    const jpeg = await encodeImage(createImage(64, 48, [200, 150, 40, 255]), 'jpeg');
+    // a JPEG cut after its headers: it starts like one and cannot be decoded
+    const corrupt = jpeg.subarray(0, Math.floor(jpeg.length / 3));
+    const files: [string, Uint8Array][] = [
+      ['notes.jpg', new TextEncoder().encode('a text file renamed .jpg')],
+      ['sample-1.png', photo],
+      ['empty.jpg', new Uint8Array(0)],
+      ['cut.jpg', corrupt],
+    ];
+    // without it, the first bad photo fails the call (nothing stored)
+    const refused = await post('/api-py/python/bruise_detection/Classical', await form(files));
+    expect(refused.status).toBe(415);
+    expect((await refused.json()).detail).toMatch(/^notes.jpg: not a supported image/);
+
+    const res = await post('/api-py/python/bruise_detection/Classical', await form(files, { keep_going: 'true' }));
+    expect(res.status).toBe(200);
+    const items = (await res.json()) as Record<string, unknown>[];
+    expect(items.map((i) => i.filename)).toEqual(['notes.jpg', 'sample-1.png', 'empty.jpg', 'cut.jpg']);
+    const runId = items[1].run_id as string;
+    expect(runId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(items[0]).toEqual({
+      filename: 'notes.jpg',
+      error: 'notes.jpg: not a supported image (JPEG or PNG expected)',
+      code: 'UNSUPPORTED_IMAGE',
+      run_id: runId,
+    });
+    expect(items[2]).toEqual({
+      filename: 'empty.jpg',
+      error: 'empty.jpg is empty (0 bytes)',
+      code: 'EMPTY_FILE',
+      run_id: runId,
+    });
+    expect(items[3]).toMatchObject({ filename: 'cut.jpg', code: 'CORRUPT_IMAGE', run_id: runId });
+    expect(items[3].error).toMatch(/^cut.jpg: /);
+    expect(items[1].bruise_percent as number).toBeGreaterThan(0);
+    expect(items[1].overlay_img as string).toMatch(/^data:image\/jpeg;base64,/);
+    // the stored run keeps all four photos, the bad ones with their reason
+    const run = (await (await fetch(`${server.url}/api-node/runs/${runId}`, { headers: auth })).json()) as {
+      items: { filename: string; result: { error?: string; bruise_percent?: number } }[];
+    };
+    expect(run.items.map((i) => i.filename)).toEqual(['notes.jpg', 'sample-1.png', 'empty.jpg', 'cut.jpg']);
+    expect(run.items.map((i) => typeof i.result.error)).toEqual(['string', 'undefined', 'string', 'string']);
+    expect(run.items[1].result.bruise_percent).toBe(items[1].bruise_percent);
   });
 
   it('reference_mm: the scale from a 25 mm disc in the photo (scale_source, reference), the disc not counted as fruit', async () => {

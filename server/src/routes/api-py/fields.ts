@@ -64,6 +64,14 @@ export const perFruitField = booleanField(
 );
 
 /**
+ * `keep_going`: a photo that cannot be scored takes its place in the answer as
+ * {filename, error, code} and the others are scored, instead of failing the whole call.
+ */
+export const keepGoingField = booleanField(
+  'Carry on past a photo that cannot be scored (empty, not an image, corrupt): its item is {filename, error, code} and the other photos are scored and stored (default false: the first such photo fails the call)',
+);
+
+/**
  * A decimal-number field that sets one optional numeric bruise option, checked by that option's
  * schema; the field is named by the option's wire name (`pxPerCm` -> `px_per_cm`).
  */
@@ -117,7 +125,12 @@ export const ANALYZE_FIELDS = {
   [wireName('perFruit')]: perFruitField,
   ...SCALE_FIELDS,
 };
-export const BRUISE_FIELDS = { ...SCALE_FIELDS, [wireName('requireScale')]: requireScaleField, grades: gradesField };
+export const BRUISE_FIELDS = {
+  ...SCALE_FIELDS,
+  [wireName('requireScale')]: requireScaleField,
+  grades: gradesField,
+  keep_going: keepGoingField,
+};
 
 type Fields = Record<string, FormField<unknown>>;
 type FieldValues<F extends Fields> = { [K in keyof F]: F[K] extends FormField<infer T> ? T : never };

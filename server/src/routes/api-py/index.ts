@@ -4,9 +4,9 @@
  */
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { z } from 'zod';
-import { BruiseResultItem, MangoError } from '@mango/core';
+import { BruiseResultItem, MangoError, photoErrorText, type BruiseFailedItem } from '@mango/core';
 import { GRADE_PRESETS, needsScale, scaleNeededMessage } from '@mango/core/grades';
-import type { EncodedImage, JobResult, JobSuccess } from '@mango/runner';
+import type { EncodedImage, JobFailure, JobResult, JobSuccess } from '@mango/runner';
 import type { ServerContext } from '../../context.ts';
 import { planRun, scoreUploads, storeRun, type RunPlan, type ScoreDeps, type ScoreExtras } from '../../runs/service.ts';
 import type { RunOwner } from '../../runs/store.ts';
@@ -55,6 +55,9 @@ function jobError(r: JobResult): MangoError | null {
   const code = r.error.code as ConstructorParameters<typeof MangoError>[0];
   return r.error.status >= 500 ? null : new MangoError(code, r.error.message);
 }
+
+/** The code a failed photo's item carries (a failure of the server's own is not described). */
+const failureCode = (r: JobFailure) => (r.error.status >= 500 ? 'INTERNAL' : r.error.code);
 
 /** One bad file fails the request with its reason (nothing is stored, so nothing is lost). */
 function throwFailure(r: JobResult): asserts r is JobSuccess {
@@ -131,7 +134,8 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
           ? { image_name: r.name, ...r.result, run_id: runId }
           : {
               image_name: r.name,
-              error: r.error.status >= 500 ? 'the image could not be analysed' : r.error.message,
+              error: photoErrorText(r.error),
+              code: failureCode(r),
               run_id: runId,
             },
       ),
@@ -146,6 +150,7 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
       reference_mm: referenceMm,
       require_scale: requireScale,
       grades,
+      keep_going: keepGoing,
     } = readFields(BRUISE_FIELDS, fields);
     if (grades && needsScale(grades) && pxPerCm === undefined && referenceMm === undefined) {
       throw new MangoError('INVALID_INPUT', scaleNeededMessage(grades));
@@ -159,16 +164,29 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
       ...(grades ? { grades: GRADE_PRESETS[grades.id] === grades ? grades.id : grades } : {}),
     });
     const { results, store } = await score(c, plan, uploads);
-    for (const r of results) throwFailure(r);
+    if (!keepGoing) for (const r of results) throwFailure(r);
     const runId = await store();
-    await options.onBruise?.(c, results.length, runId);
-    return c.json(results.map((r) => (r.ok ? { ...bruiseItem(r), run_id: runId } : null)));
+    await options.onBruise?.(c, results.filter((r) => r.ok).length, runId);
+    return c.json(results.map((r) => (r.ok ? { ...bruiseItem(r), run_id: runId } : failedItem(r, runId))));
   };
+  /** A photo `keep_going` carried on past: its name, the reason and the error's code. */
+  const failedItem = (r: JobFailure, runId: string | null): BruiseFailedItem => ({
+    filename: r.name,
+    error: photoErrorText(r.error),
+    code: failureCode(r),
+    run_id: runId,
+  });
   const bruiseRoute = (what: string) =>
     route({
       summary: `Bruised area of each image, ${what}`,
       request: { body: multipart({ images: imagesField, ...fieldProperties(BRUISE_FIELDS) }, ['images']) },
-      responses: { 200: json(z.array(schemas.BruiseResultItem), 'One item per image'), ...PLUGIN_ERRORS },
+      responses: {
+        200: json(
+          z.array(z.union([schemas.BruiseResultItem, schemas.BruiseFailedItem])),
+          'One item per image (a BruiseFailedItem only with keep_going=true)',
+        ),
+        ...PLUGIN_ERRORS,
+      },
     });
   app.post(
     '/python/bruise_detection/DeepLearning',

@@ -13,8 +13,11 @@ import ScrollTopButton from './ScrollTopButton.tsx';
 import '../../tool-pages.css';
 import './analysis.css';
 import { useTranslation } from 'react-i18next';
-import { failedCount, featureItemsOf, JOB_THRESHOLD, runBatchJob, type JobUpdate } from '#web/lib/jobs.ts';
+import { featureItemsOf, JOB_THRESHOLD, runBatchJob, type JobUpdate } from '#web/lib/jobs.ts';
 import JobProgress from '#web/components/JobProgress.tsx';
+import FailedPhotos from '#web/components/FailedPhotos.tsx';
+import { featureFailures, runFailures, type PhotoFailure } from '#web/lib/failures.ts';
+import type { AnalysisState } from '#web/lib/analysisSession.ts';
 
 const ANALYZE_ENDPOINT = '/api-py/python/analyze';
 
@@ -31,7 +34,7 @@ async function analyzeAsJob(files: File[], selectedIds: string[], isolate: boole
     analysisResults: featureItemsOf(run),
     selectedFiles: files,
   });
-  return { state, failed: failedCount(run), total: run.items.length };
+  return { state, failed: runFailures(run), total: run.items.length };
 }
 
 type Category = keyof typeof FEATURE_CATEGORIES;
@@ -61,6 +64,16 @@ export default function Analysis() {
   const [loadingImages, setLoadingImages] = useState(false);
   const [processing, setProcessing] = useState(false);
   const [job, setJob] = useState<JobUpdate | null>(null);
+  /** the last batch's photos that could not be scored, and the results of the others */
+  const [outcome, setOutcome] = useState<{ failed: PhotoFailure[]; total: number; result: AnalysisState } | null>(null);
+
+  /** Keeps the results; opens them, or stays listing the photos that could not be scored. */
+  const finish = (result: AnalysisState, failed: PhotoFailure[], total: number) => {
+    saveAnalysisSession(result);
+    void logAction(`Features Analysis: ${selectedIds.join(',')}`, result.analysisResults[0]?.run_id);
+    if (failed.length === 0) navigate('/analysis/result', { state: result });
+    else setOutcome({ failed, total, result });
+  };
 
   // Images handed over by another tool as {url, name}: fetched and turned into png files, once.
   const images = state?.images;
@@ -109,14 +122,12 @@ export default function Analysis() {
       return;
     }
     setProcessing(true);
+    setOutcome(null);
     if (files.length > JOB_THRESHOLD) {
       try {
         const { state: result, failed, total } = await analyzeAsJob(files, selectedIds, isolate, setJob);
-        if (failed > 0) alert(t('{{failed}} of {{total}} photos could not be processed.', { failed, total }));
         if (!result) throw new Error('no results');
-        saveAnalysisSession(result);
-        void logAction(`Features Analysis: ${selectedIds.join(',')}`, result.analysisResults[0]?.run_id);
-        navigate('/analysis/result', { state: result });
+        finish(result, failed, total);
       } catch (e) {
         console.error('Feature analysis job failed', e);
         alert(t('Error processing the image.'));
@@ -139,10 +150,7 @@ export default function Analysis() {
         alert(t('Error processing the image.'));
         return;
       }
-      saveAnalysisSession(result);
-      const runId = Array.isArray(data) ? (data[0] as { run_id?: string | null } | undefined)?.run_id : null;
-      void logAction(`Features Analysis: ${selectedIds.join(',')}`, runId);
-      navigate('/analysis/result', { state: result });
+      finish(result, featureFailures(result.analysisResults), files.length);
     } catch (e) {
       console.error('Feature analysis failed', e);
       alert(t('Error processing the image.'));
@@ -237,6 +245,17 @@ export default function Analysis() {
             {t('Isolate fruit (remove background first)')}
           </label>
           {job && <JobProgress update={job} />}
+          {outcome && (
+            <FailedPhotos
+              failures={outcome.failed}
+              total={outcome.total}
+              onView={
+                outcome.failed.length < outcome.total
+                  ? () => navigate('/analysis/result', { state: outcome.result })
+                  : undefined
+              }
+            />
+          )}
           <div className="tool-actions">
             <button
               type="button"

@@ -96,7 +96,7 @@ export default function AnalysisResult() {
                   {results.map((item, i) => (
                     <tr key={`${item.image_name}-${i}`} data-testid="feature-row">
                       <th scope="row">
-                        <span className="image-cell">
+                        <span className="image-cell file-name" title={item.image_name}>
                           {thumbs.get(item.image_name) && (
                             <img src={thumbs.get(item.image_name)} alt="" className="thumb" />
                           )}

@@ -10,8 +10,11 @@ import ConfirmDialog from '#web/components/ConfirmDialog.tsx';
 import { apiFetch, logAction } from '#web/api/client.ts';
 import { readDetail } from '#web/lib/upload.ts';
 import { saveUploadedFiles, toRows } from '#web/lib/bruiseResults.ts';
-import { bruiseRowsOf, failedCount, JOB_THRESHOLD, runBatchJob, type JobUpdate } from '#web/lib/jobs.ts';
+import { bruiseRowsOf, JOB_THRESHOLD, runBatchJob, type JobUpdate } from '#web/lib/jobs.ts';
 import JobProgress from '#web/components/JobProgress.tsx';
+import FailedPhotos from '#web/components/FailedPhotos.tsx';
+import { runFailures, splitBruiseAnswer, type PhotoFailure } from '#web/lib/failures.ts';
+import type { BruiseRow } from '#web/lib/bruiseResults.ts';
 import '../../tool-pages.css';
 import { useTranslation } from 'react-i18next';
 
@@ -60,12 +63,26 @@ export default function Bruise() {
   const [processing, setProcessing] = useState(false);
   const [scale, setScale] = useState<ScaleFields>({ referenceMm: '', pxPerCm: '', grades: '' });
   const [job, setJob] = useState<JobUpdate | null>(null);
+  /** the last batch's photos that could not be scored, and the results of the others */
+  const [outcome, setOutcome] = useState<{ failed: PhotoFailure[]; total: number; results: BruiseRow[] } | null>(null);
+
+  /**
+   * The results of a batch: its scored rows are kept and shown; when some photos could not be scored
+   * the page stays and lists them with their reason, the results one click away.
+   */
+  const finish = (results: BruiseRow[], failed: PhotoFailure[], total: number, runId: string | null | undefined) => {
+    saveUploadedFiles(results);
+    if (results.length > 0) void logAction('Bruised Area Calculation', runId);
+    if (failed.length === 0) navigate('/showarea/accuracy', { state: { results } });
+    else setOutcome({ failed, total, results });
+  };
 
   const onProcess = () => {
     if (files.length === 0) {
       alert(t('Please select files to upload.'));
       return;
     }
+    setOutcome(null);
     setConfirming(true);
   };
 
@@ -81,13 +98,7 @@ export default function Bruise() {
         return;
       }
       const run = await runBatchJob('bruise', files, jobOptions(scale), setJob, true);
-      const results = bruiseRowsOf(run);
-      const failed = failedCount(run);
-      if (failed > 0)
-        alert(t('{{failed}} of {{total}} photos could not be processed.', { failed, total: run.items.length }));
-      saveUploadedFiles(results);
-      void logAction('Bruised Area Calculation', run.id);
-      navigate('/showarea/accuracy', { state: { results } });
+      finish(bruiseRowsOf(run), runFailures(run), run.items.length, run.id);
     } catch (e) {
       console.error('Bruised area calculation job failed', e);
       alert(t('Error: {{detail}}', { detail: (e as Error).message }));
@@ -105,6 +116,8 @@ export default function Bruise() {
     for (const f of files) form.append('images', f, f.name);
     for (const [name, text] of Object.entries(scaleFields(scale))) form.append(name, text);
     if (scale.grades) form.append('grades', scale.grades);
+    // A photo that cannot be scored is answered in its place; the others are scored.
+    form.append('keep_going', 'true');
     try {
       const res = await apiFetch(BRUISE_ENDPOINT, { method: 'POST', body: form });
       if (!res.ok) {
@@ -112,14 +125,14 @@ export default function Bruise() {
         alert(detail ? t('Error: {{detail}}', { detail: t(detail) }) : t('Failed to process the request.'));
         return;
       }
-      const results = toRows(await res.json());
+      const answer: unknown = await res.json();
+      const { scored, failed } = splitBruiseAnswer(answer);
+      const results = Array.isArray(answer) ? toRows(scored) : null;
       if (!results) {
         alert(t('Failed to process the request.'));
         return;
       }
-      saveUploadedFiles(results);
-      void logAction('Bruised Area Calculation', results[0]?.run_id);
-      navigate('/showarea/accuracy', { state: { results } });
+      finish(results, failed, files.length, results[0]?.run_id);
     } catch (e) {
       console.error('Bruised area calculation failed', e);
       alert(t('Error processing the files. Please check the console for details.'));
@@ -201,6 +214,17 @@ export default function Bruise() {
             </p>
           )}
           {job && <JobProgress update={job} />}
+          {outcome && (
+            <FailedPhotos
+              failures={outcome.failed}
+              total={outcome.total}
+              onView={
+                outcome.results.length > 0
+                  ? () => navigate('/showarea/accuracy', { state: { results: outcome.results } })
+                  : undefined
+              }
+            />
+          )}
         </div>
       </section>
       <ConfirmDialog

@@ -95,7 +95,12 @@ export default function ShowAreaAccuracy() {
                   {rows.map((row, i) => (
                     <tr key={`${row.filename}-${i}`} data-testid="result-row">
                       <td>
-                        <button type="button" className="btn-link" onClick={() => openDetails(row)}>
+                        <button
+                          type="button"
+                          className="btn-link file-name"
+                          title={row.filename}
+                          onClick={() => openDetails(row)}
+                        >
                           {row.filename}
                         </button>
                       </td>
@@ -153,7 +158,9 @@ export default function ShowAreaAccuracy() {
             onClick={(e) => e.stopPropagation()}
             onKeyDown={(e) => e.key === 'Escape' && setViewing(null)}
           >
-            <h2 id="overlay-title">{viewing.filename}</h2>
+            <h2 id="overlay-title" className="file-name">
+              {viewing.filename}
+            </h2>
             <OverlayImage row={viewing} />
             <p>
               {t('Bruise')} {fmt.fixed(viewing.bruise_percent)}% · {t('Non-bruise')}{' '}

@@ -48,7 +48,9 @@ export default function ViewPhotoResult() {
           <div className="card">
             <dl className="facts" aria-label={t('Result')}>
               <dt>{t('Filename')}</dt>
-              <dd data-testid="filename">{imageData.filename}</dd>
+              <dd data-testid="filename" className="file-name" title={imageData.filename}>
+                {imageData.filename}
+              </dd>
               <dt>{t('Total mango pixels')}</dt>
               <dd data-testid="total-pixels">{fmt.integer(imageData.total_mango_pixels)}</dd>
               <dt>{t('Bruise')}</dt>

@@ -51,3 +51,22 @@ export function formatTime(iso: string, locale?: string): string {
     minute: '2-digit',
   });
 }
+
+/** The prefix of a feature analysis's operation type, followed by its comma-joined feature ids. */
+export const FEATURES_PREFIX = 'Features Analysis: ';
+
+/**
+ * How the dashboard's operation cell shows an operation type (issue 27 item 8): a feature analysis
+ * is summarised as 'Feature Analysis (13 features)', its feature ids kept for the cell's tooltip;
+ * any other type is its own name. `label` and `count` are for `t(label, { count })`.
+ */
+export function operationSummary(operationType: string): { label: string; count?: number; featureIds?: string[] } {
+  if (!operationType.startsWith(FEATURES_PREFIX)) return { label: operationType };
+  const featureIds = operationType
+    .slice(FEATURES_PREFIX.length)
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
+  const label = featureIds.length === 1 ? 'Feature Analysis (1 feature)' : 'Feature Analysis ({{count}} features)';
+  return { label, count: featureIds.length, featureIds };
+}

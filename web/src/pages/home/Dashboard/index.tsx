@@ -3,7 +3,16 @@ import { Link, useNavigate } from 'react-router-dom';
 import Layout from '#web/components/Layout.tsx';
 import { apiJson } from '#web/api/client.ts';
 import { MSG } from '#web/account/messages.ts';
-import { filterHistory, formatTime, sortHistory, type HistoryRecord, type SortDir, type SortKey } from './history.ts';
+import {
+  filterHistory,
+  formatTime,
+  operationSummary,
+  sortHistory,
+  type HistoryRecord,
+  type SortDir,
+  type SortKey,
+} from './history.ts';
+import { FEATURE_DISPLAY_NAMES, type FeatureId } from '@mango/core';
 import '#web/account/account.css';
 import { useTranslation } from 'react-i18next';
 import { useFormat } from '#web/i18n/index.ts';
@@ -123,14 +132,8 @@ export default function Dashboard() {
             <tbody>
               {shown.map((r, i) => (
                 <tr key={`${r.time_stamp}-${r.operation_type}-${i}`}>
-                  <td>
-                    {r.run_id ? (
-                      <Link to={`/results/${r.run_id}`} title={t('Open the stored run')}>
-                        {r.operation_type}
-                      </Link>
-                    ) : (
-                      r.operation_type
-                    )}
+                  <td className="operation-cell">
+                    <OperationName type={r.operation_type} runId={r.run_id} />
                   </td>
                   <td>{r.username}</td>
                   <td>{r.organization}</td>
@@ -208,5 +211,29 @@ function FilterPopup({ id, label, placeholder, value, onChange, open, onToggle }
         </div>
       )}
     </div>
+  );
+}
+
+/** A feature id's display name (translated by the caller); an unknown id as it is. */
+const featureName = (id: string) => FEATURE_DISPLAY_NAMES[id as FeatureId] ?? id;
+
+/**
+ * The operation cell: the operation's name translated; a feature analysis summarised with its
+ * number of features, the full list on hover (title) and for screen readers.
+ */
+function OperationName({ type, runId }: { type: string; runId?: string | null }) {
+  const { t } = useTranslation();
+  const summary = operationSummary(type);
+  const text = t(summary.label, { count: summary.count });
+  const list = summary.featureIds?.map((id) => t(featureName(id))).join(', ');
+  const title = runId ? (list ? `${list}. ${t('Open the stored run')}` : t('Open the stored run')) : list;
+  return runId ? (
+    <Link to={`/results/${runId}`} title={title} aria-label={list ? `${text}: ${list}` : undefined}>
+      {text}
+    </Link>
+  ) : (
+    <span title={title} aria-label={list ? `${text}: ${list}` : undefined}>
+      {text}
+    </span>
   );
 }

@@ -356,7 +356,9 @@ export default function Run() {
                             {expanded.has(i) ? '▾' : '▸'}
                           </button>
                         </td>
-                        <td>{item.filename}</td>
+                        <td className="file-name" title={item.filename}>
+                          {item.filename}
+                        </td>
                         <td className="num">{figures.fruits.length}</td>
                         <td className="num">{fmt.integer(figures.total_mango_pixels)}</td>
                         <td className="num">{fmt.fixed(figures.bruise_percent)}</td>
@@ -399,7 +401,9 @@ export default function Run() {
                 <tbody>
                   {run.items.map((item) => (
                     <tr key={item.id} data-testid="run-photo">
-                      <td>{item.filename}</td>
+                      <td className="file-name" title={item.filename}>
+                        {item.filename}
+                      </td>
                       <td>{itemSummary(item.result)}</td>
                     </tr>
                   ))}
@@ -423,7 +427,7 @@ export default function Run() {
                       <img src={item.overlay_thumbnail} alt={t('Overlay of {{name}}', { name: item.filename })} />
                     )}
                   </div>
-                  <figcaption>
+                  <figcaption className="file-name" title={item.filename}>
                     {item.filename} – {fmt.fixed(figures.bruise_percent)} %
                     {!item.photo_kept && (
                       <span className="photo-not-kept" data-testid="photo-not-kept">
