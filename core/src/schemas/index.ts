@@ -4,6 +4,7 @@
  * from them. Field names are contracts: keep them exactly.
  */
 import { z } from 'zod';
+import { PhotoMeta } from '../meta.ts';
 
 export const FEATURE_IDS = [
   'rgb',
@@ -52,6 +53,10 @@ export const FeatureResultItem = z.object({
   features: z.record(z.string(), z.record(z.string(), z.number())).optional(),
   error: z.string().optional(),
   downscaled: z.boolean().optional(),
+  /** the photo's experiment metadata (fields meta / meta_csv), when they were given */
+  meta: PhotoMeta.optional(),
+  /** why the photo's metadata are empty (its name did not match the pattern, the CSV has no row for it) */
+  warnings: z.array(z.string()).optional(),
   /** the stored run of the call (GET /api-node/runs/{id}); null when it is not stored */
   run_id: z.string().nullable().optional(),
 });
@@ -117,6 +122,10 @@ export const BruiseResultItem = z.object({
   bruise_area_cm2: z.number().optional(),
   /** the id of the grade rules applied to the fruits (field `grades`) */
   grades: z.string().optional(),
+  /** the photo's experiment metadata (fields meta / meta_csv), when they were given */
+  meta: PhotoMeta.optional(),
+  /** why the photo's metadata are empty (its name did not match the pattern, the CSV has no row for it) */
+  warnings: z.array(z.string()).optional(),
   /** the stored run of the call (GET /api-node/runs/{id}); null when it is not stored (browser partner keys) */
   run_id: z.string().nullable().optional(),
 });

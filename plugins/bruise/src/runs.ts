@@ -6,7 +6,13 @@
 import { z } from 'zod';
 import { defineRuns } from '@mango/core';
 import { GRADE_PRESETS, GradeRules, gradeResult, type FruitWeights } from '@mango/core/grades';
-import { fruitTableCsv, imageTableCsv, isBruiseFigures, type ResultsFile } from '@mango/core/results';
+import {
+  BRUISE_TABLE_COLUMNS,
+  fruitTableCsv,
+  imageTableCsv,
+  isBruiseFigures,
+  type ResultsFile,
+} from '@mango/core/results';
 import { reportHtml } from '@mango/core/report';
 import { BruiseOptions } from './schema.ts';
 
@@ -63,5 +69,6 @@ export const bruiseRuns = defineRuns({
     fruits: (results) => fruitTableCsv(scored(results)),
     images: (results) => imageTableCsv(scored(results)),
   },
+  columns: BRUISE_TABLE_COLUMNS,
   report: (file, options) => reportHtml(file as ResultsFile, options),
 });

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { defineRuns, type FeatureResultItem } from '@mango/core';
 import { featureTableCsv } from '@mango/core/results';
 import { FeaturesOptions } from './schema.ts';
+import { FEATURE_VALUE_NAMES } from './names.ts';
 
 export const FeaturesRunOptions = FeaturesOptions.extend({
   isolate: z.boolean().optional().describe('remove the background first (the remove-background plugin)'),
@@ -25,4 +26,5 @@ export const featuresRuns = defineRuns({
   photoThumbnail: false,
   summary: (results, failed) => ({ n: results.length + failed }),
   tables: { features: (results) => featureTableCsv(results as unknown as FeatureResultItem[]) },
+  columns: ['Image', ...Object.values(FEATURE_VALUE_NAMES).flat()],
 });
