@@ -109,6 +109,7 @@ export const RunListItem = Provenance.pick({
   options: true,
   app_version: true,
   created_at: true,
+  meta: true,
 })
   .extend({
     id: z.string(),

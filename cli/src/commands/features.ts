@@ -8,6 +8,7 @@ import { collectInputs } from '../inputs.ts';
 import { runBatch, summarise } from '../batch.ts';
 import { addSchemaOptions, readSchemaOptions } from '../schemaOptions.ts';
 import { parseOrExit, UsageError } from '../util.ts';
+import { addMetaOptions, loadMeta, type MetaFlags } from '../meta.ts';
 
 /** feature_analysis_results.csv layout: Image, then each selected feature's value names, full precision. */
 /** The CSV of `--out x.csv`: the feature table every front end writes (core/src/results.ts). */
@@ -36,6 +37,7 @@ export function featuresCommand(program: Command) {
   addSchemaOptions(cmd, FeatureList, {
     help: { features: { value: 'ids', description: `comma-separated feature ids: ${FEATURE_IDS.join(',')}` } },
   });
+  addMetaOptions(cmd);
   cmd
     .option('--all', `all ${FEATURE_IDS.length} features`)
     .option('--isolate', 'remove the background first (fruit-only features on opaque photos)')
@@ -44,9 +46,11 @@ export function featuresCommand(program: Command) {
     .action(
       async (
         inputs: string[],
-        o: { features?: string[]; all?: boolean; isolate?: boolean; out?: string; concurrency?: number },
+        o: { features?: string[]; all?: boolean; isolate?: boolean; out?: string; concurrency?: number } & MetaFlags,
       ) => {
         const ids = parseFeatureList(o);
+        // --meta / --meta-csv: checked before any photo is read (usage errors, exit 2)
+        const meta = loadMeta(o, ['features']);
         if (o.isolate && !registry.has('remove-background')) {
           throw new UsageError('--isolate needs the remove-background plugin, which is not available in this build');
         }
@@ -56,11 +60,12 @@ export function featuresCommand(program: Command) {
         const outcome = await runBatch(files, (f) => ({ path: f.path, name: f.relative, steps }), {
           concurrency: o.concurrency,
         });
-        const items: FeatureResultItem[] = outcome.results.map(({ file, result }) =>
-          result.ok
-            ? { image_name: file.relative, ...(result.result as object) }
-            : { image_name: file.relative, error: result.error.message },
-        );
+        const items: FeatureResultItem[] = outcome.results.map(({ file, result }) => {
+          const photoMeta = meta ? { meta: meta.of(file.relative) } : {};
+          return result.ok
+            ? { image_name: file.relative, ...(result.result as object), ...photoMeta }
+            : { image_name: file.relative, error: result.error.message, ...photoMeta };
+        });
         const text = o.out?.toLowerCase().endsWith('.csv')
           ? featuresCsv(items, ids)
           : JSON.stringify(items, null, 2) + '\n';

@@ -53,7 +53,9 @@ function scoreOne(
 ) {
   const plan = planRun(deps.registry, job.operation, job.options);
   const score = { run, concurrency: 1, maxPixels: deps.maxPixels, maxBytes: deps.maxBytes };
-  return scoreUploads(score, plan, [{ name: job.name, bytes }], true, { fullOverlay: job.keepOverlays });
+  return scoreUploads(score, plan, [{ name: job.name, bytes, meta: job.meta }], true, {
+    fullOverlay: job.keepOverlays,
+  });
 }
 
 /** Scores photo `position` of job `jobId` and stores its outcome (nothing when already stored or the job ended). */

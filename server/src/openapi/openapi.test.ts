@@ -53,6 +53,8 @@ describe('GET /api/openapi.json', () => {
       'images',
       'features',
       'isolate',
+      'meta',
+      'meta_csv',
     ]);
     expect(doc.paths['/api-py/python/remove_background'].post.responses['200']).toMatchObject({
       content: { 'image/png': {} },

@@ -14,6 +14,8 @@ import {
   sanitizeFileName,
   storedResult,
   type Logger,
+  type MetaProvenance,
+  type PhotoMeta,
   type RunPlan,
 } from '@mango/core';
 import { THUMBNAIL_MAX_SIDE } from '@mango/core/results';
@@ -28,6 +30,8 @@ export interface PhotoInput {
   name: string;
   path?: string;
   bytes?: Uint8Array;
+  /** the photo's experiment metadata (core/src/meta.ts), kept in its stored result's `meta` */
+  meta?: PhotoMeta;
 }
 
 /** Runs one image job (the worker pool's `run`, or a wrapper that waits out a full pool). */
@@ -140,8 +144,8 @@ async function itemOf(
         (photo.path ? new Uint8Array(await readFile(photo.path).catch(() => Buffer.alloc(0))) : new Uint8Array()),
     );
   const result = r.ok
-    ? storedResult(plan.kind, filename, { figures: r.result })
-    : storedResult(plan.kind, filename, { error: photoErrorText(r.error) });
+    ? storedResult(plan.kind, filename, { figures: r.result }, photo.meta)
+    : storedResult(plan.kind, filename, { error: photoErrorText(r.error) }, photo.meta);
   const overlay = r.ok && fullOverlay ? encodedOverlay(plan, job, r) : null;
   return {
     filename,
@@ -175,19 +179,23 @@ export async function scoreUploads(
   });
 }
 
-/** Stores scored photos (kept with `keep`) as a new run of `owner`; answers its id. */
+/**
+ * Stores scored photos (kept with `keep`) as a new run of `owner`, with where their metadata came
+ * from (`meta`, the provenance's); answers its id.
+ */
 export async function storeRun(
   db: DB,
   owner: RunOwner,
   plan: RunPlan,
   scored: readonly ScoredPhoto[],
+  meta: MetaProvenance | null = null,
 ): Promise<string> {
   const id = randomUUID();
   const items = scored.map((s, position) => {
     if (!s.item) throw new Error('storeRun: the photos were scored without keep');
     return { ...s.item, run_id: id, position };
   });
-  await insertRun(db, runRowOf(id, owner, plan.kind, plan.options, items), items);
+  await insertRun(db, runRowOf(id, owner, plan.kind, plan.options, items, items.length, meta), items);
   return id;
 }
 

@@ -13,6 +13,7 @@ import type { RunOwner } from '../../runs/store.ts';
 import { ANALYZE_FIELDS, BRUISE_FIELDS, fieldProperties, readFields } from './fields.ts';
 import { callerLimits } from './guards.ts';
 import { readMultipart, safeName, uploadedFiles, withUploadSpool, type Upload } from './uploads.ts';
+import { META_FIELD_SCHEMAS, META_FILE_FIELDS, readMetaFields, withPhotoMeta, type CallMeta } from './meta.ts';
 import { describer, type RouteDescription } from '../../openapi/describe.ts';
 import { detail, json, media, schemas, USER_OR_KEY } from '../../openapi/components.ts';
 
@@ -40,6 +41,14 @@ const PLUGIN_ERRORS: RouteDescription['responses'] = {
   429: detail("Over the API key's per-minute limit, or too many requests or uploads at once (see Retry-After)"),
   503: detail('The work queue is full (see Retry-After)'),
 };
+
+/** The metadata fields' OpenAPI properties (`meta`, `meta_csv`). */
+const metaProperties: Record<string, object> = Object.fromEntries(
+  Object.entries(META_FIELD_SCHEMAS).map(([name, schema]) => {
+    const { $schema: _, ...json } = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
+    return [name, json];
+  }),
+);
 
 export interface ApiPyOptions {
   /** authentication for these endpoints (user token or partner API key) */
@@ -88,34 +97,50 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
     maxBytes: maxUploadBytes,
   };
 
-  /** Scores the call's photos; `store` then saves them as the caller's run (null: not stored). */
-  async function score(c: Context, plan: RunPlan, uploads: Upload[], extras?: ScoreExtras) {
+  /**
+   * Scores the call's photos; `store` then saves them as the caller's run (null: not stored). With
+   * metadata (fields `meta`, `meta_csv`) each photo's go with it: `photoMeta` is what each item adds.
+   */
+  async function score(c: Context, plan: RunPlan, sent: Upload[], extras?: ScoreExtras, meta?: CallMeta) {
     const owner = options.runOwner?.(c) ?? null;
+    const { uploads } = withPhotoMeta(sent, meta);
     const scored = await scoreUploads(deps, plan, uploads, owner !== null, extras);
-    const store = async () => (owner ? await storeRun(ctx.db, owner, plan, scored) : null);
-    return { results: scored.map((s) => s.result), store };
+    const store = async () => (owner ? await storeRun(ctx.db, owner, plan, scored, meta?.provenance ?? null) : null);
+    const photoMeta = uploads.map((u) => (u.meta ? { meta: u.meta, warnings: u.warnings ?? [] } : {}));
+    return { results: scored.map((s) => s.result), store, photoMeta };
   }
+  /** The form fields, files included: the photos and a metadata CSV sent as a file. */
+  const FORM_FILES = ['images', 'image', 'file', ...META_FILE_FIELDS];
+  const metaOf = (fields: Awaited<ReturnType<typeof readMultipart>>, plan: RunPlan) =>
+    readMetaFields(fields, [plan.kind]);
 
   const route = describer({ tags: ['Imaging'], security: USER_OR_KEY });
 
   const analyze = route({
     summary: 'Feature analysis of each image',
-    request: { body: multipart({ images: imagesField, ...fieldProperties(ANALYZE_FIELDS) }, ['images', 'features']) },
+    request: {
+      body: multipart({ images: imagesField, ...fieldProperties(ANALYZE_FIELDS), ...metaProperties }, [
+        'images',
+        'features',
+      ]),
+    },
     responses: { 200: json(z.array(schemas.FeatureResultItem), 'One item per image'), ...PLUGIN_ERRORS },
   });
   app.post('/python/analyze', analyze, async (c) => {
-    const fields = await readMultipart(c, limits);
+    const fields = await readMultipart(c, limits, FORM_FILES);
     const { features, isolate } = readFields(ANALYZE_FIELDS, fields);
     const plan = planRun(ctx.registry, 'analyze', { features, ...(isolate ? { isolate } : {}) });
-    const { results, store } = await score(c, plan, uploadedFiles(fields));
+    const meta = await metaOf(fields, plan);
+    const { results, store, photoMeta } = await score(c, plan, uploadedFiles(fields), {}, meta);
     const runId = await store();
     return c.json(
-      results.map((r) =>
+      results.map((r, i) =>
         r.ok
-          ? { image_name: r.name, ...r.result, run_id: runId }
+          ? { image_name: r.name, ...r.result, ...photoMeta[i], run_id: runId }
           : {
               image_name: r.name,
               error: r.error.status >= 500 ? 'the image could not be analysed' : r.error.message,
+              ...photoMeta[i],
               run_id: runId,
             },
       ),
@@ -123,7 +148,7 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
   });
 
   const bruise = (method: 'auto' | 'classical') => async (c: Context) => {
-    const fields = await readMultipart(c, limits);
+    const fields = await readMultipart(c, limits, FORM_FILES);
     const uploads = uploadedFiles(fields);
     const { px_per_cm: pxPerCm, reference_mm: referenceMm, grades } = readFields(BRUISE_FIELDS, fields);
     if (grades && needsScale(grades) && pxPerCm === undefined && referenceMm === undefined) {
@@ -136,16 +161,19 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
       // A preset by its id; rules sent as JSON are kept whole with the run.
       ...(grades ? { grades: GRADE_PRESETS[grades.id] === grades ? grades.id : grades } : {}),
     });
-    const { results, store } = await score(c, plan, uploads);
+    const meta = await metaOf(fields, plan);
+    const { results, store, photoMeta } = await score(c, plan, uploads, {}, meta);
     for (const r of results) throwFailure(r);
     const runId = await store();
     await options.onBruise?.(c, results.length, runId);
-    return c.json(results.map((r) => (r.ok ? { ...bruiseItem(r), run_id: runId } : null)));
+    return c.json(results.map((r, i) => (r.ok ? { ...bruiseItem(r), ...photoMeta[i], run_id: runId } : null)));
   };
   const bruiseRoute = (what: string) =>
     route({
       summary: `Bruised area of each image, ${what}`,
-      request: { body: multipart({ images: imagesField, ...fieldProperties(BRUISE_FIELDS) }, ['images']) },
+      request: {
+        body: multipart({ images: imagesField, ...fieldProperties(BRUISE_FIELDS), ...metaProperties }, ['images']),
+      },
       responses: { 200: json(z.array(schemas.BruiseResultItem), 'One item per image'), ...PLUGIN_ERRORS },
     });
   app.post(
