@@ -19,6 +19,7 @@ import {
   type PhotoMeta,
   type RunKind,
 } from '@mango/core';
+import { parseMetaCsv } from '@mango/core/meta-csv';
 import { registry } from '@mango/plugins';
 import { UsageError } from './util.ts';
 
@@ -66,7 +67,8 @@ export function loadMeta(o: MetaFlags, operations: readonly string[]): CliMeta |
   const kinds = operations.map((op) => runKindFor(registry, op)).filter((k): k is RunKind => Boolean(k));
   let spec: MetaSpec | undefined;
   try {
-    spec = runMetaSpec(kinds, { pattern: o.meta, csv, csvSha256 });
+    const table = csv?.trim() ? parseMetaCsv(csv) : undefined;
+    spec = runMetaSpec(kinds, { pattern: o.meta, table, csvSha256 });
   } catch (e) {
     if (isMangoError(e)) throw new UsageError(`${o.meta !== undefined ? '--meta' : '--meta-csv'}: ${e.message}`);
     throw e;

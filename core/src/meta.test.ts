@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compileMetaPattern, fileStem, metaFor, metaProvenance, metaSpec, parseMetaCsv } from './meta.ts';
+import { compileMetaPattern, fileStem, metaFor, metaProvenance, metaSpec } from './meta.ts';
+import { parseMetaCsv } from './meta-csv.ts';
 import { BRUISE_TABLE_COLUMNS, fruitTableCsv, imageTableCsv, featureTableCsv, type BruiseFigures } from './results.ts';
 
 const PATTERN = 'cv-{cultivar}_day{day}_trt-{treatment}_fruit{fruit_id}';
@@ -54,7 +55,7 @@ describe('metadata pattern', () => {
   });
 
   it('is no spec when neither a pattern nor a CSV is given', () => {
-    expect(metaSpec({ pattern: '  ', csv: '' }, [])).toBeUndefined();
+    expect(metaSpec({ pattern: '  ' }, [])).toBeUndefined();
     expect(metaProvenance(undefined)).toBeNull();
   });
 });
@@ -63,7 +64,7 @@ describe('metadata CSV', () => {
   const CSV = '\ufeffimage,block,weight_g_before\r\nA.jpg,1,310\r\nsub/B.png,2,\r\n"C, copy.jpg",3,295\r\n';
 
   it('joins on the image column by the name given or its last part; an empty cell is null', () => {
-    const spec = metaSpec({ csv: CSV, csvSha256: 'abc' }, BRUISE_TABLE_COLUMNS)!;
+    const spec = metaSpec({ table: parseMetaCsv(CSV), csvSha256: 'abc' }, BRUISE_TABLE_COLUMNS)!;
     expect(metaFor(spec, 'photos/A.jpg')).toEqual({ meta: { block: '1', weight_g_before: '310' }, warnings: [] });
     expect(metaFor(spec, 'sub/B.png').meta).toEqual({ block: '2', weight_g_before: null });
     expect(metaFor(spec, 'C, copy.jpg').meta).toEqual({ block: '3', weight_g_before: '295' });
@@ -74,10 +75,10 @@ describe('metadata CSV', () => {
   });
 
   it('combines with a pattern: the pattern names first', () => {
-    const spec = metaSpec({ pattern: 'plot{plot}', csv: 'image,block\nplot7.jpg,B\n' }, [])!;
+    const spec = metaSpec({ pattern: 'plot{plot}', table: parseMetaCsv('image,block\nplot7.jpg,B\n') }, [])!;
     expect(metaFor(spec, 'plot7.jpg').meta).toEqual({ plot: '7', block: 'B' });
     expect(Object.keys(metaFor(spec, 'plot7.jpg').meta)).toEqual(['plot', 'block']);
-    expect(() => metaSpec({ pattern: 'plot{block}', csv: 'image,block\nplot7.jpg,B\n' }, [])).toThrow(
+    expect(() => metaSpec({ pattern: 'plot{block}', table: parseMetaCsv('image,block\nplot7.jpg,B\n') }, [])).toThrow(
       /`block` is given by both/,
     );
   });
@@ -87,7 +88,9 @@ describe('metadata CSV', () => {
     expect(() => parseMetaCsv('image,block\nA.jpg,1\nA.jpg,2\n')).toThrow(/`A.jpg` twice/);
     expect(() => parseMetaCsv('image,2nd\nA.jpg,1\n')).toThrow(/`2nd` is not a name/);
     expect(() => parseMetaCsv('image,block\nA.jpg,1,9\n')).toThrow(/could not be read/);
-    expect(() => metaSpec({ csv: 'image,fruit_count\nA.jpg,1\n' }, BRUISE_TABLE_COLUMNS)).toThrow(/`fruit_count`/);
+    expect(() => metaSpec({ table: parseMetaCsv('image,fruit_count\nA.jpg,1\n') }, BRUISE_TABLE_COLUMNS)).toThrow(
+      /`fruit_count`/,
+    );
   });
 });
 

@@ -6,9 +6,10 @@
  * column. Each photo gets an object name -> text (null: no value), which becomes columns of every
  * table after the table's own columns. `fruit_id` is by convention the physical fruit followed over
  * photos and runs (not the table's `fruit`, the fruit's number within its photo).
- * Browser-safe: no Node imports (the caller hashes the CSV's bytes).
+ * Browser-safe: no Node imports (the caller hashes the CSV's bytes). The CSV reader is apart, in
+ * core/src/meta-csv.ts (`@mango/core/meta-csv`), so that bundles that only type metadata (the web
+ * app, the widget) do not carry the CSV parser.
  */
-import { parse } from 'csv-parse/browser/esm/sync';
 import { z } from 'zod';
 import { MangoError } from './errors.ts';
 
@@ -34,10 +35,13 @@ export type MetaProvenance = z.infer<typeof MetaProvenance>;
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** The most metadata names (columns) one batch may carry. */
 export const MAX_META_NAMES = 50;
+
+/** A metadata name: a letter or `_`, then letters, digits and `_`. */
+export const isMetaName = (name: string) => NAME.test(name);
 /** The longest pattern accepted. */
 export const MAX_META_PATTERN = 500;
 
-const bad = (message: string) => new MangoError('INVALID_INPUT', message);
+export const bad = (message: string) => new MangoError('INVALID_INPUT', message);
 
 /** A compiled name pattern. */
 export interface MetaPattern {
@@ -97,45 +101,6 @@ export interface MetaTable {
   rows: Map<string, PhotoMeta>;
 }
 
-/**
- * Reads a metadata CSV (csv-parse): a header row with an `image` column (the photo's file name,
- * or its path relative to the folder given) and one column per metadata name; an empty cell is
- * null. A missing `image` column, a bad or repeated column name, or an image listed twice is a 400.
- */
-export function parseMetaCsv(text: string): MetaTable {
-  let records: string[][];
-  try {
-    records = parse(text, { bom: true, skip_empty_lines: true, trim: true, relax_column_count: false });
-  } catch (e) {
-    throw bad(`the metadata CSV could not be read: ${(e as Error).message}`);
-  }
-  if (records.length === 0) throw bad('the metadata CSV is empty (it needs a header row with an `image` column)');
-  const [header, ...body] = records;
-  const imageAt = header.indexOf('image');
-  if (imageAt < 0) throw bad(`the metadata CSV has no \`image\` column (its columns: ${header.join(', ')})`);
-  const names = header.filter((_, i) => i !== imageAt);
-  for (const name of names) {
-    if (!NAME.test(name)) {
-      throw bad(`the metadata CSV's column \`${name}\` is not a name (a letter or _, then letters, digits or _)`);
-    }
-  }
-  const seen = new Set<string>();
-  for (const name of names) {
-    if (seen.has(name)) throw bad(`the metadata CSV has the column \`${name}\` twice`);
-    seen.add(name);
-  }
-  if (names.length === 0) throw bad('the metadata CSV has no column besides `image`');
-  if (names.length > MAX_META_NAMES) throw bad(`the metadata CSV has more than ${MAX_META_NAMES} columns`);
-  const rows = new Map<string, PhotoMeta>();
-  body.forEach((record, k) => {
-    const image = record[imageAt];
-    if (!image) throw bad(`the metadata CSV's line ${k + 2} has no image`);
-    if (rows.has(image)) throw bad(`the metadata CSV lists the image \`${image}\` twice`);
-    rows.set(image, Object.fromEntries(names.map((n) => [n, record[header.indexOf(n)] || null])));
-  });
-  return { names, rows };
-}
-
 /** What a batch's metadata come from: a pattern, a CSV, or both. */
 export interface MetaSpec {
   pattern?: MetaPattern;
@@ -148,17 +113,17 @@ export interface MetaSpec {
 export const metaNames = (spec: MetaSpec): string[] => [...(spec.pattern?.names ?? []), ...(spec.table?.names ?? [])];
 
 /**
- * Builds a spec from a pattern's text and a CSV's text (either may be absent or blank: no spec,
- * undefined) and checks its names against the columns its tables already have (`reserved`,
- * compared without case): a metadata name equal to one, or given by both the pattern and the CSV,
- * is a 400 naming it.
+ * Builds a spec from a pattern's text (absent or blank: none) and a metadata table (read by
+ * `parseMetaCsv`, core/src/meta-csv.ts); undefined when neither. Its names are checked against the
+ * columns its tables already have (`reserved`, compared without case): a metadata name equal to
+ * one, or given by both the pattern and the CSV, is a 400 naming it.
  */
 export function metaSpec(
-  input: { pattern?: string | null; csv?: string | null; csvSha256?: string | null },
+  input: { pattern?: string | null; table?: MetaTable; csvSha256?: string | null },
   reserved: readonly string[],
 ): MetaSpec | undefined {
   const pattern = input.pattern?.trim() ? compileMetaPattern(input.pattern.trim()) : undefined;
-  const table = input.csv?.trim() ? parseMetaCsv(input.csv) : undefined;
+  const table = input.table;
   if (!pattern && !table) return undefined;
   const spec: MetaSpec = { pattern, table, ...(input.csvSha256 ? { csvSha256: input.csvSha256 } : {}) };
   const names = metaNames(spec);

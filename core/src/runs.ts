@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { parseWireOptions } from './options.ts';
 import { MangoError } from './errors.ts';
-import { metaSpec, type MetaSpec } from './meta.ts';
+import { metaSpec, type MetaSpec, type MetaTable } from './meta.ts';
 
 /** What ran, as a result says it (stored with a run and in its provenance). */
 export interface RanWith {
@@ -198,10 +198,10 @@ export const COMMON_COLUMNS: readonly string[] = [
 ];
 
 /**
- * The metadata spec of a run of `kind` (a pattern and/or a CSV's text; undefined when neither is
- * given), its names checked against the columns the kind's tables write: a clash is a 400 naming it.
+ * The metadata spec of runs of `kinds` (a pattern and/or a metadata table; undefined when neither
+ * is given), its names checked against the columns the kinds' tables write: a clash is a 400 naming it.
  */
 export const runMetaSpec = (
   kinds: readonly RunKind[],
-  input: { pattern?: string | null; csv?: string | null; csvSha256?: string | null },
+  input: { pattern?: string | null; table?: MetaTable; csvSha256?: string | null },
 ): MetaSpec | undefined => metaSpec(input, [...COMMON_COLUMNS, ...kinds.flatMap((k) => k.runs.columns ?? [])]);

@@ -550,4 +550,11 @@ export const th: Record<string, string> = {
   'bruise % of the photo': '% รอยช้ำของรูป',
   photos: 'รูป',
   ', plugin {{version}}': ', ปลั๊กอิน {{version}}',
+  'Experiment metadata (optional)': 'ข้อมูลการทดลอง (ไม่บังคับ)',
+  'File name pattern': 'รูปแบบชื่อไฟล์',
+  'e.g. cv-{cultivar}_day{day}_trt-{treatment}_fruit{fruit_id}':
+    'เช่น cv-{cultivar}_day{day}_trt-{treatment}_fruit{fruit_id}',
+  'or a CSV file with an image column': 'หรือไฟล์ CSV ที่มีคอลัมน์ image',
+  'Each {name} of the pattern is read from the file names (without the extension) and becomes a column of every table; fruit_id names the same fruit over several days.':
+    'แต่ละ {name} ในรูปแบบจะอ่านจากชื่อไฟล์ (ไม่รวมนามสกุล) และกลายเป็นคอลัมน์ในทุกตาราง ส่วน fruit_id ใช้ระบุผลมะม่วงผลเดียวกันตลอดหลายวัน',
 };

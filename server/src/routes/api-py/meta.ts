@@ -8,15 +8,8 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import {
-  MangoError,
-  metaFor,
-  metaProvenance,
-  runMetaSpec,
-  type MetaProvenance,
-  type PhotoMeta,
-  type RunKind,
-} from '@mango/core';
+import { metaFor, metaProvenance, runMetaSpec, type MetaProvenance, type PhotoMeta, type RunKind } from '@mango/core';
+import { parseMetaCsv } from '@mango/core/meta-csv';
 import type { MultipartForm, Upload } from './uploads.ts';
 
 /** The file fields a form with metadata may carry besides its photos. */
@@ -65,12 +58,10 @@ export async function readMetaFields(form: MultipartForm, kinds: readonly RunKin
     csv = bytes.toString('utf8');
     csvSha256 = createHash('sha256').update(bytes).digest('hex');
   }
-  if (pattern === undefined && csv === undefined) return undefined;
-  const spec = runMetaSpec(kinds, { pattern, csv, csvSha256 });
-  if (!spec) {
-    if (pattern !== undefined && csv === undefined && pattern.trim() === '') return undefined;
-    throw new MangoError('INVALID_INPUT', 'field `meta_csv` is empty');
-  }
+  const table = csv?.trim() ? parseMetaCsv(csv) : undefined;
+  // blank fields (a form sent with nothing typed or chosen) are no metadata
+  const spec = runMetaSpec(kinds, { pattern, table, csvSha256 });
+  if (!spec) return undefined;
   return { provenance: metaProvenance(spec)!, of: (name) => metaFor(spec, name) };
 }
 

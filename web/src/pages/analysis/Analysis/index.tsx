@@ -15,16 +15,26 @@ import './analysis.css';
 import { useTranslation } from 'react-i18next';
 import { failedCount, featureItemsOf, JOB_THRESHOLD, runBatchJob, type JobUpdate } from '#web/lib/jobs.ts';
 import JobProgress from '#web/components/JobProgress.tsx';
+import MetaFields from '#web/components/MetaFields.tsx';
+import { appendMeta, NO_META, type MetaInput } from '#web/lib/meta.ts';
 
 const ANALYZE_ENDPOINT = '/api-py/python/analyze';
 
 /** More than JOB_THRESHOLD photos: one batch job with a progress bar, then the same results page. */
-async function analyzeAsJob(files: File[], selectedIds: string[], isolate: boolean, onUpdate: (u: JobUpdate) => void) {
+async function analyzeAsJob(
+  files: File[],
+  selectedIds: string[],
+  isolate: boolean,
+  onUpdate: (u: JobUpdate) => void,
+  meta?: MetaInput,
+) {
   const run = await runBatchJob(
     'features',
     files,
     { features: selectedIds, ...(isolate ? { isolate } : {}) },
     onUpdate,
+    false,
+    meta,
   );
   const state = toAnalysisState({
     selectedFeatures: selectedIds,
@@ -58,6 +68,7 @@ export default function Analysis() {
   const [category, setCategory] = useState<Category>('color');
   const [query, setQuery] = useState('');
   const [isolate, setIsolate] = useState(false);
+  const [meta, setMeta] = useState<MetaInput>(NO_META);
   const [loadingImages, setLoadingImages] = useState(false);
   const [processing, setProcessing] = useState(false);
   const [job, setJob] = useState<JobUpdate | null>(null);
@@ -111,7 +122,7 @@ export default function Analysis() {
     setProcessing(true);
     if (files.length > JOB_THRESHOLD) {
       try {
-        const { state: result, failed, total } = await analyzeAsJob(files, selectedIds, isolate, setJob);
+        const { state: result, failed, total } = await analyzeAsJob(files, selectedIds, isolate, setJob, meta);
         if (failed > 0) alert(t('{{failed}} of {{total}} photos could not be processed.', { failed, total }));
         if (!result) throw new Error('no results');
         saveAnalysisSession(result);
@@ -130,6 +141,7 @@ export default function Analysis() {
     for (const f of files) form.append('images', f, f.name);
     form.append('features', JSON.stringify(selectedIds));
     if (isolate) form.append('isolate', 'true');
+    appendMeta(form, meta);
     try {
       const res = await apiFetch(ANALYZE_ENDPOINT, { method: 'POST', body: form });
       const data: unknown = res.ok ? await res.json() : null;
@@ -236,6 +248,7 @@ export default function Analysis() {
             <input type="checkbox" checked={isolate} onChange={(e) => setIsolate(e.target.checked)} />{' '}
             {t('Isolate fruit (remove background first)')}
           </label>
+          <MetaFields value={meta} onChange={setMeta} />
           {job && <JobProgress update={job} />}
           <div className="tool-actions">
             <button

@@ -12,6 +12,8 @@ import { readDetail } from '#web/lib/upload.ts';
 import { saveUploadedFiles, toRows } from '#web/lib/bruiseResults.ts';
 import { bruiseRowsOf, failedCount, JOB_THRESHOLD, runBatchJob, type JobUpdate } from '#web/lib/jobs.ts';
 import JobProgress from '#web/components/JobProgress.tsx';
+import MetaFields from '#web/components/MetaFields.tsx';
+import { appendMeta, NO_META, type MetaInput } from '#web/lib/meta.ts';
 import '../../tool-pages.css';
 import { useTranslation } from 'react-i18next';
 
@@ -60,6 +62,7 @@ export default function Bruise() {
   const [processing, setProcessing] = useState(false);
   const [scale, setScale] = useState<ScaleFields>({ referenceMm: '', pxPerCm: '', grades: '' });
   const [job, setJob] = useState<JobUpdate | null>(null);
+  const [meta, setMeta] = useState<MetaInput>(NO_META);
 
   const onProcess = () => {
     if (files.length === 0) {
@@ -80,7 +83,7 @@ export default function Bruise() {
         alert(t('Error: {{detail}}', { detail: refused }));
         return;
       }
-      const run = await runBatchJob('bruise', files, jobOptions(scale), setJob, true);
+      const run = await runBatchJob('bruise', files, jobOptions(scale), setJob, true, meta);
       const results = bruiseRowsOf(run);
       const failed = failedCount(run);
       if (failed > 0)
@@ -105,6 +108,7 @@ export default function Bruise() {
     for (const f of files) form.append('images', f, f.name);
     for (const [name, text] of Object.entries(scaleFields(scale))) form.append(name, text);
     if (scale.grades) form.append('grades', scale.grades);
+    appendMeta(form, meta);
     try {
       const res = await apiFetch(BRUISE_ENDPOINT, { method: 'POST', body: form });
       if (!res.ok) {
@@ -187,6 +191,7 @@ export default function Bruise() {
               )}
             </p>
           </fieldset>
+          <MetaFields value={meta} onChange={setMeta} />
           <div className="tool-actions">
             <button type="button" className="btn btn-secondary" onClick={() => setFiles([])} disabled={processing}>
               {t('Clear')}
