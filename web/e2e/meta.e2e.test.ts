@@ -13,6 +13,7 @@ import { signInViaApi, startE2E, type E2E } from './harness.ts';
 
 const PATTERN = 'cv-{cultivar}_day{day}_trt-{treatment}_fruit{fruit_id}';
 const NAMES = ['cv-keitt_day02_trt-wax_fruit8.png', 'cv-keitt_day06_trt-wax_fruit8.png'];
+const ODD = 'IMG_0003.png';
 
 interface Run {
   id: string;
@@ -46,14 +47,19 @@ describe('experiment metadata on the upload pages', () => {
   };
 
   it('bruise page: the pattern goes with the photos; the stored run and its per-fruit table carry the metadata', async () => {
-    const { page } = e2e;
+    const { page, alerts } = e2e;
+    const odd = join(dir, ODD);
+    writeFileSync(odd, await encodeImage(bruisedPairScene().image, 'png'));
     await page.goto(e2e.url('/bruise'));
     await page.getByRole('group', { name: 'Experiment metadata (optional)' }).waitFor();
     await page.getByLabel('File name pattern').fill(PATTERN);
-    await page.getByTestId('file-input').setInputFiles(photos);
+    await page.getByTestId('file-input').setInputFiles([...photos, odd]);
     await page.getByRole('button', { name: 'Process' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
     await page.waitForURL('**/showarea/accuracy', { timeout: 90_000 });
+    expect(alerts.at(-1)).toBe(
+      '1 of 3 photos got no metadata from their names (the pattern did not match or the CSV has no row for them): those cells are empty.',
+    );
 
     const run = await newestRun('bruise');
     expect(run.meta).toEqual({
@@ -64,14 +70,18 @@ describe('experiment metadata on the upload pages', () => {
     expect(run.items.map((i) => [i.filename, i.meta?.day, i.meta?.fruit_id])).toEqual([
       [NAMES[0], '02', '8'],
       [NAMES[1], '06', '8'],
+      [ODD, null, null],
     ]);
     const res = await fetch(e2e.url(`/api-node/runs/${run.id}/export?format=csv&table=fruits`), {
       headers: { Authorization: `Bearer ${token}` },
     });
     const [header, ...lines] = (await res.text()).trim().split('\n');
     expect(header.endsWith(',cultivar,day,treatment,fruit_id')).toBe(true);
-    expect(lines.length).toBeGreaterThanOrEqual(4);
-    expect(lines.every((l) => /,keitt,0[26],wax,8$/.test(l))).toBe(true);
+    expect(lines.length).toBeGreaterThanOrEqual(6);
+    const named = lines.filter((l) => !l.startsWith(ODD));
+    expect(named.length).toBeGreaterThanOrEqual(4);
+    expect(named.every((l) => /,keitt,0[26],wax,8$/.test(l))).toBe(true);
+    expect(lines.filter((l) => l.startsWith(ODD)).every((l) => l.endsWith(',,,,'))).toBe(true);
   });
 
   it('analysis page: a metadata CSV joined by file name; the fields read in Thai', async () => {

@@ -557,4 +557,6 @@ export const th: Record<string, string> = {
   'or a CSV file with an image column': 'หรือไฟล์ CSV ที่มีคอลัมน์ image',
   'Each {name} of the pattern is read from the file names (without the extension) and becomes a column of every table; fruit_id names the same fruit over several days.':
     'แต่ละ {name} ในรูปแบบจะอ่านจากชื่อไฟล์ (ไม่รวมนามสกุล) และกลายเป็นคอลัมน์ในทุกตาราง ส่วน fruit_id ใช้ระบุผลมะม่วงผลเดียวกันตลอดหลายวัน',
+  '{{count}} of {{total}} photos got no metadata from their names (the pattern did not match or the CSV has no row for them): those cells are empty.':
+    '{{count}} จาก {{total}} รูปไม่ได้ข้อมูลการทดลองจากชื่อไฟล์ (ชื่อไม่ตรงกับรูปแบบ หรือไฟล์ CSV ไม่มีแถวของรูปนั้น): ช่องเหล่านั้นจึงว่างไว้',
 };

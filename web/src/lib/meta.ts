@@ -16,3 +16,21 @@ export function appendMeta(form: FormData, meta: MetaInput | undefined): void {
   if (meta.pattern.trim()) form.append('meta', meta.pattern.trim());
   if (meta.csv) form.append('meta_csv', meta.csv, meta.csv.name);
 }
+
+/** The message shown when some photos got no value for a metadata name (its count and the total). */
+export const META_GAPS_MESSAGE =
+  '{{count}} of {{total}} photos got no metadata from their names (the pattern did not match or the CSV has no row for them): those cells are empty.';
+
+/** How many results have a metadata name without a value (their names gave none). */
+export function metaGapCount(results: readonly unknown[]): number {
+  return results.filter((r) => {
+    const meta = (r as { meta?: Record<string, string | null> } | null)?.meta;
+    return meta !== undefined && Object.values(meta).some((v) => v === null);
+  }).length;
+}
+
+/** Alerts (translated by `t`) when some results got no metadata from their names; nothing otherwise. */
+export function warnMetaGaps(results: readonly unknown[], t: (key: string, values: Record<string, number>) => string) {
+  const count = metaGapCount(results);
+  if (count > 0) alert(t(META_GAPS_MESSAGE, { count, total: results.length }));
+}

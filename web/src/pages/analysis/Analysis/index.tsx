@@ -16,7 +16,7 @@ import { useTranslation } from 'react-i18next';
 import { failedCount, featureItemsOf, JOB_THRESHOLD, runBatchJob, type JobUpdate } from '#web/lib/jobs.ts';
 import JobProgress from '#web/components/JobProgress.tsx';
 import MetaFields from '#web/components/MetaFields.tsx';
-import { appendMeta, NO_META, type MetaInput } from '#web/lib/meta.ts';
+import { appendMeta, NO_META, warnMetaGaps, type MetaInput } from '#web/lib/meta.ts';
 
 const ANALYZE_ENDPOINT = '/api-py/python/analyze';
 
@@ -127,6 +127,8 @@ export default function Analysis() {
         if (!result) throw new Error('no results');
         saveAnalysisSession(result);
         void logAction(`Features Analysis: ${selectedIds.join(',')}`, result.analysisResults[0]?.run_id);
+        warnMetaGaps(result.analysisResults, t);
+        warnMetaGaps(result.analysisResults, t);
         navigate('/analysis/result', { state: result });
       } catch (e) {
         console.error('Feature analysis job failed', e);
@@ -154,6 +156,7 @@ export default function Analysis() {
       saveAnalysisSession(result);
       const runId = Array.isArray(data) ? (data[0] as { run_id?: string | null } | undefined)?.run_id : null;
       void logAction(`Features Analysis: ${selectedIds.join(',')}`, runId);
+      warnMetaGaps(result.analysisResults, t);
       navigate('/analysis/result', { state: result });
     } catch (e) {
       console.error('Feature analysis failed', e);

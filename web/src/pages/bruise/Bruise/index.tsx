@@ -13,7 +13,7 @@ import { saveUploadedFiles, toRows } from '#web/lib/bruiseResults.ts';
 import { bruiseRowsOf, failedCount, JOB_THRESHOLD, runBatchJob, type JobUpdate } from '#web/lib/jobs.ts';
 import JobProgress from '#web/components/JobProgress.tsx';
 import MetaFields from '#web/components/MetaFields.tsx';
-import { appendMeta, NO_META, type MetaInput } from '#web/lib/meta.ts';
+import { appendMeta, NO_META, warnMetaGaps, type MetaInput } from '#web/lib/meta.ts';
 import '../../tool-pages.css';
 import { useTranslation } from 'react-i18next';
 
@@ -90,6 +90,7 @@ export default function Bruise() {
         alert(t('{{failed}} of {{total}} photos could not be processed.', { failed, total: run.items.length }));
       saveUploadedFiles(results);
       void logAction('Bruised Area Calculation', run.id);
+      warnMetaGaps(results, t);
       navigate('/showarea/accuracy', { state: { results } });
     } catch (e) {
       console.error('Bruised area calculation job failed', e);
@@ -123,6 +124,7 @@ export default function Bruise() {
       }
       saveUploadedFiles(results);
       void logAction('Bruised Area Calculation', results[0]?.run_id);
+      warnMetaGaps(results, t);
       navigate('/showarea/accuracy', { state: { results } });
     } catch (e) {
       console.error('Bruised area calculation failed', e);
