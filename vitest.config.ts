@@ -18,7 +18,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: [
-            '{core,plugins,models,runner,server,cli,widget,examples}/**/*.test.{ts,tsx}',
+            '{core,plugins,models,runner,server,cli,widget,examples,clients}/**/*.test.{ts,tsx}',
             'web/src/**/*.test.{ts,tsx}',
             '*.test.ts',
           ],

@@ -14,6 +14,8 @@ export interface ServerJobOptions {
   server: string;
   apiKey: string;
   options: Record<string, unknown>;
+  /** --meta and --meta-csv: sent as the job's `meta` and `meta_csv` fields */
+  meta?: { pattern?: string; csvPath?: string };
 }
 
 /** `413: reason` (the answer's {error} or {detail}), with `; retry after N s` when the server says so. */
@@ -41,10 +43,13 @@ export async function bruiseOnServer(
   const form = new FormData();
   form.append('operation', 'bruise');
   form.append('options', JSON.stringify(o.options));
+  if (o.meta?.pattern !== undefined) form.append('meta', o.meta.pattern);
+  if (o.meta?.csvPath !== undefined) form.append('meta_csv', await openAsBlob(o.meta.csvPath), 'meta.csv');
   for (const f of files) form.append('images', await openAsBlob(f.path), f.relative);
   const sent = await fetch(`${base}/api-node/jobs`, { method: 'POST', body: form, headers: auth });
   if (sent.status !== 202) throw new Error(`the server refused the job: ${await answerError(sent)}`);
-  const { id } = (await sent.json()) as { id: string };
+  const { id, warnings } = (await sent.json()) as { id: string; warnings?: string[] };
+  for (const w of warnings ?? []) console.error(`warning: ${w}`);
   console.error(`job ${id}: ${files.length} photo(s) sent to ${base}`);
 
   const bar =

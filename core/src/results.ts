@@ -10,6 +10,7 @@ import { csvTable, type CsvCell, type CsvColumn, type CsvLayout } from './csv.ts
 import { BruiseResultItem, FeatureResultItem, type FruitFeatures } from './schemas/index.ts';
 import type { RanWith } from './runs.ts';
 import { quantile } from './statistics.ts';
+import { MetaProvenance, metaColumnNames, PhotoMeta } from './meta.ts';
 
 /** A bruise item's figures: the HTTP item without its overlay (and without run_id). */
 export const BruiseFigures = BruiseResultItem.omit({ overlay_img: true, run_id: true });
@@ -40,6 +41,8 @@ export const Provenance = z.object({
   created_at: z.string(),
   /** every input in order; one that could not be scored has its `error` (its sha256 is empty when it could not be read) */
   inputs: z.array(z.object({ filename: z.string(), sha256: z.string(), error: z.string().optional() })),
+  /** where the photos' experiment metadata came from (the pattern, the CSV's sha256, the names); absent: none */
+  meta: MetaProvenance.nullable().optional(),
 });
 export type Provenance = z.infer<typeof Provenance>;
 
@@ -50,12 +53,15 @@ export function makeProvenance(
   asked: Pick<
     Provenance,
     'app_version' | 'source' | 'run_id' | 'operation' | 'method' | 'options' | 'created_at' | 'inputs'
-  >,
+  > &
+    Pick<Partial<Provenance>, 'meta'>,
   ran: RanWith = {},
 ): Provenance {
+  const { meta, ...rest } = asked;
   return {
     app: 'mango-bruise-tracker',
-    ...asked,
+    ...rest,
+    ...(meta ? { meta } : {}),
     method_used: ran.method ?? null,
     plugin_version: ran.version ?? null,
     model_id: ran.model_id ?? null,
@@ -75,6 +81,8 @@ export const ResultsPhoto = z.object({
   overlay_thumbnail: z.string().nullable(),
   /** the same for the photo itself (shown beside its overlay); absent in older files */
   photo_thumbnail: z.string().nullable().optional(),
+  /** the photo's experiment metadata (name -> value; --meta, --meta-csv, fields meta / meta_csv); absent: none */
+  meta: PhotoMeta.optional(),
 });
 export type ResultsPhoto = z.infer<typeof ResultsPhoto>;
 
@@ -102,6 +110,7 @@ export const RunListItem = Provenance.pick({
   options: true,
   app_version: true,
   created_at: true,
+  meta: true,
 })
   .extend({
     id: z.string(),
@@ -206,6 +215,8 @@ const lesionTotal = (r: BruiseFigures) => r.fruits.reduce((a, f) => a + f.lesion
 export interface FailedPhoto {
   filename: string;
   error: string;
+  /** the photo's experiment metadata, as a scored photo's */
+  meta?: PhotoMeta;
 }
 
 /** A row of the per-image table: a scored photo's figures, or a failed photo. */
@@ -270,9 +281,41 @@ export function fruitRows(items: readonly BruiseFigures[]): FruitRow[] {
   return items.flatMap((image) => image.fruits.map((fruit, i) => ({ image, index: i + 1, fruit })));
 }
 
-export const fruitTableCsv = (items: readonly BruiseFigures[], layout?: CsvLayout) =>
-  csvTable(FRUIT_COLUMNS, fruitRows(items), layout);
-export const imageTableCsv = (rows: readonly ImageRow[], layout?: CsvLayout) => csvTable(IMAGE_COLUMNS, rows, layout);
+/**
+ * A table's columns followed by one column per metadata name its rows carry (issue 27: metadata
+ * are columns of every table, after the table's own; a photo's repeat on each of its fruit rows).
+ */
+export function withMetaColumns<T>(
+  columns: readonly CsvColumn<T>[],
+  rows: readonly T[],
+  metaOf: (row: T) => PhotoMeta | null | undefined,
+): CsvColumn<T>[] {
+  const names = metaColumnNames(rows.map(metaOf));
+  return [...columns, ...names.map((name): CsvColumn<T> => [name, (row) => blank(metaOf(row)?.[name])])];
+}
+
+export const fruitTableCsv = (items: readonly BruiseFigures[], layout?: CsvLayout) => {
+  const rows = fruitRows(items);
+  return csvTable(
+    withMetaColumns(FRUIT_COLUMNS, rows, (r) => r.image.meta),
+    rows,
+    layout,
+  );
+};
+export const imageTableCsv = (rows: readonly ImageRow[], layout?: CsvLayout) =>
+  csvTable(
+    withMetaColumns(IMAGE_COLUMNS, rows, (r) => r.meta),
+    rows,
+    layout,
+  );
+
+/**
+ * The columns the bruise tables write (per fruit, per image, data.csv): a metadata name may not be
+ * one of them (core/src/meta.ts metaSpec).
+ */
+export const BRUISE_TABLE_COLUMNS: readonly string[] = [
+  ...new Set([FRUIT_COLUMNS, IMAGE_COLUMNS, DATA_CSV_COLUMNS].flat().map(([h]) => h)),
+];
 export const dataCsv = (rows: readonly DataCsvRow[], layout?: CsvLayout) => csvTable(DATA_CSV_COLUMNS, rows, layout);
 
 /** A column of the feature table after Image: a feature id and one of its value names. */
@@ -304,7 +347,7 @@ export function featureColumns(
 /**
  * The feature table (feature_analysis_results.csv's layout), written once for the web's download,
  * the CLI's `features --out x.csv` and a stored run's export: Image, then the value names at full
- * precision; when a photo failed, an `error` column with its reason (its values are blank).
+ * precision, then the photos' metadata (core/src/meta.ts); when a photo failed, an `error` column with its reason (its values are blank).
  */
 export function featureTableCsv(
   items: readonly FeatureResultItem[],
@@ -313,11 +356,17 @@ export function featureTableCsv(
   const columns = options.columns ?? featureColumns(items);
   const hasError = items.some((i) => i.error);
   const table: CsvColumn<FeatureResultItem>[] = [
-    ['Image', (i) => i.image_name],
-    ...columns.map(({ feature, valueName }): CsvColumn<FeatureResultItem> => [
-      valueName,
-      (i) => blank(i.features?.[feature]?.[valueName]),
-    ]),
+    ...withMetaColumns(
+      [
+        ['Image', (i) => i.image_name],
+        ...columns.map(({ feature, valueName }): CsvColumn<FeatureResultItem> => [
+          valueName,
+          (i) => blank(i.features?.[feature]?.[valueName]),
+        ]),
+      ],
+      items,
+      (i) => i.meta,
+    ),
     ...(hasError ? [['error', (i: FeatureResultItem) => blank(i.error)] as CsvColumn<FeatureResultItem>] : []),
   ];
   return csvTable(table, items, options.layout);

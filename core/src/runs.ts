@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { parseWireOptions } from './options.ts';
 import { MangoError } from './errors.ts';
+import { metaSpec, type MetaSpec, type MetaTable } from './meta.ts';
 
 /** What ran, as a result says it (stored with a run and in its provenance). */
 export interface RanWith {
@@ -69,6 +70,11 @@ export interface RunDeclaration<O extends z.ZodObject = z.ZodObject> {
    * default. Each gets every stored result in order, failed ones with their `error`.
    */
   tables: Readonly<Record<string, (results: readonly ResultFigures[]) => string>>;
+  /**
+   * The column names its tables write (besides the photos' metadata): a metadata name equal to one
+   * is refused (core/src/meta.ts). Columns every table may have (`image`, `error`, ...) need not be listed.
+   */
+  columns?: readonly string[];
   /** the HTML report of the run's results file (core/src/results.ts ResultsFile), when there is one */
   report?(file: unknown, options: { threshold?: number }): string;
 }
@@ -176,16 +182,43 @@ export function ranWithColumns(kind: RunKind, figures: ResultFigures | undefined
 export const photoErrorText = (error: { status: number; message: string }) =>
   error.status >= 500 ? 'the image could not be analysed' : error.message;
 
-/** A stored item's result: the figures (or the error) with the photo's name under the declared key. */
+/**
+ * A stored item's result: the figures (or the error) with the photo's name under the declared key
+ * and, when the run has them, the photo's metadata (`meta`, core/src/meta.ts).
+ */
 export function storedResult(
   kind: RunKind,
   filename: string,
   outcome: { figures: ResultFigures } | { error: string },
+  meta?: Readonly<Record<string, string | null>>,
 ): ResultFigures {
   const named = { [kind.runs.nameKey]: filename };
+  const withMeta = meta ? { meta } : {};
   // The bruise item's own `filename` is the name its plugin saw; the stored one is the sanitised name.
-  return 'figures' in outcome ? { ...named, ...outcome.figures, ...named } : { ...named, error: outcome.error };
+  return 'figures' in outcome
+    ? { ...named, ...outcome.figures, ...named, ...withMeta }
+    : { ...named, error: outcome.error, ...withMeta };
 }
 
 /** A stored item holds an error instead of figures. */
 export const isFailedItem = (result: ResultFigures) => typeof result.error === 'string';
+
+/** Columns any run's tables may have: a metadata name may not be one of them either. */
+export const COMMON_COLUMNS: readonly string[] = [
+  'image',
+  'filename',
+  'image_name',
+  'fruit',
+  'error',
+  'meta',
+  'run_id',
+];
+
+/**
+ * The metadata spec of runs of `kinds` (a pattern and/or a metadata table; undefined when neither
+ * is given), its names checked against the columns the kinds' tables write: a clash is a 400 naming it.
+ */
+export const runMetaSpec = (
+  kinds: readonly RunKind[],
+  input: { pattern?: string | null; table?: MetaTable; csvSha256?: string | null },
+): MetaSpec | undefined => metaSpec(input, [...COMMON_COLUMNS, ...kinds.flatMap((k) => k.runs.columns ?? [])]);

@@ -29,6 +29,7 @@ import { failuresByPath, runBatch, summarise } from '../batch.ts';
 import { addSchemaOptions, readSchemaOptions, type FlagHelp } from '../schemaOptions.ts';
 import { parseOrExit, UsageError } from '../util.ts';
 import { bruiseOnServer } from '../server-job.ts';
+import { addMetaOptions, loadMeta, type MetaFlags } from '../meta.ts';
 
 /** Per input path: the photo's and its overlay's thumbnails (data URLs, long side <= 256). */
 type Thumbnails = Map<string, { photo: string | null; overlay: string | null }>;
@@ -55,6 +56,7 @@ function resultsFile(
           result: figures,
           overlay_thumbnail: thumbs?.overlay ?? null,
           photo_thumbnail: thumbs?.photo ?? null,
+          ...(figures.meta ? { meta: figures.meta } : {}),
         },
       ];
     }),
@@ -67,7 +69,7 @@ async function writeWithProvenance(path: string, text: string, provenance: Prove
   await writeFile(provenanceSidecarName(path), JSON.stringify(provenance, null, 2) + '\n');
 }
 
-interface BruiseFlags {
+interface BruiseFlags extends MetaFlags {
   out?: string;
   fruits?: string;
   overlays?: string;
@@ -130,7 +132,9 @@ export function bruiseCommand(program: Command) {
       '--weights <file>',
       "CSV image,fruit,weight_g: the fruit weights the size groups come from (else estimated from each fruit's area)",
     )
-    .option('--lot <file>', 'write the lot summary (fruit per grade, share accepted) as JSON')
+    .option('--lot <file>', 'write the lot summary (fruit per grade, share accepted) as JSON');
+  addMetaOptions(cmd);
+  cmd
     .option(
       '--export-coco <file>',
       'write the predicted fruit and bruise regions as a COCO file (RLE masks, categories fruit and bruise) to correct in CVAT or Label Studio',
@@ -155,11 +159,13 @@ export function bruiseCommand(program: Command) {
       if (o.weights && !rules) throw new UsageError('--weights needs --grades');
       if (o.lot && !rules) throw new UsageError('--lot needs --grades');
       const weights = o.weights ? loadWeights(o.weights) : undefined;
+      // --meta / --meta-csv: read and checked before any photo is (usage errors, exit 2).
+      const meta = loadMeta(o, ['bruise']);
       // The pipeline and the grading, built as the server builds them (core/src/runs.ts planRun).
       const plan = planRun(registry, 'bruise', { ...pluginOptions, ...(rules ? { grades: rules } : {}) });
       const files = await requireInputs(inputs);
       if (o.server) {
-        process.exitCode = await bruiseViaServer(files, pluginOptions, o);
+        process.exitCode = await bruiseViaServer(files, pluginOptions, o, meta !== undefined);
         return;
       }
       const json = Boolean(o.out?.toLowerCase().endsWith('.json'));
@@ -226,8 +232,13 @@ export function bruiseCommand(program: Command) {
           },
         },
       );
-      for (const r of outcome.results)
-        if (r.result.ok) r.result.result = finishResult(plan, r.result.result, { weights });
+      for (const r of outcome.results) {
+        // every photo's metadata (a warning for one that gets none), then its result's
+        const photoMeta = meta?.of(r.file.relative);
+        if (!r.result.ok) continue;
+        r.result.result = finishResult(plan, r.result.result, { weights });
+        if (photoMeta) r.result.result = { ...r.result.result, meta: photoMeta };
+      }
       const done = outcome.results.map(({ file, result }) => ({ file, result, sha256: digests.get(file.path) ?? '' }));
       const items = done.flatMap(({ result }) => (result.ok ? [result.result as unknown as BruiseFigures] : []));
       // The per-photo table: every photo, a failed one as a row with its error (as a stored run's).
@@ -252,6 +263,7 @@ export function bruiseCommand(program: Command) {
             sha256,
             ...(result.ok ? {} : { error: reasons.get(file.path) ?? result.error.message }),
           })),
+          ...(meta ? { meta: meta.provenance } : {}),
         },
         items[0],
       );
@@ -279,7 +291,12 @@ export function bruiseCommand(program: Command) {
 }
 
 /** --server: the photos are scored by the server's batch job; the same outputs are written from its run. */
-async function bruiseViaServer(files: InputFile[], options: Record<string, unknown>, o: BruiseFlags): Promise<number> {
+async function bruiseViaServer(
+  files: InputFile[],
+  options: Record<string, unknown>,
+  o: BruiseFlags,
+  withMeta: boolean,
+): Promise<number> {
   const apiKey = o.apiKey || process.env.MANGO_API_KEY;
   if (!apiKey) throw new UsageError('--server needs --api-key KEY (or MANGO_API_KEY)');
   if (o.overlays || o.masks || o.exportCoco || o.grades || o.lot) {
@@ -287,7 +304,14 @@ async function bruiseViaServer(files: InputFile[], options: Record<string, unkno
   }
   // The jobs API's spelling of the options: their wire names (px_per_cm).
   const jobOptions = toWireNames(options);
-  const { file, failed, runId } = await bruiseOnServer(files, { server: o.server!, apiKey, options: jobOptions });
+  // The metadata (checked here already) are read by the server again from the same pattern and CSV.
+  const metaFields = withMeta ? { pattern: o.meta, csvPath: o.metaCsv } : undefined;
+  const { file, failed, runId } = await bruiseOnServer(files, {
+    server: o.server!,
+    apiKey,
+    options: jobOptions,
+    meta: metaFields,
+  });
   const items = bruiseFiguresOf(file);
   const rows: ImageRow[] = [...items, ...failed.map((f) => ({ filename: f.filename, error: f.error }))];
   printWarnings(items);

@@ -9,6 +9,7 @@ import { addMaxMegapixels, maxPixelsOf } from '../limits.ts';
 import { runBatch, summarise } from '../batch.ts';
 import { addSchemaOptions, readSchemaOptions } from '../schemaOptions.ts';
 import { parseOrExit, UsageError } from '../util.ts';
+import { addMetaOptions, loadMeta, type MetaFlags } from '../meta.ts';
 
 /** feature_analysis_results.csv layout: Image, then each selected feature's value names, full precision. */
 /** The CSV of `--out x.csv`: the feature table every front end writes (core/src/results.ts). */
@@ -38,6 +39,7 @@ export function featuresCommand(program: Command) {
   addSchemaOptions(cmd, FeatureList, {
     help: { features: { value: 'ids', description: `comma-separated feature ids: ${FEATURE_IDS.join(',')}` } },
   });
+  addMetaOptions(cmd);
   cmd
     .option('--all', `all ${FEATURE_IDS.length} features`)
     .option('--isolate', 'remove the background first (fruit-only features on opaque photos)')
@@ -56,9 +58,11 @@ export function featuresCommand(program: Command) {
           out?: string;
           concurrency?: number;
           maxMegapixels?: string;
-        },
+        } & MetaFlags,
       ) => {
         const ids = parseFeatureList(o);
+        // --meta / --meta-csv: checked before any photo is read (usage errors, exit 2)
+        const meta = loadMeta(o, ['features']);
         if (o.isolate && !registry.has('remove-background')) {
           throw new UsageError('--isolate needs the remove-background plugin, which is not available in this build');
         }
@@ -70,11 +74,12 @@ export function featuresCommand(program: Command) {
           concurrency: o.concurrency,
           maxPixels,
         });
-        const items: FeatureResultItem[] = outcome.results.map(({ file, result }) =>
-          result.ok
-            ? { image_name: file.relative, ...(result.result as object) }
-            : { image_name: file.relative, error: result.error.message },
-        );
+        const items: FeatureResultItem[] = outcome.results.map(({ file, result }) => {
+          const photoMeta = meta ? { meta: meta.of(file.relative) } : {};
+          return result.ok
+            ? { image_name: file.relative, ...(result.result as object), ...photoMeta }
+            : { image_name: file.relative, error: result.error.message, ...photoMeta };
+        });
         const text = o.out?.toLowerCase().endsWith('.csv')
           ? featuresCsv(items, ids)
           : JSON.stringify(items, null, 2) + '\n';

@@ -4,6 +4,7 @@
  * from them. Field names are contracts: keep them exactly.
  */
 import { z } from 'zod';
+import { PhotoMeta } from '../meta.ts';
 
 export const FEATURE_IDS = [
   'rgb',
@@ -114,6 +115,10 @@ export const FeatureResultItem = z.object({
   /** with `error`: the error's code (EMPTY_FILE, UNSUPPORTED_IMAGE, CORRUPT_IMAGE, ...; INTERNAL for a failure of the server's) */
   code: z.string().optional(),
   downscaled: z.boolean().optional(),
+  /** the photo's experiment metadata (fields meta / meta_csv), when they were given */
+  meta: PhotoMeta.optional(),
+  /** why the photo's metadata are empty (its name did not match the pattern, the CSV has no row for it) */
+  warnings: z.array(z.string()).optional(),
   /** with `per_fruit`: one entry per fruit, in the bruise per-fruit table's order */
   fruits: z.array(FruitFeatures).optional(),
   /** with `per_fruit`: what found the fruit and the scale */
@@ -156,12 +161,14 @@ export const BruiseResultItem = z.object({
    * (px_per_cm typed), `none` (no scale asked for)
    */
   scale_status: ScaleStatus.optional(),
-  /** what a user should know about this photo's figures (a reference that was not found, ...) */
+  /** what a user should know about this photo's figures (a reference that was not found, metadata its name did not give, ...) */
   warnings: z.array(z.string()).optional(),
   fruit_area_cm2: z.number().optional(),
   bruise_area_cm2: z.number().optional(),
   /** the id of the grade rules applied to the fruits (field `grades`) */
   grades: z.string().optional(),
+  /** the photo's experiment metadata (fields meta / meta_csv), when they were given */
+  meta: PhotoMeta.optional(),
   /** the stored run of the call (GET /api-node/runs/{id}); null when it is not stored (browser partner keys) */
   run_id: z.string().nullable().optional(),
 });

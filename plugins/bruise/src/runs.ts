@@ -6,7 +6,13 @@
 import { z } from 'zod';
 import { defineRuns } from '@mango/core';
 import { GRADE_PRESETS, GradeRules, gradeResult, type FruitWeights } from '@mango/core/grades';
-import { fruitTableCsv, imageTableCsv, isBruiseFigures, type ResultsFile } from '@mango/core/results';
+import {
+  BRUISE_TABLE_COLUMNS,
+  fruitTableCsv,
+  imageTableCsv,
+  isBruiseFigures,
+  type ResultsFile,
+} from '@mango/core/results';
 import { reportHtml } from '@mango/core/report';
 import { BRUISE_FILE_SUFFIXES, BruiseOptions } from './schema.ts';
 
@@ -75,5 +81,6 @@ export const bruiseRuns = defineRuns({
     fruits: (results) => fruitTableCsv(scored(results)),
     images: (results) => imageTableCsv(imageRows(results)),
   },
+  columns: BRUISE_TABLE_COLUMNS,
   report: (file, options) => reportHtml(file as ResultsFile, options),
 });

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { defineRuns, type FeatureResultItem } from '@mango/core';
 import { featureTableCsv, measureTableCsv } from '@mango/core/results';
 import { FeaturesOptions } from './schema.ts';
+import { FEATURE_VALUE_NAMES } from './names.ts';
 
 export const FeaturesRunOptions = FeaturesOptions.extend({
   isolate: z.boolean().optional().describe('remove the background first (the remove-background plugin)'),
@@ -36,4 +37,5 @@ export const featuresRuns = defineRuns({
     features: (results) => featureTableCsv(results as unknown as FeatureResultItem[]),
     fruits: (results) => measureTableCsv(results as unknown as FeatureResultItem[]),
   },
+  columns: ['Image', ...Object.values(FEATURE_VALUE_NAMES).flat()],
 });

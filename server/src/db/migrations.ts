@@ -272,6 +272,15 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('run_items').addColumn('overlay_image_type', 'text').execute();
       },
     },
+    '0014_meta': {
+      async up(db: Kysely<unknown>) {
+        // Experiment metadata (issue 27): where a run's came from (JSON: pattern, the CSV's sha256,
+        // the names), and each waiting job photo's (JSON object name -> value; a stored item keeps its
+        // photo's in its result's `meta`). Null: none were given.
+        await db.schema.alterTable('runs').addColumn('meta', 'text').execute();
+        await db.schema.alterTable('job_files').addColumn('meta', 'text').execute();
+      },
+    },
     '0014_run_photos': {
       async up(db: Kysely<unknown>) {
         // Each stored run keeps its uploaded photos (KEEP_RUN_PHOTOS, runs/photos.ts), so it can be

@@ -120,6 +120,8 @@ export interface RunsTable {
   /** JSON: the declared summary for the list (bruise runs: { n, mean_bruise_percent, max_bruise_percent }) */
   summary: string;
   created_at: string;
+  /** JSON: where the photos' experiment metadata came from (core MetaProvenance), null when none (migration 0014) */
+  meta: string | null;
 }
 
 /** One photo of a run. */
@@ -196,6 +198,8 @@ export interface JobFilesTable {
   size: number;
   /** the bytes, when kept in the database (null: in the job file directory) */
   data: Uint8Array | null;
+  /** JSON: the photo's experiment metadata (name -> value), null when the job has none (migration 0014) */
+  meta: string | null;
 }
 
 /** Addresses that signed in to an account (security/login-throttle.ts); at most 32 per account. */

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { copyFile, mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runKindFor, type PluginRegistry, type RunKind } from '@mango/core';
+import { runKindFor, type MetaProvenance, type PhotoMeta, type PluginRegistry, type RunKind } from '@mango/core';
 import type { JobProgress, JobState } from '@mango/core/jobs';
 import type { ExpressionBuilder } from 'kysely';
 import type { DB } from '../db/index.ts';
@@ -44,6 +44,8 @@ export interface JobUpload {
   name: string;
   path: string;
   size: number;
+  /** the photo's experiment metadata (core/src/meta.ts), when the job has them */
+  meta?: PhotoMeta;
 }
 
 /**
@@ -136,6 +138,8 @@ export async function createJob(
     keepOverlays?: boolean;
     /** the model versions in force when the job is made: all its photos use them */
     models?: readonly string[];
+    /** where the photos' metadata came from (the run's provenance) */
+    meta?: MetaProvenance | null;
   },
   uploads: readonly JobUpload[],
 ): Promise<string> {
@@ -146,7 +150,7 @@ export async function createJob(
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto('runs')
-      .values(runRowOf(runId, owner, job.kind, options, [], uploads.length))
+      .values(runRowOf(runId, owner, job.kind, options, [], uploads.length, job.meta ?? null))
       .execute();
     await trx
       .insertInto('jobs')
@@ -169,9 +173,14 @@ export async function createJob(
       })
       .execute();
     for (let i = 0; i < uploads.length; i += CHUNK) {
-      const rows = uploads
-        .slice(i, i + CHUNK)
-        .map((u, k) => ({ job_id: id, position: i + k, name: u.name, size: u.size, data: null }));
+      const rows = uploads.slice(i, i + CHUNK).map((u, k) => ({
+        job_id: id,
+        position: i + k,
+        name: u.name,
+        size: u.size,
+        data: null,
+        meta: u.meta ? JSON.stringify(u.meta) : null,
+      }));
       await trx.insertInto('job_files').values(rows).execute();
     }
   });
@@ -203,6 +212,8 @@ export interface JobForWork {
   keepOverlays: boolean;
   /** the model versions the job was given (null: a job from before the registry; the ones in force) */
   models: string[] | null;
+  /** the photo's experiment metadata, when the job has them */
+  meta?: PhotoMeta;
 }
 
 /** The job and the photo's name, or null when the job is gone or no longer active. */
@@ -219,14 +230,16 @@ export async function jobForPhoto(db: DB, jobId: string, position: number): Prom
       'jobs.keep_overlays',
       'jobs.models',
       'job_files.name',
+      'job_files.meta',
     ])
     .where('jobs.id', '=', jobId)
     .where('job_files.position', '=', position)
     .executeTakeFirst();
   if (!row || !row.run_id || !ACTIVE_STATES.includes(row.state as JobState)) return null;
-  const { keep_overlays: keep, models, ...job } = row;
+  const { keep_overlays: keep, models, meta, ...job } = row;
   return {
     ...job,
+    ...(meta ? { meta: JSON.parse(meta) as PhotoMeta } : {}),
     keepOverlays: Boolean(keep),
     models: models ? (JSON.parse(models) as string[]) : null,
     run_id: row.run_id,

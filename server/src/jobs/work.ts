@@ -54,7 +54,9 @@ async function scoreOne(
   // The job's own models (fixed when it was made), so its run records one model.
   const models = job.models ? await deps.models.entries(job.models) : await deps.models.inForce();
   const score = { run, concurrency: 1, maxPixels: deps.maxPixels, maxBytes: deps.maxBytes, models };
-  return scoreUploads(score, plan, [{ name: job.name, bytes }], true, { fullOverlay: job.keepOverlays });
+  return scoreUploads(score, plan, [{ name: job.name, bytes, meta: job.meta }], true, {
+    fullOverlay: job.keepOverlays,
+  });
 }
 
 /** Scores photo `position` of job `jobId` and stores its outcome (nothing when already stored or the job ended). */

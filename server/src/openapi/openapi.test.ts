@@ -56,6 +56,8 @@ describe('GET /api/openapi.json', () => {
       'per_fruit',
       'px_per_cm',
       'reference_mm',
+      'meta',
+      'meta_csv',
     ]);
     expect(doc.paths['/api-py/python/remove_background'].post.responses['200']).toMatchObject({
       content: { 'image/png': {} },

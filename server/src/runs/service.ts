@@ -14,6 +14,8 @@ import {
   sanitizeFileName,
   storedResult,
   type Logger,
+  type MetaProvenance,
+  type PhotoMeta,
   type RunPlan,
 } from '@mango/core';
 import { THUMBNAIL_MAX_SIDE } from '@mango/core/results';
@@ -30,6 +32,8 @@ export interface PhotoInput {
   name: string;
   path?: string;
   bytes?: Uint8Array;
+  /** the photo's experiment metadata (core/src/meta.ts), kept in its stored result's `meta` */
+  meta?: PhotoMeta;
 }
 
 /** Runs one image job (the worker pool's `run`, or a wrapper that waits out a full pool). */
@@ -162,8 +166,8 @@ async function itemOf(
         (photo.path ? new Uint8Array(await readFile(photo.path).catch(() => Buffer.alloc(0))) : new Uint8Array()),
     );
   const result = r.ok
-    ? storedResult(plan.kind, filename, { figures: r.result })
-    : storedResult(plan.kind, filename, { error: photoErrorText(r.error) });
+    ? storedResult(plan.kind, filename, { figures: r.result }, photo.meta)
+    : storedResult(plan.kind, filename, { error: photoErrorText(r.error) }, photo.meta);
   const overlay = r.ok && fullOverlay ? encodedOverlay(plan, job, r) : null;
   return {
     filename,
@@ -214,7 +218,8 @@ export async function keptPhotoRow(
 
 /**
  * Stores scored photos (kept with `keep`) as a new run of `owner`, with the photos themselves
- * when `photos` is a store (KEEP_RUN_PHOTOS); answers its id.
+ * when `photos` is a store (KEEP_RUN_PHOTOS), and where their metadata came from (`meta`, the
+ * provenance's); answers its id.
  */
 export async function storeRun(
   db: DB,
@@ -222,6 +227,7 @@ export async function storeRun(
   plan: RunPlan,
   scored: readonly ScoredPhoto[],
   photos: RunPhotoStore | null = null,
+  meta: MetaProvenance | null = null,
 ): Promise<string> {
   const id = randomUUID();
   const items = scored.map((s, position) => {
@@ -234,7 +240,7 @@ export async function storeRun(
       const row = await keptPhotoRow(photos, id, position, s);
       if (row) kept.push(row);
     }
-    await insertRun(db, runRowOf(id, owner, plan.kind, plan.options, items), items, kept);
+    await insertRun(db, runRowOf(id, owner, plan.kind, plan.options, items, items.length, meta), items, kept);
   } catch (e) {
     await photos?.removeRun(id);
     throw e;

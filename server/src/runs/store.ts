@@ -7,7 +7,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
-import { isFailedItem, ranWithColumns, type ResultFigures, type RunKind } from '@mango/core';
+import {
+  isFailedItem,
+  PhotoMeta,
+  ranWithColumns,
+  type MetaProvenance,
+  type ResultFigures,
+  type RunKind,
+} from '@mango/core';
 import {
   RESULTS_SCHEMA,
   makeProvenance,
@@ -43,6 +50,7 @@ export function runRowOf(
   options: Record<string, unknown>,
   items: readonly Pick<RunItemRow, 'result'>[],
   itemCount = items.length,
+  meta: MetaProvenance | null = null,
 ) {
   return {
     id,
@@ -56,6 +64,7 @@ export function runRowOf(
     item_count: itemCount,
     ...runFigures(kind, items),
     created_at: now(),
+    meta: meta ? JSON.stringify(meta) : null,
   };
 }
 
@@ -117,6 +126,7 @@ const runColumns = [
   'runs.item_count',
   'runs.summary',
   'runs.created_at',
+  'runs.meta',
   'runs.organization',
   'users.username',
 ] as const;
@@ -148,7 +158,14 @@ function runView(row: NonNullable<RunRow>): RunListItem {
     item_count: row.item_count,
     summary: JSON.parse(row.summary) as Record<string, number | null>,
     created_at: row.created_at,
+    ...(row.meta ? { meta: JSON.parse(row.meta) as MetaProvenance } : {}),
   };
+}
+
+/** A stored result's metadata (`meta`, core/src/meta.ts), when it has them. */
+function metaOfResult(result: ResultFigures): { meta?: PhotoMeta } {
+  const parsed = PhotoMeta.safeParse(result.meta);
+  return result.meta !== undefined && parsed.success ? { meta: parsed.data } : {};
 }
 
 const encodeCursor = (createdAt: string, id: string) =>
@@ -241,21 +258,25 @@ export async function getRun(db: DB, userId: number, id: string): Promise<Stored
     .execute();
   return {
     ...runView(row),
-    items: items.map((i) => ({
-      id: i.id,
-      position: i.position,
-      filename: i.filename,
-      sha256: i.sha256,
-      width: i.width,
-      height: i.height,
-      result: JSON.parse(i.result) as StoredRun['items'][number]['result'],
-      overlay_thumbnail: i.overlay,
-      photo_thumbnail: i.photo,
-      /** the full-size overlay is kept: GET /api-node/runs/{id}/items/{position}/overlay */
-      full_overlay: i.overlay_image_type !== null,
-      /** the uploaded photo is kept: GET /api-node/runs/{id}/items/{position}/photo */
-      photo_kept: i.photo_size !== null,
-    })),
+    items: items.map((i) => {
+      const result = JSON.parse(i.result) as StoredRun['items'][number]['result'];
+      return {
+        id: i.id,
+        position: i.position,
+        filename: i.filename,
+        sha256: i.sha256,
+        width: i.width,
+        height: i.height,
+        result,
+        overlay_thumbnail: i.overlay,
+        photo_thumbnail: i.photo,
+        /** the full-size overlay is kept: GET /api-node/runs/{id}/items/{position}/overlay */
+        full_overlay: i.overlay_image_type !== null,
+        /** the uploaded photo is kept: GET /api-node/runs/{id}/items/{position}/photo */
+        photo_kept: i.photo_size !== null,
+        ...metaOfResult(result),
+      };
+    }),
   };
 }
 
@@ -316,6 +337,7 @@ export function provenanceOf(run: StoredRun): Provenance {
         sha256: i.sha256,
         ...(typeof i.result.error === 'string' ? { error: i.result.error } : {}),
       })),
+      ...(run.meta ? { meta: run.meta } : {}),
     },
     { method: run.method_used, version: run.plugin_version, model_id: run.model_id, model_sha256: run.model_sha256 },
   );
@@ -337,6 +359,7 @@ export function resultsFileOf(run: StoredRun): ResultsFile {
         result: i.result,
         overlay_thumbnail: i.overlay_thumbnail,
         photo_thumbnail: i.photo_thumbnail,
+        ...(i.meta ? { meta: i.meta } : {}),
       })),
   };
 }

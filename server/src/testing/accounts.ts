@@ -93,6 +93,17 @@ export async function signUp(api: Client, organization?: string) {
 
 export type SignedIn = Awaited<ReturnType<typeof signUp>>;
 
+/** A server API key (no Origin; jobs and runs accept it) of the signed-in user `accessToken`. Throws on failure. */
+export async function serverApiKey(api: Client, accessToken: string, name = 'scripts'): Promise<string> {
+  const created = await api.post<{ key: string }>(
+    '/api-node/api-keys',
+    { name, kind: 'server', allowedOrigins: [], rateLimitPerMinute: 100 },
+    accessToken,
+  );
+  if (created.status !== 201) throw new Error(`API key failed: ${created.status} ${JSON.stringify(created.body)}`);
+  return created.body.key;
+}
+
 /** The newest outbox message to `to` with a verification code in it, and the code. */
 export function outboxCode(server: MailingServer, to: string): { file: string; code: string; text: string } | null {
   for (const { file, text } of outbox(server, to)) {

@@ -5,6 +5,7 @@
  * A bruise job keeps each photo's full-size overlay with the run (`keep_overlays`), so its rows
  * show the overlay the single request answers, read when it is shown rather than all at once.
  */
+import { appendMeta, type MetaInput } from './meta.ts';
 import { followJob } from '@mango/core/jobs';
 import { isBruiseFigures } from '@mango/core/results';
 import type { FeatureResultItem } from '@mango/core';
@@ -36,12 +37,14 @@ export async function runBatchJob(
   options: Record<string, unknown>,
   onUpdate: (u: JobUpdate) => void,
   keepOverlays = false,
+  meta?: MetaInput,
 ): Promise<StoredRun> {
   const total = files.length;
   const form = new FormData();
   form.append('operation', operation);
   form.append('options', JSON.stringify(options));
   if (keepOverlays) form.append('keep_overlays', 'true');
+  appendMeta(form, meta);
   for (const f of files) form.append('images', f, f.name);
   onUpdate({ phase: 'uploading', finished: 0, total, fraction: 0 });
   const sent = await uploadWithProgress('/api-node/jobs', form, (fraction) =>

@@ -18,6 +18,7 @@ import { planRun, type RunPlan } from '../../runs/service.ts';
 import { callerLimits } from '../api-py/guards.ts';
 import { readMultipart, uploadedFiles, withUploadSpool, type MultipartForm } from '../api-py/uploads.ts';
 import { zipPhotos } from './job-zip.ts';
+import { META_FIELD_SCHEMAS, META_FILE_FIELDS, readMetaFields, withPhotoMeta } from '../api-py/meta.ts';
 import { describer } from '../../openapi/describe.ts';
 import { err, json, media, schemas, USER_OR_KEY, CALLER_REFUSALS } from '../../openapi/components.ts';
 
@@ -121,6 +122,7 @@ export function jobRoutes(ctx: ServerContext): Hono<CallerEnv> {
                     "true: each photo's full-size overlay is kept with the run (GET /api-node/runs/{id}/items/{position}/overlay); " +
                     'only for runs with an overlay (bruise)',
                 }),
+              ...META_FIELD_SCHEMAS,
               images: z.array(z.string().meta({ format: 'binary' })).optional(),
               zip: z.string().meta({ format: 'binary' }).optional(),
             }),
@@ -129,7 +131,16 @@ export function jobRoutes(ctx: ServerContext): Hono<CallerEnv> {
       },
     },
     responses: {
-      202: json(z.object({ id: z.string() }), 'The job was accepted'),
+      202: json(
+        z.object({
+          id: z.string(),
+          warnings: z.array(z.string()).optional().meta({
+            description:
+              'With `meta` / `meta_csv`: one line per photo whose name gave no metadata (its values are null)',
+          }),
+        }),
+        'The job was accepted',
+      ),
       400: err('Bad operation, options or photos'),
       ...CALLER_REFUSALS,
       413: err('A photo or the upload is too large'),
@@ -148,25 +159,33 @@ export function jobRoutes(ctx: ServerContext): Hono<CallerEnv> {
       maxFiles: ctx.config.maxJobFiles,
       maxTotalBytes: ctx.config.maxJobBytes,
     };
-    const form = await readMultipart(c, limits, ['images', 'zip']);
+    const form = await readMultipart(c, limits, ['images', 'zip', ...META_FILE_FIELDS]);
     const { operation, plan, keepOverlays } = readJobFields(ctx, form);
+    const meta = await readMetaFields(form, [plan.kind]);
     const zips = uploadedFilesOrNone(form, 'zip');
-    const uploads = zips.length
+    const sent = zips.length
       ? await zipPhotos(zips, c.get('uploadSpool').dir, limits)
       : uploadedFiles(form, ['images']);
+    const { uploads, warnings } = withPhotoMeta(sent, meta);
     // ... and a job that would overfill it, before its photos are stored (the spool is removed).
     const over = await overQueueCap(c, uploads.length);
     if (over) return over;
     const caller = c.get('caller');
     const models = (await jobs.models.inForce()).map((m) => m.id);
-    const id = await createJob(db, jobs.store, caller, { operation, ...plan, keepOverlays, models }, uploads);
+    const id = await createJob(
+      db,
+      jobs.store,
+      caller,
+      { operation, ...plan, keepOverlays, models, meta: meta?.provenance ?? null },
+      uploads,
+    );
     try {
       await jobs.queue.enqueue(id);
     } catch (e) {
       ctx.logger.error(`job ${id} could not be queued`, e);
       await failJob(db, jobs.store, ctx.registry, id, 'the job could not be queued');
     }
-    return c.json({ id }, 202);
+    return c.json(meta ? { id, warnings } : { id }, 202);
   });
 
   const progress = route({

@@ -13,6 +13,7 @@ import type { RunOwner } from '../../runs/store.ts';
 import { ANALYZE_FIELDS, BRUISE_FIELDS, fieldProperties, readFields } from './fields.ts';
 import { callerLimits } from './guards.ts';
 import { readMultipart, safeName, uploadedFiles, withUploadSpool, type Upload } from './uploads.ts';
+import { META_FIELD_SCHEMAS, META_FILE_FIELDS, readMetaFields, withPhotoMeta, type CallMeta } from './meta.ts';
 import { describer, type RouteDescription } from '../../openapi/describe.ts';
 import { detail, json, media, schemas, USER_OR_KEY } from '../../openapi/components.ts';
 
@@ -40,6 +41,14 @@ const PLUGIN_ERRORS: RouteDescription['responses'] = {
   429: detail("Over the API key's per-minute limit, or too many requests or uploads at once (see Retry-After)"),
   503: detail('The work queue is full (see Retry-After)'),
 };
+
+/** The metadata fields' OpenAPI properties (`meta`, `meta_csv`). */
+const metaProperties: Record<string, object> = Object.fromEntries(
+  Object.entries(META_FIELD_SCHEMAS).map(([name, schema]) => {
+    const { $schema: _, ...json } = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
+    return [name, json];
+  }),
+);
 
 export interface ApiPyOptions {
   /** authentication for these endpoints (user token or partner API key) */
@@ -76,6 +85,12 @@ function bruiseItem(r: JobSuccess): BruiseResultItem {
   return BruiseResultItem.parse({ ...r.result, overlay_img: dataUrl(overlay) });
 }
 
+/** An item with its photo's metadata; their warnings join the item's own (a reference not found, ...). */
+function withMetaOf<T extends { warnings?: string[] }>(item: T, pm: { meta?: unknown; warnings?: string[] }): T {
+  const warnings = [...(item.warnings ?? []), ...(pm.warnings ?? [])];
+  return { ...item, ...pm, ...(warnings.length ? { warnings } : {}) };
+}
+
 export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hono {
   const app = new Hono();
   const { maxUploadBytes, maxPixels } = ctx.config;
@@ -91,25 +106,40 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
     maxBytes: maxUploadBytes,
   };
 
-  /** Scores the call's photos; `store` then saves them as the caller's run (null: not stored). */
-  async function score(c: Context, plan: RunPlan, uploads: Upload[], extras?: ScoreExtras) {
+  /**
+   * Scores the call's photos; `store` then saves them as the caller's run (null: not stored). With
+   * metadata (fields `meta`, `meta_csv`) each photo's go with it: `photoMeta` is what each item adds.
+   */
+  async function score(c: Context, plan: RunPlan, sent: Upload[], extras?: ScoreExtras, meta?: CallMeta) {
     const owner = options.runOwner?.(c) ?? null;
+    const { uploads } = withPhotoMeta(sent, meta);
     // The models in force now (an activation reaches calls started CACHE_MS later at most).
     const models = await ctx.jobs.models.inForce();
     const scored = await scoreUploads({ ...deps, models }, plan, uploads, owner !== null, extras);
-    const store = async () => (owner ? await storeRun(ctx.db, owner, plan, scored, ctx.jobs.keptRunPhotos) : null);
-    return { results: scored.map((s) => s.result), store };
+    const store = async () =>
+      owner ? await storeRun(ctx.db, owner, plan, scored, ctx.jobs.keptRunPhotos, meta?.provenance ?? null) : null;
+    const photoMeta = uploads.map((u) => (u.meta ? { meta: u.meta, warnings: u.warnings ?? [] } : {}));
+    return { results: scored.map((s) => s.result), store, photoMeta };
   }
+  /** The form fields, files included: the photos and a metadata CSV sent as a file. */
+  const FORM_FILES = ['images', 'image', 'file', ...META_FILE_FIELDS];
+  const metaOf = (fields: Awaited<ReturnType<typeof readMultipart>>, plan: RunPlan) =>
+    readMetaFields(fields, [plan.kind]);
 
   const route = describer({ tags: ['Imaging'], security: USER_OR_KEY });
 
   const analyze = route({
     summary: 'Feature analysis of each image',
-    request: { body: multipart({ images: imagesField, ...fieldProperties(ANALYZE_FIELDS) }, ['images', 'features']) },
+    request: {
+      body: multipart({ images: imagesField, ...fieldProperties(ANALYZE_FIELDS), ...metaProperties }, [
+        'images',
+        'features',
+      ]),
+    },
     responses: { 200: json(z.array(schemas.FeatureResultItem), 'One item per image'), ...PLUGIN_ERRORS },
   });
   app.post('/python/analyze', analyze, async (c) => {
-    const fields = await readMultipart(c, limits);
+    const fields = await readMultipart(c, limits, FORM_FILES);
     const {
       features,
       isolate,
@@ -126,16 +156,18 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
       ...(pxPerCm !== undefined ? { pxPerCm } : {}),
       ...(referenceMm !== undefined ? { referenceMm } : {}),
     });
-    const { results, store } = await score(c, plan, uploadedFiles(fields));
+    const meta = await metaOf(fields, plan);
+    const { results, store, photoMeta } = await score(c, plan, uploadedFiles(fields), {}, meta);
     const runId = await store();
     return c.json(
-      results.map((r) =>
+      results.map((r, i) =>
         r.ok
-          ? { image_name: r.name, ...r.result, run_id: runId }
+          ? { image_name: r.name, ...r.result, ...photoMeta[i], run_id: runId }
           : {
               image_name: r.name,
               error: photoErrorText(r.error),
               code: failureCode(r),
+              ...photoMeta[i],
               run_id: runId,
             },
       ),
@@ -143,7 +175,7 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
   });
 
   const bruise = (method: 'auto' | 'classical') => async (c: Context) => {
-    const fields = await readMultipart(c, limits);
+    const fields = await readMultipart(c, limits, FORM_FILES);
     const uploads = uploadedFiles(fields);
     const {
       px_per_cm: pxPerCm,
@@ -163,11 +195,18 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
       // A preset by its id; rules sent as JSON are kept whole with the run.
       ...(grades ? { grades: GRADE_PRESETS[grades.id] === grades ? grades.id : grades } : {}),
     });
-    const { results, store } = await score(c, plan, uploads);
+    const meta = await metaOf(fields, plan);
+    const { results, store, photoMeta } = await score(c, plan, uploads, {}, meta);
     if (!keepGoing) for (const r of results) throwFailure(r);
     const runId = await store();
     await options.onBruise?.(c, results.filter((r) => r.ok).length, runId);
-    return c.json(results.map((r) => (r.ok ? { ...bruiseItem(r), run_id: runId } : failedItem(r, runId))));
+    return c.json(
+      results.map((r, i) =>
+        r.ok
+          ? withMetaOf({ ...bruiseItem(r), run_id: runId }, photoMeta[i])
+          : { ...failedItem(r, runId), ...photoMeta[i] },
+      ),
+    );
   };
   /** A photo `keep_going` carried on past: its name, the reason and the error's code. */
   const failedItem = (r: JobFailure, runId: string | null): BruiseFailedItem => ({
@@ -179,7 +218,9 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
   const bruiseRoute = (what: string) =>
     route({
       summary: `Bruised area of each image, ${what}`,
-      request: { body: multipart({ images: imagesField, ...fieldProperties(BRUISE_FIELDS) }, ['images']) },
+      request: {
+        body: multipart({ images: imagesField, ...fieldProperties(BRUISE_FIELDS), ...metaProperties }, ['images']),
+      },
       responses: {
         200: json(
           z.array(z.union([schemas.BruiseResultItem, schemas.BruiseFailedItem])),

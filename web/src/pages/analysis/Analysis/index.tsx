@@ -18,16 +18,26 @@ import JobProgress from '#web/components/JobProgress.tsx';
 import FailedPhotos from '#web/components/FailedPhotos.tsx';
 import { featureFailures, runFailures, type PhotoFailure } from '#web/lib/failures.ts';
 import type { AnalysisState } from '#web/lib/analysisSession.ts';
+import MetaFields from '#web/components/MetaFields.tsx';
+import { appendMeta, NO_META, warnMetaGaps, type MetaInput } from '#web/lib/meta.ts';
 
 const ANALYZE_ENDPOINT = '/api-py/python/analyze';
 
 /** More than JOB_THRESHOLD photos: one batch job with a progress bar, then the same results page. */
-async function analyzeAsJob(files: File[], selectedIds: string[], isolate: boolean, onUpdate: (u: JobUpdate) => void) {
+async function analyzeAsJob(
+  files: File[],
+  selectedIds: string[],
+  isolate: boolean,
+  onUpdate: (u: JobUpdate) => void,
+  meta?: MetaInput,
+) {
   const run = await runBatchJob(
     'features',
     files,
     { features: selectedIds, ...(isolate ? { isolate } : {}) },
     onUpdate,
+    false,
+    meta,
   );
   const state = toAnalysisState({
     selectedFeatures: selectedIds,
@@ -61,6 +71,7 @@ export default function Analysis() {
   const [category, setCategory] = useState<Category>('color');
   const [query, setQuery] = useState('');
   const [isolate, setIsolate] = useState(false);
+  const [meta, setMeta] = useState<MetaInput>(NO_META);
   const [loadingImages, setLoadingImages] = useState(false);
   const [processing, setProcessing] = useState(false);
   const [job, setJob] = useState<JobUpdate | null>(null);
@@ -125,8 +136,9 @@ export default function Analysis() {
     setOutcome(null);
     if (files.length > JOB_THRESHOLD) {
       try {
-        const { state: result, failed, total } = await analyzeAsJob(files, selectedIds, isolate, setJob);
+        const { state: result, failed, total } = await analyzeAsJob(files, selectedIds, isolate, setJob, meta);
         if (!result) throw new Error('no results');
+        warnMetaGaps(result.analysisResults, t);
         finish(result, failed, total);
       } catch (e) {
         console.error('Feature analysis job failed', e);
@@ -141,6 +153,7 @@ export default function Analysis() {
     for (const f of files) form.append('images', f, f.name);
     form.append('features', JSON.stringify(selectedIds));
     if (isolate) form.append('isolate', 'true');
+    appendMeta(form, meta);
     try {
       const res = await apiFetch(ANALYZE_ENDPOINT, { method: 'POST', body: form });
       const data: unknown = res.ok ? await res.json() : null;
@@ -150,6 +163,7 @@ export default function Analysis() {
         alert(t('Error processing the image.'));
         return;
       }
+      warnMetaGaps(result.analysisResults, t);
       finish(result, featureFailures(result.analysisResults), files.length);
     } catch (e) {
       console.error('Feature analysis failed', e);
@@ -244,6 +258,7 @@ export default function Analysis() {
             <input type="checkbox" checked={isolate} onChange={(e) => setIsolate(e.target.checked)} />{' '}
             {t('Isolate fruit (remove background first)')}
           </label>
+          <MetaFields value={meta} onChange={setMeta} />
           {job && <JobProgress update={job} />}
           {outcome && (
             <FailedPhotos

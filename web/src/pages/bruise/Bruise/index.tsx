@@ -15,6 +15,8 @@ import JobProgress from '#web/components/JobProgress.tsx';
 import FailedPhotos from '#web/components/FailedPhotos.tsx';
 import { runFailures, splitBruiseAnswer, type PhotoFailure } from '#web/lib/failures.ts';
 import type { BruiseRow } from '#web/lib/bruiseResults.ts';
+import MetaFields from '#web/components/MetaFields.tsx';
+import { appendMeta, NO_META, warnMetaGaps, type MetaInput } from '#web/lib/meta.ts';
 import '../../tool-pages.css';
 import { useTranslation } from 'react-i18next';
 
@@ -76,6 +78,7 @@ export default function Bruise() {
     if (failed.length === 0) navigate('/showarea/accuracy', { state: { results } });
     else setOutcome({ failed, total, results });
   };
+  const [meta, setMeta] = useState<MetaInput>(NO_META);
 
   const onProcess = () => {
     if (files.length === 0) {
@@ -97,8 +100,10 @@ export default function Bruise() {
         alert(t('Error: {{detail}}', { detail: refused }));
         return;
       }
-      const run = await runBatchJob('bruise', files, jobOptions(scale), setJob, true);
-      finish(bruiseRowsOf(run), runFailures(run), run.items.length, run.id);
+      const run = await runBatchJob('bruise', files, jobOptions(scale), setJob, true, meta);
+      const results = bruiseRowsOf(run);
+      warnMetaGaps(results, t);
+      finish(results, runFailures(run), run.items.length, run.id);
     } catch (e) {
       console.error('Bruised area calculation job failed', e);
       alert(t('Error: {{detail}}', { detail: (e as Error).message }));
@@ -118,6 +123,7 @@ export default function Bruise() {
     if (scale.grades) form.append('grades', scale.grades);
     // A photo that cannot be scored is answered in its place; the others are scored.
     form.append('keep_going', 'true');
+    appendMeta(form, meta);
     try {
       const res = await apiFetch(BRUISE_ENDPOINT, { method: 'POST', body: form });
       if (!res.ok) {
@@ -132,6 +138,7 @@ export default function Bruise() {
         alert(t('Failed to process the request.'));
         return;
       }
+      warnMetaGaps(results, t);
       finish(results, failed, files.length, results[0]?.run_id);
     } catch (e) {
       console.error('Bruised area calculation failed', e);
@@ -200,6 +207,7 @@ export default function Bruise() {
               )}
             </p>
           </fieldset>
+          <MetaFields value={meta} onChange={setMeta} />
           <div className="tool-actions">
             <button type="button" className="btn btn-secondary" onClick={() => setFiles([])} disabled={processing}>
               {t('Clear')}
