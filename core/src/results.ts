@@ -74,6 +74,8 @@ export const ResultsPhoto = z.object({
   overlay_thumbnail: z.string().nullable(),
   /** the same for the photo itself (shown beside its overlay); absent in older files */
   photo_thumbnail: z.string().nullable().optional(),
+  /** the photo's experiment metadata (name -> value; null: the name pattern gave no value); absent when none */
+  meta: z.record(z.string(), z.string().nullable()).optional(),
 });
 export type ResultsPhoto = z.infer<typeof ResultsPhoto>;
 
