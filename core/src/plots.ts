@@ -243,7 +243,8 @@ const areaText = (text: PlotText, unit: AreaUnit) => ({
 export function groupChart(data: PlotData, column: string | null, options: ChartOptions = {}): Chart {
   const text = options.text ?? englishText;
   const stats = groupStats(data.photos, column);
-  const label = (g: GroupStats) => `${g.group === NO_GROUP ? text(NO_GROUP) : g.group} (n = ${g.n})`;
+  const name = (g: GroupStats) => (!column ? text('all photos') : g.group === NO_GROUP ? text(NO_GROUP) : g.group);
+  const label = (g: GroupStats) => `${name(g)} (n = ${g.n})`;
   const labelOf = new Map(stats.map((g) => [g.group, label(g)]));
   const order = stats.map(label);
   const values = data.photos.map((p, i) => ({
@@ -273,7 +274,7 @@ export function groupChart(data: PlotData, column: string | null, options: Chart
     stats
       .map((g) =>
         text('{{group}}: n = {{n}}, mean {{mean}} %, 95 % interval {{low}} to {{high}} %.', {
-          group: g.group === NO_GROUP ? text(NO_GROUP) : g.group,
+          group: name(g),
           n: g.n,
           mean: fix(g.mean),
           low: fix(g.ci_low),

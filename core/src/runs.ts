@@ -63,7 +63,7 @@ export interface RunDeclaration<O extends z.ZodObject = z.ZodObject> {
    */
   tables: Readonly<Record<string, (results: readonly ResultFigures[]) => string>>;
   /** the HTML report of the run's results file (core/src/results.ts ResultsFile), when there is one */
-  report?(file: unknown, options: { threshold?: number }): string;
+  report?(file: unknown, options: { threshold?: number }): string | Promise<string>;
 }
 
 /** Declares a plugin's runs (typed by its options schema). */

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { defineRuns } from '@mango/core';
 import { GRADE_PRESETS, GradeRules, gradeResult, type FruitWeights } from '@mango/core/grades';
 import { fruitTableCsv, imageTableCsv, isBruiseFigures, type ResultsFile } from '@mango/core/results';
-import { reportHtml } from '@mango/core/report';
+import { reportWithPlots } from '@mango/core/report';
 import { BruiseOptions } from './schema.ts';
 
 /** A preset's id (core/src/grades) or the rules themselves. */
@@ -63,5 +63,5 @@ export const bruiseRuns = defineRuns({
     fruits: (results) => fruitTableCsv(scored(results)),
     images: (results) => imageTableCsv(scored(results)),
   },
-  report: (file, options) => reportHtml(file as ResultsFile, options),
+  report: (file, options) => reportWithPlots(file as ResultsFile, options),
 });
