@@ -152,7 +152,8 @@ export async function reportPlotsHtml(file: Pick<ResultsFile, 'photos'>): Promis
   const columns = groupingColumns(data);
   const first = columns[0] ?? null;
   const figure = async (chart: Chart, id: string, after = '') =>
-    `<figure>${await chartSvg(chart, id)}<figcaption>${escapeHtml(chart.description)}</figcaption></figure>${after}`;
+    // inline SVG needs no namespace declarations (and the report names no address at all)
+    `<figure>${(await chartSvg(chart, id)).replace(/ xmlns(:xlink)?="[^"]*"/g, '')}<figcaption>${escapeHtml(chart.description)}</figcaption></figure>${after}`;
   const parts: string[] = [];
   const byColumn = columns.length ? columns : [null];
   for (const [i, column] of byColumn.entries())
