@@ -72,6 +72,13 @@ describe('plotData and groupStats', () => {
     expect(stats[2].ci_low).toBeNull();
   });
 
+  it("reads a stored item's metadata from its result when the item has none of its own", () => {
+    const stored = trial.slice(0, 2).map(({ meta, result, filename }) => ({ filename, result: { ...result, meta } }));
+    expect(plotData(stored).photos.map((p) => p.meta.treatment)).toEqual(['hot', 'hot']);
+    const odd = [{ filename: 'x.jpg', result: { ...trial[0].result, meta: { day: 3 } } }];
+    expect(plotData(odd).columns).toEqual([]);
+  });
+
   it('uses cm² only when every fruit has a scale', () => {
     const scaled = plotData([photo('s1.jpg', 5, {}, true), photo('s2.jpg', 1, {}, true)]);
     expect(scaled.unit).toBe('cm²');

@@ -59,6 +59,11 @@ interface FruitFigures {
 }
 
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isMeta = (v: unknown): v is Record<string, string | null> =>
+  Boolean(v) &&
+  typeof v === 'object' &&
+  !Array.isArray(v) &&
+  Object.values(v as object).every((x) => x === null || typeof x === 'string');
 
 /** The plots' data of scored photos; photos without bruise figures (failed, another kind) are left out. */
 export function plotData(sources: readonly PlotSource[]): PlotData {
@@ -68,7 +73,8 @@ export function plotData(sources: readonly PlotSource[]): PlotData {
   for (const s of sources) {
     const r = s.result;
     if (!isNumber(r.bruise_percent) || !('total_mango_pixels' in r)) continue;
-    const meta = { ...(s.meta ?? {}) };
+    // a stored item's metadata: on the item, or in its result (where the run store keeps them)
+    const meta = { ...(s.meta ?? (isMeta(r.meta) ? r.meta : {})) };
     for (const k of Object.keys(meta)) if (!columns.includes(k)) columns.push(k);
     photos.push({ image: s.filename, bruise_percent: r.bruise_percent, meta });
     const list = Array.isArray(r.fruits) ? (r.fruits as FruitFigures[]) : [];

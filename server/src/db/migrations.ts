@@ -272,11 +272,5 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('run_items').addColumn('overlay_image_type', 'text').execute();
       },
     },
-    '0014_item_meta': {
-      async up(db: Kysely<unknown>) {
-        // Each photo's experiment metadata (issue 27: name -> value, JSON), kept with its item; null when none.
-        await db.schema.alterTable('run_items').addColumn('meta', 'text').execute();
-      },
-    },
   };
 }

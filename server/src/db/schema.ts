@@ -144,8 +144,6 @@ export interface RunItemsTable {
   overlay_image: Uint8Array | null;
   /** its media type (image/jpeg or image/png) */
   overlay_image_type: string | null;
-  /** JSON: the photo's experiment metadata (name -> string or null), or null when none was given */
-  meta: string | null;
 }
 
 /** A batch job (POST /api-node/jobs). */

@@ -32,8 +32,8 @@ export interface RunOwner {
   apiKeyId?: number | null;
 }
 
-/** One photo's item row, as runs/service.ts makes it (`meta`: JSON of its experiment metadata, when given). */
-export type RunItemRow = Omit<RunItemsTable, 'id' | 'meta'> & { meta?: string | null };
+/** One photo's item row, as runs/service.ts makes it. */
+export type RunItemRow = Omit<RunItemsTable, 'id'>;
 
 /** The runs row of a new run (its figures, count and summary may be filled in later: a job's are). */
 export function runRowOf(
@@ -224,7 +224,6 @@ export async function getRun(db: DB, userId: number, id: string): Promise<Stored
       'overlay',
       'photo',
       'overlay_image_type',
-      'meta',
     ])
     .where('run_id', '=', id)
     .orderBy('position')
@@ -243,7 +242,6 @@ export async function getRun(db: DB, userId: number, id: string): Promise<Stored
       photo_thumbnail: i.photo,
       /** the full-size overlay is kept: GET /api-node/runs/{id}/items/{position}/overlay */
       full_overlay: i.overlay_image_type !== null,
-      ...(i.meta ? { meta: JSON.parse(i.meta) as Record<string, string | null> } : {}),
     })),
   };
 }
@@ -321,7 +319,6 @@ export function resultsFileOf(run: StoredRun): ResultsFile {
         result: i.result,
         overlay_thumbnail: i.overlay_thumbnail,
         photo_thumbnail: i.photo_thumbnail,
-        ...(i.meta ? { meta: i.meta } : {}),
       })),
   };
 }
