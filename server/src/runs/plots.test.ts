@@ -5,27 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeImage } from '@mango/core/node';
-import { fruitScene } from '@mango/core/testing';
+import { lesionScene } from '@mango/core/testing';
 import { ResultsFile, StoredRun } from '@mango/core/results';
 import { describeGroup } from '@mango/core';
 import { copyRunWithMeta, startTestServer, TEST_DATABASES, type TestServer } from '../testing/index.ts';
 import { client, signUp, type SignedIn } from '../testing/accounts.ts';
-
-/** One mango with a dark lesion of radius `r` px (0: none): bruise % grows with r. */
-export const lesionPhoto = (r: number, seed = 1) =>
-  encodeImage(
-    fruitScene({
-      width: 320,
-      height: 240,
-      background: [200, 200, 205],
-      seed,
-      fruits: [
-        { cx: 160, cy: 120, rx: 110, ry: 85, peel: [235, 170, 40], shade: (u, v) => 1 - 0.15 * (u * u + v * v) },
-      ],
-      paint: (rgb, x, y) => ((x - 140) ** 2 + (y - 110) ** 2 < r * r ? [95, 60, 25] : rgb),
-    }).image,
-    'png',
-  );
 
 const META: Record<string, Record<string, string | null>> = {
   'p0.png': { treatment: 'hot', day: '0' },
@@ -44,7 +28,7 @@ describe.each(TEST_DATABASES)('run items with metadata on %s', (database) => {
     alice = await signUp(client(server), 'Alice Farms');
     const fd = new FormData();
     for (const [i, r] of [0, 14, 22, 30, 38].entries())
-      fd.append('images', new Blob([(await lesionPhoto(r, i + 1)) as BlobPart]), `p${i}.png`);
+      fd.append('images', new Blob([(await encodeImage(lesionScene(r, i + 1).image, 'png')) as BlobPart]), `p${i}.png`);
     const res = await fetch(`${server.url}/api-py/python/bruise_detection/Classical`, {
       method: 'POST',
       body: fd,
