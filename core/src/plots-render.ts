@@ -1,9 +1,11 @@
 /**
  * Draws the plots' Vega-Lite specs (plots.ts) with Vega: to an SVG string without a DOM (the HTML
  * report, in Node) or into an element (the web app, loaded lazily with the pages that plot). The
- * same spec gives the same chart in both. Browser-safe.
+ * same spec gives the same chart in both. Expressions are interpreted (vega-interpreter), not
+ * compiled with `new Function`: the web app's Content-Security-Policy allows no eval. Browser-safe.
  */
 import { parse, View } from 'vega';
+import { expressionInterpreter } from 'vega-interpreter';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import type { Chart } from './plots.ts';
 
@@ -12,7 +14,8 @@ export function chartView(
   spec: TopLevelSpec,
   options: { container?: HTMLElement; renderer?: 'svg' | 'canvas' } = {},
 ): View {
-  const view = new View(parse(compile(spec).spec), {
+  const view = new View(parse(compile(spec).spec, undefined, { ast: true }), {
+    expr: expressionInterpreter,
     renderer: options.container ? (options.renderer ?? 'svg') : 'none',
     container: options.container,
     hover: Boolean(options.container),

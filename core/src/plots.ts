@@ -279,13 +279,19 @@ export function groupChart(data: PlotData, column: string | null, options: Chart
     ' ' +
     stats
       .map((g) =>
-        text('{{group}}: n = {{n}}, mean {{mean}} %, 95 % interval {{low}} to {{high}} %.', {
-          group: name(g),
-          n: g.n,
-          mean: fix(g.mean),
-          low: fix(g.ci_low),
-          high: fix(g.ci_high),
-        }),
+        g.ci_low === null
+          ? text('{{group}}: n = {{n}}, mean {{mean}} % (no interval from one photo).', {
+              group: name(g),
+              n: g.n,
+              mean: fix(g.mean),
+            })
+          : text('{{group}}: n = {{n}}, mean {{mean}} %, 95 % interval {{low}} to {{high}} %.', {
+              group: name(g),
+              n: g.n,
+              mean: fix(g.mean),
+              low: fix(g.ci_low),
+              high: fix(g.ci_high),
+            }),
       )
       .join(' ');
   const x = {

@@ -109,7 +109,7 @@ describe('Run plots and the compare page', () => {
     expect(rows[0].mean).toBeGreaterThan(rows[1].mean);
 
     // Accessible: a title on the figure, a description naming every group with its n and mean.
-    await expect.poll(() => groups.locator('[role="img"]').getAttribute('aria-label')).toBe('Bruise % by treatment');
+    await expect.poll(() => groups.locator('.plot-canvas').getAttribute('aria-label')).toBe('Bruise % by treatment');
     const description = await groups.getByTestId('plot-description').textContent();
     for (const r of rows) expect(description).toContain(`${r.group}: n = ${r.n}, mean ${r.mean.toFixed(2)} %`);
 
@@ -145,24 +145,22 @@ describe('Run plots and the compare page', () => {
     expect(text).toContain('control (n = 3)');
   });
 
-  it('groups by another column on request', async () => {
+  it('offers the metadata columns that make groups', async () => {
     const { page } = e2e;
-    await page.getByTestId('group-by').selectOption('fruit_id');
-    // fruit_id is the series, not a grouping column: the choice holds only treatment
-    await page.getByTestId('group-by').selectOption('treatment');
+    // fruit_id is the series and day the time: neither is offered as a group
     expect(await page.getByTestId('group-by').locator('option').allTextContents()).toEqual(['treatment']);
   });
 
   it('compares two runs side by side from the results list', async () => {
     const { page } = e2e;
     await page.goto(e2e.url('/results'));
-    await expect.poll(() => page.getByTestId('run-row').count()).toBeGreaterThanOrEqual(4);
+    await expect.poll(() => page.getByTestId('run-row').count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(4);
     const compare = page.getByRole('button', { name: /^Compare/ });
     expect(await compare.isDisabled()).toBe(true);
-    // the two runs with metadata are the newest two
-    const boxes = page.getByTestId('run-row').locator('input[type="checkbox"]');
-    await boxes.nth(0).check();
-    await boxes.nth(1).check();
+    const rowOf = (id: string) => page.getByTestId('run-row').filter({ has: page.locator(`a[href="/results/${id}"]`) });
+    await rowOf(runA).getByRole('checkbox').check();
+    expect(await compare.isDisabled()).toBe(true);
+    await rowOf(runB).getByRole('checkbox').check();
     await compare.click();
     await page.waitForURL('**/results/compare?ids=*');
     const ids = new URL(page.url()).searchParams.get('ids')!.split(',');

@@ -594,4 +594,6 @@ export const th: Record<string, string> = {
   'Compare the run of {{date}}': 'เปรียบเทียบผลการประมวลผลวันที่ {{date}}',
   'Compare ({{count}})': 'เปรียบเทียบ ({{count}})',
   Compare: 'เปรียบเทียบ',
+  '{{group}}: n = {{n}}, mean {{mean}} % (no interval from one photo).':
+    '{{group}}: n = {{n}}, ค่าเฉลี่ย {{mean}} % (รูปเดียว ไม่มีช่วงความเชื่อมั่น)',
 };

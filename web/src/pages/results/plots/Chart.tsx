@@ -34,7 +34,10 @@ export default function Chart({ chart, testId }: { chart: ChartSpec; testId?: st
         view.current = made;
         setState('ready');
       })
-      .catch(() => !cancelled && setState('failed'));
+      .catch((e: unknown) => {
+        console.error('chart not drawn:', e);
+        if (!cancelled) setState('failed');
+      });
     return () => {
       cancelled = true;
       made?.finalize();
@@ -50,20 +53,22 @@ export default function Chart({ chart, testId }: { chart: ChartSpec; testId?: st
   const saveSvg = async () => {
     if (!view.current) return;
     const { accessibleSvg } = await import('@mango/core/plots-render');
-    const svg = accessibleSvg(await view.current.toSVG(), chart);
+    const svg = accessibleSvg(await view.current.toSVG(), chart, chart.id);
     downloadBlob(new Blob([svg], { type: 'image/svg+xml' }), fileName(chart.title, 'svg'));
   };
 
   return (
     <figure className="plot" data-testid={testId ?? `plot-${chart.id}`} data-state={state}>
       <div
-        ref={box}
         className="plot-canvas"
         role="img"
         aria-label={chart.title}
         aria-describedby={`${id}-desc`}
         aria-busy={state === 'loading'}
-      />
+      >
+        {/* Vega draws here (and labels this element with the chart's description) */}
+        <div ref={box} />
+      </div>
       <p id={`${id}-desc`} className="visually-hidden" data-testid="plot-description">
         {chart.description}
       </p>
