@@ -215,6 +215,8 @@ export interface ChartOptions {
   height?: number;
   /** a title line before the chart's own (the compare page's run) */
   subtitle?: string;
+  /** the top of the bruise % axis (the compare page gives every run the same); else from the data */
+  yMax?: number;
 }
 
 /** A chart: its Vega-Lite spec, its title and the description screen readers get. */
@@ -301,7 +303,7 @@ export function groupChart(data: PlotData, column: string | null, options: Chart
     title: xTitle,
     axis: { labelAngle: order.length > 4 ? -30 : 0 },
   } as const;
-  const width = options.width ?? Math.max(260, Math.min(900, 90 * stats.length));
+  const width = options.width ?? Math.max(320, Math.min(900, 130 * stats.length));
   const spec = {
     $schema: SCHEMA,
     title: options.subtitle ? { text: title, subtitle: options.subtitle } : title,
@@ -316,7 +318,12 @@ export function groupChart(data: PlotData, column: string | null, options: Chart
         encoding: {
           x,
           // bruise % is never below 0: an interval reaching under it is drawn to the axis (its value is in the table)
-          y: { field: 'bruise_percent', type: 'quantitative', title: yTitle, scale: { domainMin: 0, clamp: true } },
+          y: {
+            field: 'bruise_percent',
+            type: 'quantitative',
+            title: yTitle,
+            scale: { domainMin: 0, clamp: true, ...(options.yMax === undefined ? {} : { domainMax: options.yMax }) },
+          },
         },
       },
       {
@@ -393,6 +400,8 @@ export function timeChart(data: PlotData, column: string | null, options: ChartO
     field: 't',
     type: kind,
     title: data.time,
+    // days are counted: no tick between two days
+    ...(kind === 'quantitative' ? { axis: { tickMinStep: 1 } } : {}),
     ...(kind === 'ordinal' ? { sort: [...new Set(points.map((p) => p.time))].sort(compareGroups) } : {}),
   };
   // Fruit lines are coloured by their group when one is chosen (one colour per fruit otherwise).
@@ -429,7 +438,12 @@ export function timeChart(data: PlotData, column: string | null, options: ChartO
         mark: { type: 'line', point: true },
         encoding: {
           x,
-          y: { field: 'mean', type: 'quantitative', title: text('bruise % of the fruit area') },
+          y: {
+            field: 'mean',
+            type: 'quantitative',
+            title: text('bruise % of the fruit area'),
+            scale: { domainMin: 0, clamp: true, ...(options.yMax === undefined ? {} : { domainMax: options.yMax }) },
+          },
           color,
           detail,
           tooltip: [
@@ -477,8 +491,14 @@ export function scatterChart(data: PlotData, column: string | null, options: Cha
     data: { values },
     mark: { type: 'point', filled: true, size: 50, opacity: 0.8, ...(column ? {} : { color: ORANGE }) },
     encoding: {
-      x: { field: 'fruit_area', type: 'quantitative', title: axes.fruit, scale: { zero: false } },
-      y: { field: 'lesion_area', type: 'quantitative', title: axes.lesion },
+      x: {
+        field: 'fruit_area',
+        type: 'quantitative',
+        title: axes.fruit,
+        scale: { zero: false, nice: true },
+        axis: { format: digits },
+      },
+      y: { field: 'lesion_area', type: 'quantitative', title: axes.lesion, axis: { format: digits } },
       ...(column
         ? {
             color: {

@@ -184,6 +184,12 @@ describe('Run plots and the compare page', () => {
       [runA]: ['control:3', 'hot-water:4', '(none):1'],
       [runB]: ['control:2', 'hot-water:4'],
     });
+    // side by side on the same bruise % axis
+    const yAxes = await page
+      .locator('[data-testid="plot-groups"] svg [aria-roledescription="axis"][aria-label^="Y-axis"]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+    expect(yAxes).toHaveLength(2);
+    expect(yAxes[1]).toBe(yAxes[0]);
     await page.screenshot({ path: '/tmp/plots-compare.png', fullPage: true });
   });
 

@@ -84,11 +84,13 @@ function RunColumn({
   data,
   column,
   narrow,
+  yMax,
 }: {
   run: StoredRun;
   data: PlotData;
   column: string | null;
   narrow: boolean;
+  yMax?: number;
 }) {
   const { t } = useTranslation();
   const fmt = useFormat();
@@ -97,11 +99,11 @@ function RunColumn({
   const width = narrow ? 380 : undefined;
   const charts = useMemo(() => {
     // the column may be one another run of the comparison has: this run's photos are then all "(none)"
-    const options = { text, subtitle, width };
+    const options = { text, subtitle, width, yMax };
     const time = timeChart(data, column, options);
     return { groups: groupChart(data, column, options), time, scatter: scatterChart(data, column, options) };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `text` follows the language, which `t` carries
-  }, [data, column, t, subtitle, width]);
+  }, [data, column, t, subtitle, width, yMax]);
   if (data.photos.length === 0) return <p>{t('No scored photos to plot.')}</p>;
   return (
     <div className="plot-column" data-testid="plot-column" data-run={run.id}>
@@ -120,6 +122,8 @@ export default function RunPlots({ runs }: { runs: StoredRun[] }) {
   const [picked, setPicked] = useState<string | null>(null);
   const column = picked !== null && columns.includes(picked) ? picked : (columns[0] ?? null);
   const compare = runs.length > 1;
+  // side by side, every run's bruise % axis reaches the same top (the largest photo's)
+  const yMax = compare ? Math.max(1, ...datas.flatMap((d) => d.photos.map((p) => p.bruise_percent))) : undefined;
   const time = [...new Set(datas.map((d) => d.time).filter(Boolean))];
   return (
     <div className="run-plots" data-testid="run-plots">
@@ -149,7 +153,7 @@ export default function RunPlots({ runs }: { runs: StoredRun[] }) {
       </div>
       <div className={compare ? 'plot-columns compare' : 'plot-columns'}>
         {runs.map((run, i) => (
-          <RunColumn key={run.id} run={run} data={datas[i]} column={column} narrow={compare} />
+          <RunColumn key={run.id} run={run} data={datas[i]} column={column} narrow={compare} yMax={yMax} />
         ))}
       </div>
     </div>
