@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reportHtml } from './report.ts';
+import { reportHtml, reportWithPlots } from './report.ts';
 import { makeProvenance, RESULTS_SCHEMA, type BruiseFigures, type ResultsFile } from './results.ts';
 
 const fruit = (pct: number, extra: Partial<BruiseFigures['fruits'][number]> = {}) => ({
@@ -99,5 +99,58 @@ describe('run report: per-fruit table', () => {
     expect(html).toContain('<h3>Lot (codex-mango): 3 of 3 fruit graded</h3>');
     expect(html).toContain('<tr><th>Accepted</th><td class="num">2 (66.7 %)</td></tr>');
     expect(html).toContain('<tr><th>reject (not accepted)</th><td class="num">1</td></tr>');
+  });
+});
+
+describe('run report: plots', () => {
+  /** Rows of the group table under a box plot: [group, n, mean, interval]. */
+  const groupRows = (html: string) =>
+    [
+      ...(html.match(/<table class="groups">.*?<tbody>(.*?)<\/tbody>/s)?.[1] ?? '').matchAll(
+        /<tr><th>(.*?)<\/th>(.*?)<\/tr>/gs,
+      ),
+    ].map((r) => [r[1], ...[...r[2].matchAll(/<td class="num">(.*?)<\/td>/g)].slice(0, 3).map((c) => c[1])]);
+
+  it('draws bruise % by each metadata column with n, mean and 95 % interval, the time series and the scatter as inline SVG', async () => {
+    const f = file([
+      { name: 'a.jpg', fruits: [fruit(2)] },
+      { name: 'b.jpg', fruits: [fruit(4)] },
+      { name: 'c.jpg', fruits: [fruit(9)] },
+      { name: 'd.jpg', fruits: [fruit(1)] },
+    ]);
+    const meta = [
+      { treatment: 'hot', day: '0' },
+      { treatment: 'hot', day: '3' },
+      { treatment: 'cold', day: '3' },
+      { treatment: null, day: '0' },
+    ];
+    f.photos.forEach((p, i) => (p.meta = meta[i]));
+    const html = await reportWithPlots(f);
+    expect(html).toContain('<h2>Plots</h2>');
+    // hot: 2 and 4 (mean 3, sd sqrt(2), t(0.975, 1) = 12.706205): 3 ± 12.706205
+    expect(groupRows(html)).toEqual([
+      ['cold', '1', '9.00', '–'],
+      ['hot', '2', '3.00', `${(3 - 12.706205).toFixed(2)} to ${(3 + 12.706205).toFixed(2)}`],
+      ['(none)', '1', '1.00', '–'],
+    ]);
+    expect(html.match(/<svg role="img"/g)).toHaveLength(3);
+    expect(html).toContain('<title id="plot-groups-0-title">Bruise % by treatment</title>');
+    expect(html).toContain('<title id="plot-time-title">Mean bruise % over day, per group</title>');
+    expect(html).toContain('lesion area (pixels)');
+    expect(html).not.toMatch(/<script|https?:\/\//);
+  });
+
+  it('without metadata: one box plot of all photos and the scatter; the plain report has no plots', async () => {
+    const f = file([
+      { name: 'a.jpg', fruits: [fruit(2)] },
+      { name: 'b.jpg', fruits: [fruit(6)] },
+    ]);
+    const html = await reportWithPlots(f);
+    expect(groupRows(html)).toEqual([
+      ['all photos', '2', '4.00', `${(4 - 12.706205 * 2).toFixed(2)} to ${(4 + 12.706205 * 2).toFixed(2)}`],
+    ]);
+    expect(html).toContain('Bruise % of the photos');
+    expect(html.match(/<svg role="img"/g)).toHaveLength(2);
+    expect(reportHtml(f)).not.toContain('<h2>Plots</h2>');
   });
 });

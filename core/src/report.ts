@@ -1,8 +1,9 @@
 /**
  * The run report: one self-contained HTML file (no script, no external resource; the thumbnails are
  * data URLs) with the summary statistics, a histogram of bruise % over the photos, the per-photo
- * table, the overlay thumbnails and the provenance. `mango report` and a stored run's
- * `export?format=html` write it from the same results file. Browser-safe: no Node imports.
+ * table, the overlay thumbnails and the provenance; `reportWithPlots` adds the plots of the run
+ * (plots.ts, drawn to inline SVG) with each group's figures in a table. `mango report` and a stored
+ * run's `export?format=html` write it from the same results file. Browser-safe: no Node imports.
  */
 import { lotSummary } from './grades/index.ts';
 import {
@@ -15,6 +16,16 @@ import {
   type SummaryStats,
 } from './results.ts';
 import { MangoError } from './errors.ts';
+import {
+  groupingColumns,
+  groupStats,
+  NO_GROUP,
+  plotData,
+  runCharts,
+  groupChart,
+  type Chart,
+  type PlotData,
+} from './plots.ts';
 
 /** The bruise % over which the report counts a photo (the run page lets the user set it). */
 export const DEFAULT_REPORT_THRESHOLD = 5;
@@ -109,10 +120,59 @@ td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}.stats th{font-
 .gallery{display:grid;grid-template-columns:repeat(auto-fill,minmax(320px,1fr));gap:12px}.pair{display:flex;gap:4px}.pair img{width:50%;object-fit:contain}.gallery figure{margin:0;border:1px solid #e3e8e3;border-radius:6px;padding:6px}
 .gallery img{max-width:100%;display:block;margin:auto}.gallery figcaption{font-size:12px;margin-top:4px;word-break:break-all}
 pre{background:#f5f7f5;padding:.8rem;border-radius:6px;overflow:auto;font-size:12px}code{word-break:break-all}
+.plots figure{margin:1rem 0;overflow-x:auto}.plots figcaption{font-size:12px;color:#5a6b5a}.plots svg{max-width:100%;height:auto}
 @media print{.gallery{grid-template-columns:repeat(4,1fr)}}`;
 
+/** Each group's figures under its box plot: n, mean with its 95 % interval, median, quartiles, range. */
+export function groupTableHtml(data: PlotData, column: string | null): string {
+  const rows = groupStats(data.photos, column)
+    .map(
+      (g) =>
+        `<tr><th>${escapeHtml(column ? g.group : 'all photos')}</th><td class="num">${g.n}</td><td class="num">${fixed(g.mean)}</td>` +
+        `<td class="num">${g.ci_low === null ? '–' : `${fixed(g.ci_low)} to ${fixed(g.ci_high)}`}</td>` +
+        `<td class="num">${fixed(g.median)}</td><td class="num">${fixed(g.q1)} to ${fixed(g.q3)}</td>` +
+        `<td class="num">${fixed(g.min)} to ${fixed(g.max)}</td></tr>`,
+    )
+    .join('');
+  return (
+    `<table class="groups"><thead><tr><th>${escapeHtml(column ?? 'Group')}</th><th class="num">n</th><th class="num">Mean bruise %</th>` +
+    `<th class="num">95 % interval of the mean</th><th class="num">Median</th><th class="num">Quartiles</th><th class="num">Range</th></tr></thead><tbody>${rows}</tbody></table>`
+  );
+}
+
+/**
+ * The plots of a results file as HTML: bruise % by each metadata column (or of all photos when there
+ * is none) with its group table, the time series when a day or date column exists, and lesion area
+ * against fruit area; every chart an inline SVG with its title and description (plots-render.ts).
+ */
+export async function reportPlotsHtml(file: Pick<ResultsFile, 'photos'>): Promise<string> {
+  const { chartSvg } = await import('./plots-render.ts');
+  const data = plotData(file.photos);
+  if (data.photos.length === 0) return '';
+  const columns = groupingColumns(data);
+  const first = columns[0] ?? null;
+  const figure = async (chart: Chart, id: string, after = '') =>
+    // inline SVG needs no namespace declarations (and the report names no address at all)
+    `<figure>${(await chartSvg(chart, id)).replace(/ xmlns(:xlink)?="[^"]*"/g, '')}<figcaption>${escapeHtml(chart.description)}</figcaption></figure>${after}`;
+  const parts: string[] = [];
+  const byColumn = columns.length ? columns : [null];
+  for (const [i, column] of byColumn.entries())
+    parts.push(await figure(groupChart(data, column), `plot-groups-${i}`, groupTableHtml(data, column)));
+  for (const chart of runCharts(data, first).filter((c) => c.id !== 'groups'))
+    parts.push(await figure(chart, `plot-${chart.id}`));
+  const none = data.photos.some((p) => columns.some((c) => (p.meta[c] ?? '').trim() === ''));
+  return (
+    `<div class="plots">${parts.join('\n')}</div>` +
+    (none ? `<p class="axis">Photos without a value in a column are in the group ${NO_GROUP}.</p>` : '') +
+    '<p class="axis">Boxes: quartiles, whiskers to 1.5 times the interquartile range; dots: photos; diamonds and bars: each group\'s mean with its 95 % confidence interval (Student\'s t).</p>'
+  );
+}
+
 /** The report of a bruise results file as one HTML document. */
-export function reportHtml(file: ResultsFile, options: { threshold?: number; title?: string } = {}): string {
+export function reportHtml(
+  file: ResultsFile,
+  options: { threshold?: number; title?: string; /** the plots section (reportPlotsHtml) */ plots?: string } = {},
+): string {
   if (file.photos.some((p) => !isBruiseFigures(p.result))) {
     throw new MangoError('INVALID_INPUT', 'the report covers bruise runs; this results file holds another analysis');
   }
@@ -158,6 +218,7 @@ export function reportHtml(file: ResultsFile, options: { threshold?: number; tit
 ${statsTable(summaryStats(values, threshold))}
 <h2>Histogram of bruise %</h2>
 ${histogram(values)}
+${options.plots ? `<h2>Plots</h2>\n${options.plots}` : ''}
 <h2>Photos</h2>
 <table class="photos"><thead><tr><th>Photo</th><th class="num">Fruit</th><th class="num">Fruit pixels</th><th class="num">Bruise %</th><th class="num">Non-bruise %</th><th class="num">Lesions</th><th class="num">Colour difference (ΔE00)</th><th>Method</th><th>sha256</th></tr></thead><tbody>${rows}</tbody></table>
 <h2>Fruit</h2>
@@ -170,4 +231,10 @@ ${fruitSection(items)}
 <pre>${escapeHtml(JSON.stringify({ options: p.options, inputs: p.inputs }, null, 2))}</pre>
 </body></html>
 `;
+}
+
+/** The report with its plots (what `mango report` and a stored run's HTML export write). */
+export async function reportWithPlots(file: ResultsFile, options: { threshold?: number; title?: string } = {}) {
+  if (file.photos.some((p) => !isBruiseFigures(p.result))) return reportHtml(file, options);
+  return reportHtml(file, { ...options, plots: await reportPlotsHtml(file) });
 }

@@ -76,7 +76,7 @@ export interface RunDeclaration<O extends z.ZodObject = z.ZodObject> {
    */
   columns?: readonly string[];
   /** the HTML report of the run's results file (core/src/results.ts ResultsFile), when there is one */
-  report?(file: unknown, options: { threshold?: number }): string;
+  report?(file: unknown, options: { threshold?: number }): string | Promise<string>;
 }
 
 /** One image file a complete export holds per photo (RunDeclaration.fullExport). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { quantile } from './statistics.ts';
+import { describeGroup, mean, quantile, sampleSd, tQuantile975 } from './statistics.ts';
 
 describe('quantile', () => {
   it('interpolates linearly between the closest ranks, in any order of the values', () => {
@@ -14,5 +14,54 @@ describe('quantile', () => {
   it('answers null for no values', () => {
     expect(quantile([], 0.5)).toBeNull();
     expect(quantile(new Float32Array(0), 0.9)).toBeNull();
+  });
+});
+
+// Reference values: scipy 1.17.1 (stats.t.ppf(0.975, df); numpy mean, std(ddof=1), percentile).
+describe('tQuantile975', () => {
+  it("gives Student's t 0.975 quantile in and beyond the table", () => {
+    const scipy: [number, number][] = [
+      [1, 12.706205],
+      [2, 4.302653],
+      [3, 3.182446],
+      [5, 2.570582],
+      [10, 2.228139],
+      [29, 2.04523],
+      [30, 2.042272],
+      [31, 2.039513],
+      [40, 2.021075],
+      [60, 2.000298],
+      [120, 1.97993],
+      [1000, 1.962339],
+    ];
+    for (const [df, t] of scipy) expect(tQuantile975(df), `df ${df}`).toBeCloseTo(t, 5);
+  });
+
+  it('refuses degrees of freedom that are not a whole number >= 1', () => {
+    expect(() => tQuantile975(0)).toThrow(/degrees of freedom/);
+    expect(() => tQuantile975(2.5)).toThrow(/degrees of freedom/);
+  });
+});
+
+describe('describeGroup', () => {
+  it('gives n, mean, sd, the 95 % t interval and the quartiles as scipy and numpy do', () => {
+    const g = describeGroup([5.5, 1, 9, 3, 3, 7, 2.25, 10, 0.5, 4]);
+    expect(g.n).toBe(10);
+    expect(g.mean).toBeCloseTo(4.525, 10);
+    expect(g.sd).toBeCloseTo(3.2626889047055787, 10);
+    expect(g.ci_low).toBeCloseTo(2.191012959985001, 5);
+    expect(g.ci_high).toBeCloseTo(6.858987040015, 5);
+    expect([g.min, g.q1, g.median, g.q3, g.max]).toEqual([0.5, 2.4375, 3.5, 6.625, 10]);
+    const two = describeGroup([1, 2]);
+    expect(two.ci_low).toBeCloseTo(-4.853102368087347, 5);
+    expect(two.ci_high).toBeCloseTo(7.853102368087347, 5);
+  });
+
+  it('has no interval below two values, and nothing at all for none; non-finite values are left out', () => {
+    const one = describeGroup([3, Number.NaN]);
+    expect(one).toMatchObject({ n: 1, mean: 3, sd: null, ci_low: null, ci_high: null, median: 3 });
+    expect(describeGroup([])).toMatchObject({ n: 0, mean: null, median: null, ci_low: null });
+    expect(mean([Infinity, 2, 4])).toBe(3);
+    expect(sampleSd([0, 0, 0])).toBe(0);
   });
 });

@@ -14,3 +14,83 @@ export function quantile(values: ArrayLike<number>, q: number): number | null {
   const hi = Math.min(sorted.length - 1, lo + 1);
   return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
 }
+
+/** The arithmetic mean of the finite values, or null when there are none. */
+export function mean(values: ArrayLike<number>): number | null {
+  let sum = 0;
+  let n = 0;
+  for (const v of Array.from(values)) {
+    if (!Number.isFinite(v)) continue;
+    sum += v;
+    n++;
+  }
+  return n ? sum / n : null;
+}
+
+/** The sample standard deviation (n - 1 in the denominator) of the finite values; null below 2 values. */
+export function sampleSd(values: ArrayLike<number>): number | null {
+  const finite = Array.from(values).filter(Number.isFinite);
+  const m = mean(finite);
+  if (m === null || finite.length < 2) return null;
+  return Math.sqrt(finite.reduce((a, v) => a + (v - m) ** 2, 0) / (finite.length - 1));
+}
+
+/** Student's t 0.975 quantiles for 1..30 degrees of freedom (to 6 decimals, as R's qt and scipy give them). */
+const T975 = [
+  12.706205, 4.302653, 3.182446, 2.776445, 2.570582, 2.446912, 2.364624, 2.306004, 2.262157, 2.228139, 2.200985,
+  2.178813, 2.160369, 2.144787, 2.13145, 2.119905, 2.109816, 2.100922, 2.093024, 2.085963, 2.079614, 2.073873, 2.068658,
+  2.063899, 2.059539, 2.055529, 2.051831, 2.048407, 2.04523, 2.042272,
+];
+
+/**
+ * The 0.975 quantile of Student's t with `df` degrees of freedom (the half-width factor of a
+ * two-sided 95 % interval): the table above up to 30, beyond it the Cornish-Fisher expansion
+ * around the normal quantile (error below 1e-6 from 31 on).
+ */
+export function tQuantile975(df: number): number {
+  if (!Number.isInteger(df) || df < 1)
+    throw new RangeError(`degrees of freedom must be a whole number >= 1, got ${df}`);
+  if (df <= T975.length) return T975[df - 1];
+  const z = 1.959963984540054;
+  const g1 = (z ** 3 + z) / 4;
+  const g2 = (5 * z ** 5 + 16 * z ** 3 + 3 * z) / 96;
+  const g3 = (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / 384;
+  const g4 = (79 * z ** 9 + 776 * z ** 7 + 1482 * z ** 5 - 1920 * z ** 3 - 945 * z) / 92160;
+  return z + g1 / df + g2 / df ** 2 + g3 / df ** 3 + g4 / df ** 4;
+}
+
+/** A group of values described: count, mean with its 95 % interval (t), and the box plot's five numbers. */
+export interface GroupSummary {
+  n: number;
+  mean: number | null;
+  sd: number | null;
+  /** the mean's two-sided 95 % confidence interval (Student's t, n - 1 df); null below 2 values */
+  ci_low: number | null;
+  ci_high: number | null;
+  min: number | null;
+  q1: number | null;
+  median: number | null;
+  q3: number | null;
+  max: number | null;
+}
+
+/** The summary of the finite values (NaN and infinities are left out). */
+export function describeGroup(values: ArrayLike<number>): GroupSummary {
+  const finite = Array.from(values).filter(Number.isFinite);
+  const n = finite.length;
+  const m = mean(finite);
+  const sd = sampleSd(finite);
+  const half = m !== null && sd !== null ? (tQuantile975(n - 1) * sd) / Math.sqrt(n) : null;
+  return {
+    n,
+    mean: m,
+    sd,
+    ci_low: half === null || m === null ? null : m - half,
+    ci_high: half === null || m === null ? null : m + half,
+    min: quantile(finite, 0),
+    q1: quantile(finite, 0.25),
+    median: quantile(finite, 0.5),
+    q3: quantile(finite, 0.75),
+    max: quantile(finite, 1),
+  };
+}

@@ -35,6 +35,7 @@ const Crop = lazy(() => import('./pages/tools/Crop/index.tsx'));
 const RemoveBackground = lazy(() => import('./pages/tools/RemoveBackground/index.tsx'));
 const Runs = lazy(() => import('./pages/results/Runs/index.tsx'));
 const Run = lazy(() => import('./pages/results/Run/index.tsx'));
+const Compare = lazy(() => import('./pages/results/Compare/index.tsx'));
 const ApiKeys = lazy(() => import('./pages/developer/ApiKeys/index.tsx'));
 
 export default function AppRoutes() {
@@ -75,6 +76,7 @@ export default function AppRoutes() {
           <Route path="/removebackground" element={<RemoveBackground />} />
           <Route path="/apikeys" element={<ApiKeys />} />
           <Route path="/results" element={<Runs />} />
+          <Route path="/results/compare" element={<Compare />} />
           <Route path="/results/:id" element={<Run />} />
         </Route>
         <Route path="*" element={<Navigate to="/home" replace />} />

@@ -2,7 +2,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { ResultsFile } from '@mango/core/results';
-import { DEFAULT_REPORT_THRESHOLD, reportHtml } from '@mango/core/report';
+import { DEFAULT_REPORT_THRESHOLD, reportWithPlots } from '@mango/core/report';
 import { parseOrExit, UsageError } from '../util.ts';
 
 export function reportCommand(program: Command) {
@@ -31,7 +31,7 @@ export function reportCommand(program: Command) {
       if (!Number.isFinite(threshold) || threshold < 0 || threshold > 100) {
         throw new UsageError(`--threshold must be a percentage from 0 to 100 (got ${o.threshold})`);
       }
-      await writeFile(o.out, reportHtml(file, { threshold }));
+      await writeFile(o.out, await reportWithPlots(file, { threshold }));
       console.error(`report of ${file.photos.length} photo(s) written to ${o.out}`);
     });
 }

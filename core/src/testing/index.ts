@@ -190,3 +190,18 @@ export function sceneWithDisc(pxPerCm: number, seed: number) {
 }
 
 export { pngHeader } from './png-header.ts';
+
+/**
+ * One mango (320 x 240) with a dark round lesion of radius `r` px (0: none): its bruise % grows with
+ * r, so a set of them gives photos with known, different figures (the plots' tests, issue 27).
+ */
+export function lesionScene(r: number, seed = 1) {
+  return fruitScene({
+    width: 320,
+    height: 240,
+    background: [200, 200, 205],
+    seed,
+    fruits: [{ cx: 160, cy: 120, rx: 110, ry: 85, peel: [235, 170, 40], shade: (u, v) => 1 - 0.15 * (u * u + v * v) }],
+    paint: (rgb, x, y) => ((x - 140) ** 2 + (y - 110) ** 2 < r * r ? [95, 60, 25] : rgb),
+  });
+}

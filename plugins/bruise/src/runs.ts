@@ -13,7 +13,7 @@ import {
   isBruiseFigures,
   type ResultsFile,
 } from '@mango/core/results';
-import { reportHtml } from '@mango/core/report';
+import { reportWithPlots } from '@mango/core/report';
 import { BRUISE_FILE_SUFFIXES, BruiseOptions } from './schema.ts';
 
 /** A preset's id (core/src/grades) or the rules themselves. */
@@ -82,5 +82,5 @@ export const bruiseRuns = defineRuns({
     images: (results) => imageTableCsv(imageRows(results)),
   },
   columns: BRUISE_TABLE_COLUMNS,
-  report: (file, options) => reportHtml(file as ResultsFile, options),
+  report: (file, options) => reportWithPlots(file as ResultsFile, options),
 });

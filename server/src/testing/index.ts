@@ -52,3 +52,4 @@ export const TEST_DATABASES: ('sqlite' | 'postgres')[] = process.env.TEST_DATABA
 
 export * from './cluster.ts';
 export * from './accounts.ts';
+export * from './runs.ts';

@@ -320,7 +320,7 @@ export function runRoutes(ctx: ServerContext): Hono<CallerEnv> {
       }
       case 'html': {
         if (!kind.runs.report) return c.json({ error: `A ${run.operation} run has no report` }, 400);
-        return c.body(kind.runs.report(resultsFileOf(run), { threshold }), 200, {
+        return c.body(await kind.runs.report(resultsFileOf(run), { threshold }), 200, {
           'Content-Type': 'text/html; charset=utf-8',
           'Content-Disposition': attachment(`${base}.report.html`),
           // The report is a file to keep: nothing in it runs or loads (see reportHtml).

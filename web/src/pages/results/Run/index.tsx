@@ -1,6 +1,6 @@
 /**
  * /results/:id: one stored run. Summary statistics with a threshold the user sets, a histogram of
- * bruise % over the photos (recharts), the per-photo table expandable per fruit, the photos beside
+ * bruise % over the photos (recharts), the plots by metadata (plots/RunPlots.tsx), the per-photo table expandable per fruit, the photos beside
  * their overlays, exports (tables, results JSON, zip, the HTML report) and delete.
  */
 import { Fragment, useEffect, useMemo, useState } from 'react';
@@ -29,6 +29,7 @@ import '../results.css';
 import { useTranslation } from 'react-i18next';
 import { useFormat } from '#web/i18n/index.ts';
 import { fruitGradeText } from '#web/lib/fruitGrade.ts';
+import RunPlots from '../plots/RunPlots.tsx';
 
 const PHOTO_COLUMNS = [
   { label: 'Details', hidden: true },
@@ -109,6 +110,7 @@ export default function Run() {
   }, [id]);
 
   const photos = useMemo(() => (run ? bruiseItems(run) : []), [run]);
+  const runOnly = useMemo(() => (run ? [run] : []), [run]);
   const failed = useMemo(() => (run ? failedItems(run) : []), [run]);
   const percents = useMemo(() => photos.map((p) => p.figures.bruise_percent), [photos]);
   // A full-resolution export scores the kept photos again: every scored photo must be kept.
@@ -314,6 +316,9 @@ export default function Run() {
                 </BarChart>
               </ResponsiveContainer>
             </div>
+
+            <h2>{t('Plots')}</h2>
+            <RunPlots runs={runOnly} />
           </>
         )}
 

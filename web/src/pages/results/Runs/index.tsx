@@ -1,6 +1,9 @@
-/** /results: the signed-in user's stored runs, newest first, filterable, one page at a time ("Load more"). */
+/**
+ * /results: the signed-in user's stored runs, newest first, filterable, one page at a time ("Load
+ * more"); select two or more and Compare opens them side by side (/results/compare?ids=...).
+ */
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import Layout from '#web/components/Layout.tsx';
 import TableHead from '#web/components/TableHead.tsx';
 import EmptyState from '#web/components/EmptyState.tsx';
@@ -12,6 +15,7 @@ import { useTranslation } from 'react-i18next';
 import { useFormat } from '#web/i18n/index.ts';
 
 const COLUMNS = [
+  { label: 'Compare', hidden: true },
   { label: 'Date/Time' },
   { label: 'Operation' },
   { label: 'Photos', numeric: true },
@@ -28,6 +32,9 @@ export default function Runs() {
   const [cursor, setCursor] = useState<string | null>(null);
   const [error, setError] = useState('');
   const [loadingMore, setLoadingMore] = useState(false);
+  const [selected, setSelected] = useState<string[]>([]);
+  const navigate = useNavigate();
+  const toggle = (id: string) => setSelected((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id]));
 
   // A new filter starts from the first page (the search waits for a pause in typing).
   useEffect(() => {
@@ -124,6 +131,16 @@ export default function Runs() {
                   {runs.map((run) => (
                     <tr key={run.id} data-testid="run-row">
                       <td>
+                        <input
+                          type="checkbox"
+                          checked={selected.includes(run.id)}
+                          onChange={() => toggle(run.id)}
+                          aria-label={t('Compare the run of {{date}}', {
+                            date: formatTime(run.created_at, fmt.locale),
+                          })}
+                        />
+                      </td>
+                      <td>
                         <time dateTime={run.created_at}>{formatTime(run.created_at, fmt.locale)}</time>
                       </td>
                       <td>{t(OPERATION_LABELS[run.operation] ?? run.operation)}</td>
@@ -143,6 +160,17 @@ export default function Runs() {
                   ))}
                 </tbody>
               </table>
+            </div>
+            <div className="tool-actions compare-actions">
+              <button
+                type="button"
+                className="btn btn-primary"
+                disabled={selected.length < 2}
+                onClick={() => navigate(`/results/compare?ids=${selected.map(encodeURIComponent).join(',')}`)}
+              >
+                {t('Compare ({{count}})', { count: selected.length })}
+              </button>
+              {selected.length < 2 && <span className="field-hint">{t('Select two or more runs to compare.')}</span>}
             </div>
             {cursor && (
               <div className="tool-actions">

@@ -1,0 +1,533 @@
+/**
+ * The plots of a run (issue 27): bruise % by a metadata column (box plot with every photo's point,
+ * n per group, the mean with its 95 % interval), bruise % over time (per fruit_id, or per group)
+ * when a `day` or `date` column exists, and lesion area against fruit area. One place makes their
+ * data and their Vega-Lite specs: the run page, the compare page and the HTML report draw the same
+ * specs (the web app in the browser, the report to SVG through `plots-render.ts`). The statistics
+ * are `statistics.ts`'s. Browser-safe, and no chart library at run time here (only its types).
+ */
+import type { TopLevelSpec } from 'vega-lite';
+import { describeGroup, type GroupSummary } from './statistics.ts';
+
+/** The group of photos without a value in the grouping column. */
+export const NO_GROUP = '(none)';
+/** The metadata column that names the physical fruit followed over photos and runs. */
+export const FRUIT_ID = 'fruit_id';
+/** The column names (any case) that place a photo in time, in the order one is chosen. */
+export const TIME_COLUMNS = ['day', 'date'] as const;
+
+/** What the plots read of a stored run's item or a results file's photo. */
+export interface PlotSource {
+  filename: string;
+  result: Record<string, unknown>;
+  meta?: Record<string, string | null> | null;
+}
+
+export interface PlotPhoto {
+  image: string;
+  bruise_percent: number;
+  meta: Record<string, string | null>;
+}
+
+export interface PlotFruit {
+  image: string;
+  /** the fruit's number within its photo, from 1 */
+  fruit: number;
+  fruit_area: number;
+  lesion_area: number;
+  meta: Record<string, string | null>;
+}
+
+/** cm² when every fruit has its areas in cm² (the photos had a scale), else pixels. */
+export type AreaUnit = 'cm²' | 'px';
+
+export interface PlotData {
+  photos: PlotPhoto[];
+  fruits: PlotFruit[];
+  unit: AreaUnit;
+  /** the metadata columns, in the order the photos first give them */
+  columns: string[];
+  /** the column that places photos in time (`day`, else `date`), or null */
+  time: string | null;
+}
+
+interface FruitFigures {
+  pixels?: unknown;
+  bruise_pixels?: unknown;
+  area_cm2?: unknown;
+  bruise_area_cm2?: unknown;
+}
+
+const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isMeta = (v: unknown): v is Record<string, string | null> =>
+  Boolean(v) &&
+  typeof v === 'object' &&
+  !Array.isArray(v) &&
+  Object.values(v as object).every((x) => x === null || typeof x === 'string');
+
+/** The plots' data of scored photos; photos without bruise figures (failed, another kind) are left out. */
+export function plotData(sources: readonly PlotSource[]): PlotData {
+  const photos: PlotPhoto[] = [];
+  const fruits: (PlotFruit & { cm2: [number, number] | null })[] = [];
+  const columns: string[] = [];
+  for (const s of sources) {
+    const r = s.result;
+    if (!isNumber(r.bruise_percent) || !('total_mango_pixels' in r)) continue;
+    // a stored item's metadata: on the item, or in its result (where the run store keeps them)
+    const meta = { ...(s.meta ?? (isMeta(r.meta) ? r.meta : {})) };
+    for (const k of Object.keys(meta)) if (!columns.includes(k)) columns.push(k);
+    photos.push({ image: s.filename, bruise_percent: r.bruise_percent, meta });
+    const list = Array.isArray(r.fruits) ? (r.fruits as FruitFigures[]) : [];
+    list.forEach((f, i) => {
+      if (!isNumber(f.pixels) || !isNumber(f.bruise_pixels)) return;
+      const cm2: [number, number] | null =
+        isNumber(f.area_cm2) && isNumber(f.bruise_area_cm2) ? [f.area_cm2, f.bruise_area_cm2] : null;
+      fruits.push({ image: s.filename, fruit: i + 1, fruit_area: f.pixels, lesion_area: f.bruise_pixels, meta, cm2 });
+    });
+  }
+  const unit: AreaUnit = fruits.length > 0 && fruits.every((f) => f.cm2) ? 'cm²' : 'px';
+  const lower = columns.map((c) => c.toLowerCase());
+  const timeAt = TIME_COLUMNS.map((t) => lower.indexOf(t)).find((i) => i >= 0);
+  return {
+    photos,
+    fruits: fruits.map(({ cm2, ...f }) =>
+      unit === 'cm²' && cm2 ? { ...f, fruit_area: cm2[0], lesion_area: cm2[1] } : f,
+    ),
+    unit,
+    columns,
+    time: timeAt === undefined ? null : columns[timeAt],
+  };
+}
+
+/** A photo's group in `column`: its value, or NO_GROUP when it has none (missing, null or blank). */
+export function groupOf(meta: Record<string, string | null>, column: string | null): string {
+  if (!column) return NO_GROUP;
+  const v = meta[column];
+  return v === null || v === undefined || v.trim() === '' ? NO_GROUP : v;
+}
+
+/** Groups in natural order ("2" before "10", "fruit9" before "fruit10"); NO_GROUP last. */
+export function compareGroups(a: string, b: string): number {
+  if (a === b) return 0;
+  if (a === NO_GROUP) return 1;
+  if (b === NO_GROUP) return -1;
+  return a.localeCompare(b, 'en', { numeric: true });
+}
+
+export interface GroupStats extends GroupSummary {
+  group: string;
+}
+
+/** Each group's bruise % described (n, mean and its 95 % interval, quartiles), in natural order. */
+export function groupStats(photos: readonly PlotPhoto[], column: string | null): GroupStats[] {
+  const groups = new Map<string, number[]>();
+  for (const p of photos) {
+    const g = groupOf(p.meta, column);
+    groups.set(g, [...(groups.get(g) ?? []), p.bruise_percent]);
+  }
+  return [...groups.keys()].sort(compareGroups).map((group) => ({ group, ...describeGroup(groups.get(group)!) }));
+}
+
+/** How a time column's values order: numbers (day 0, 3, 7), dates, or only as written. */
+export type TimeKind = 'quantitative' | 'temporal' | 'ordinal';
+
+export function timeKind(photos: readonly PlotPhoto[], column: string): TimeKind {
+  const values = photos.map((p) => p.meta[column]).filter((v): v is string => Boolean(v && v.trim()));
+  if (values.length === 0) return 'ordinal';
+  if (values.every((v) => /^[+-]?\d+(\.\d+)?$/.test(v.trim()))) return 'quantitative';
+  if (values.every((v) => /^\d{4}-\d{2}-\d{2}/.test(v.trim()) && !Number.isNaN(Date.parse(v)))) return 'temporal';
+  return 'ordinal';
+}
+
+export interface SeriesPoint {
+  /** the line: a fruit_id, or a group of `column` */
+  series: string;
+  /** the group of `column` the line is in (its first photo's, for a fruit) */
+  group: string;
+  /** the time value as written */
+  time: string;
+  /** its number (day) or its date's milliseconds, for ordering; null for ordinal times */
+  order: number | null;
+  mean: number;
+  n: number;
+  ci_low: number | null;
+  ci_high: number | null;
+}
+
+/**
+ * Bruise % over time: with a `fruit_id` column one line per fruit (the mean of its photos at each
+ * time), else one line per group of `column` (all photos as one line without one) with each time's
+ * mean and 95 % interval. Photos with no time value are left out.
+ */
+export function timeSeries(data: PlotData, column: string | null): { by: 'fruit_id' | 'group'; points: SeriesPoint[] } {
+  const time = data.time;
+  if (!time) return { by: 'group', points: [] };
+  const fruitId = data.columns.find((c) => c.toLowerCase() === FRUIT_ID) ?? null;
+  const kind = timeKind(data.photos, time);
+  const cells = new Map<string, { series: string; group: string; time: string; values: number[] }>();
+  const byColumn = column === time ? null : column;
+  for (const p of data.photos) {
+    const t = p.meta[time];
+    if (!t || !t.trim()) continue;
+    const group = groupOf(p.meta, byColumn);
+    const series = fruitId ? groupOf(p.meta, fruitId) : group;
+    if (fruitId && series === NO_GROUP) continue;
+    const key = JSON.stringify([series, t]);
+    const cell = cells.get(key) ?? { series, group, time: t, values: [] };
+    cell.values.push(p.bruise_percent);
+    cells.set(key, cell);
+  }
+  const orderOf = (t: string) => (kind === 'quantitative' ? Number(t) : kind === 'temporal' ? Date.parse(t) : null);
+  const points = [...cells.values()].map((c): SeriesPoint => {
+    const d = describeGroup(c.values);
+    return {
+      series: c.series,
+      group: c.group,
+      time: c.time,
+      order: orderOf(c.time),
+      mean: d.mean!,
+      n: d.n,
+      ci_low: d.ci_low,
+      ci_high: d.ci_high,
+    };
+  });
+  points.sort(
+    (a, b) =>
+      compareGroups(a.series, b.series) ||
+      (a.order !== null && b.order !== null ? a.order - b.order : compareGroups(a.time, b.time)),
+  );
+  return { by: fruitId ? 'fruit_id' : 'group', points };
+}
+
+// ---- chart specs -------------------------------------------------------------------------------
+
+/** A text of the charts in the reader's language: the English text and its values ({{name}}). */
+export type PlotText = (english: string, values?: Record<string, string | number>) => string;
+
+/** English, with the values put in. */
+export const englishText: PlotText = (english, values = {}) =>
+  english.replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(values[k] ?? ''));
+
+export interface ChartOptions {
+  text?: PlotText;
+  /** the plot area's width in pixels (the report and a narrow column of the compare page differ) */
+  width?: number;
+  height?: number;
+  /** a title line before the chart's own (the compare page's run) */
+  subtitle?: string;
+  /** the top of the bruise % axis (the compare page gives every run the same); else from the data */
+  yMax?: number;
+}
+
+/** A chart: its Vega-Lite spec, its title and the description screen readers get. */
+export interface Chart {
+  id: 'groups' | 'time' | 'scatter';
+  title: string;
+  description: string;
+  spec: TopLevelSpec;
+}
+
+const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
+const ORANGE = '#e0892b';
+const CONFIG = {
+  font: 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans Thai", Sarabun, sans-serif',
+  axis: { labelFontSize: 11, titleFontSize: 12, titleFontWeight: 600 },
+  title: { fontSize: 14, anchor: 'start' },
+  legend: { labelFontSize: 11, titleFontSize: 12 },
+} as const;
+
+const fix = (v: number | null, d = 2) => (v === null ? '–' : v.toFixed(d));
+
+const areaText = (text: PlotText, unit: AreaUnit) => ({
+  fruit: unit === 'cm²' ? text('fruit area (cm²)') : text('fruit area (pixels)'),
+  lesion: unit === 'cm²' ? text('lesion area (cm²)') : text('lesion area (pixels)'),
+});
+
+/**
+ * Bruise % by `column` (every photo in one group without a column): a box per group (quartiles,
+ * whiskers to 1.5 IQR), every photo as a point, each group's mean with its 95 % interval, and each
+ * group's n under its name.
+ */
+export function groupChart(data: PlotData, column: string | null, options: ChartOptions = {}): Chart {
+  const text = options.text ?? englishText;
+  const stats = groupStats(data.photos, column);
+  const name = (g: GroupStats) => (!column ? text('all photos') : g.group === NO_GROUP ? text(NO_GROUP) : g.group);
+  const label = (g: GroupStats) => `${name(g)} (n = ${g.n})`;
+  const labelOf = new Map(stats.map((g) => [g.group, label(g)]));
+  const order = stats.map(label);
+  const values = data.photos.map((p, i) => ({
+    group: labelOf.get(groupOf(p.meta, column))!,
+    bruise_percent: p.bruise_percent,
+    image: p.image,
+    // a fixed spread of the points across the box (not random: the same chart every time)
+    jitter: ((i * 0.618034) % 1) - 0.5,
+  }));
+  const means = stats.map((g) => ({
+    group: label(g),
+    mean: g.mean,
+    ci_low: g.ci_low ?? g.mean,
+    ci_high: g.ci_high ?? g.mean,
+    n: g.n,
+  }));
+  const title = column ? text('Bruise % by {{column}}', { column }) : text('Bruise % of the photos');
+  const yTitle = text('bruise % of the fruit area');
+  const xTitle = column ?? text('all photos');
+  const description =
+    text('Box plot of bruise % of {{n}} photos in {{groups}} groups by {{column}}.', {
+      n: data.photos.length,
+      groups: stats.length,
+      column: xTitle,
+    }) +
+    ' ' +
+    stats
+      .map((g) =>
+        g.ci_low === null
+          ? text('{{group}}: n = {{n}}, mean {{mean}} % (no interval from one photo).', {
+              group: name(g),
+              n: g.n,
+              mean: fix(g.mean),
+            })
+          : text('{{group}}: n = {{n}}, mean {{mean}} %, 95 % interval {{low}} to {{high}} %.', {
+              group: name(g),
+              n: g.n,
+              mean: fix(g.mean),
+              low: fix(g.ci_low),
+              high: fix(g.ci_high),
+            }),
+      )
+      .join(' ');
+  const x = {
+    field: 'group',
+    type: 'nominal',
+    sort: order,
+    title: xTitle,
+    axis: { labelAngle: order.length > 4 ? -30 : 0 },
+  } as const;
+  const width = options.width ?? Math.max(320, Math.min(900, 130 * stats.length));
+  const spec = {
+    $schema: SCHEMA,
+    title: options.subtitle ? { text: title, subtitle: options.subtitle } : title,
+    description,
+    width,
+    height: options.height ?? 280,
+    config: CONFIG,
+    layer: [
+      {
+        data: { values },
+        mark: { type: 'boxplot', extent: 1.5, outliers: false, size: 36, opacity: 0.45, color: ORANGE },
+        encoding: {
+          x,
+          // bruise % is never below 0: an interval reaching under it is drawn to the axis (its value is in the table)
+          y: {
+            field: 'bruise_percent',
+            type: 'quantitative',
+            title: yTitle,
+            scale: { domainMin: 0, clamp: true, ...(options.yMax === undefined ? {} : { domainMax: options.yMax }) },
+          },
+        },
+      },
+      {
+        data: { values },
+        mark: {
+          type: 'point',
+          filled: true,
+          size: 30,
+          opacity: 0.75,
+          color: '#7a4a12',
+          xOffset: { expr: 'datum.jitter * 28' },
+        },
+        encoding: {
+          x,
+          y: { field: 'bruise_percent', type: 'quantitative' },
+          tooltip: [
+            { field: 'image', title: text('Photo') },
+            { field: 'bruise_percent', title: text('Bruise %'), format: '.2f' },
+          ],
+        },
+      },
+      {
+        data: { values: means },
+        mark: { type: 'rule', strokeWidth: 2, color: '#1f4f8f' },
+        encoding: { x, y: { field: 'ci_low', type: 'quantitative' }, y2: { field: 'ci_high' } },
+      },
+      {
+        data: { values: means },
+        mark: { type: 'point', shape: 'diamond', filled: true, size: 90, color: '#1f4f8f' },
+        encoding: {
+          x,
+          y: { field: 'mean', type: 'quantitative' },
+          tooltip: [
+            { field: 'group', title: xTitle },
+            { field: 'n', title: 'n' },
+            { field: 'mean', title: text('Mean bruise %'), format: '.2f' },
+            { field: 'ci_low', title: text('95 % interval from'), format: '.2f' },
+            { field: 'ci_high', title: text('95 % interval to'), format: '.2f' },
+          ],
+        },
+      },
+    ],
+  } as TopLevelSpec;
+  return { id: 'groups', title, description, spec };
+}
+
+/** Bruise % over the time column, per fruit_id or per group (null when the run has no day or date column). */
+export function timeChart(data: PlotData, column: string | null, options: ChartOptions = {}): Chart | null {
+  if (!data.time) return null;
+  const text = options.text ?? englishText;
+  const { by, points } = timeSeries(data, column);
+  if (points.length === 0) return null;
+  const kind = timeKind(data.photos, data.time);
+  const seriesTitle = by === 'fruit_id' ? FRUIT_ID : column && column !== data.time ? column : text('all photos');
+  const title =
+    by === 'fruit_id'
+      ? text('Bruise % over {{time}}, per fruit', { time: data.time })
+      : text('Mean bruise % over {{time}}, per group', { time: data.time });
+  const lines = new Set(points.map((p) => p.series)).size;
+  const description = text('Line chart of bruise % against {{time}}: {{lines}} lines ({{by}}), {{points}} points.', {
+    time: data.time,
+    lines,
+    by: seriesTitle,
+    points: points.length,
+  });
+  const none = (v: string) => (v === NO_GROUP ? text(NO_GROUP) : v);
+  const values = points.map((p) => ({
+    ...p,
+    series: none(p.series),
+    group: none(p.group),
+    t: kind === 'quantitative' ? Number(p.time) : p.time,
+  }));
+  const x = {
+    field: 't',
+    type: kind,
+    title: data.time,
+    // days are counted: no tick between two days
+    ...(kind === 'quantitative' ? { axis: { tickMinStep: 1 } } : {}),
+    ...(kind === 'ordinal' ? { sort: [...new Set(points.map((p) => p.time))].sort(compareGroups) } : {}),
+  };
+  // Fruit lines are coloured by their group when one is chosen (one colour per fruit otherwise).
+  const grouped = column !== null && column !== data.time;
+  const colourTitle = by === 'fruit_id' && grouped ? column : seriesTitle;
+  const colourField = by === 'fruit_id' && grouped ? 'group' : 'series';
+  const groups = [...new Set(points.map((p) => (colourField === 'group' ? p.group : p.series)))].sort(compareGroups);
+  const color = {
+    field: colourField,
+    type: 'nominal',
+    title: colourTitle,
+    sort: groups.map(none),
+    legend: groups.length > 20 ? null : {},
+  };
+  const detail = { field: 'series', type: 'nominal' };
+  const spec = {
+    $schema: SCHEMA,
+    title: options.subtitle ? { text: title, subtitle: options.subtitle } : title,
+    description,
+    width: options.width ?? 520,
+    height: options.height ?? 260,
+    config: CONFIG,
+    data: { values },
+    layer: [
+      ...(by === 'group'
+        ? [
+            {
+              mark: { type: 'rule', opacity: 0.6 },
+              encoding: { x, y: { field: 'ci_low', type: 'quantitative' }, y2: { field: 'ci_high' }, color, detail },
+            },
+          ]
+        : []),
+      {
+        mark: { type: 'line', point: true },
+        encoding: {
+          x,
+          y: {
+            field: 'mean',
+            type: 'quantitative',
+            title: text('bruise % of the fruit area'),
+            scale: { domainMin: 0, clamp: true, ...(options.yMax === undefined ? {} : { domainMax: options.yMax }) },
+          },
+          color,
+          detail,
+          tooltip: [
+            { field: 'series', title: seriesTitle },
+            ...(colourField === 'group' ? [{ field: 'group', title: colourTitle }] : []),
+            { field: 'time', title: data.time },
+            { field: 'mean', title: text('Mean bruise %'), format: '.2f' },
+            { field: 'n', title: 'n' },
+          ],
+        },
+      },
+    ],
+  } as TopLevelSpec;
+  return { id: 'time', title, description, spec };
+}
+
+/** Lesion area against fruit area, one point per fruit, coloured by `column` when one is chosen. */
+export function scatterChart(data: PlotData, column: string | null, options: ChartOptions = {}): Chart {
+  const text = options.text ?? englishText;
+  const axes = areaText(text, data.unit);
+  const title = text('Lesion area against fruit area');
+  const description = text('Scatter plot of {{n}} fruit: {{y}} against {{x}}.', {
+    n: data.fruits.length,
+    x: axes.fruit,
+    y: axes.lesion,
+  });
+  const values = data.fruits.map((f) => ({
+    fruit_area: f.fruit_area,
+    lesion_area: f.lesion_area,
+    image: f.image,
+    fruit: f.fruit,
+    group: (() => {
+      const g = groupOf(f.meta, column);
+      return g === NO_GROUP ? text(NO_GROUP) : g;
+    })(),
+  }));
+  const digits = data.unit === 'cm²' ? '.2f' : ',.0f';
+  const spec = {
+    $schema: SCHEMA,
+    title: options.subtitle ? { text: title, subtitle: options.subtitle } : title,
+    description,
+    width: options.width ?? 420,
+    height: options.height ?? 280,
+    config: CONFIG,
+    data: { values },
+    mark: { type: 'point', filled: true, size: 50, opacity: 0.8, ...(column ? {} : { color: ORANGE }) },
+    encoding: {
+      x: {
+        field: 'fruit_area',
+        type: 'quantitative',
+        title: axes.fruit,
+        scale: { zero: false, nice: true },
+        axis: { format: digits },
+      },
+      y: { field: 'lesion_area', type: 'quantitative', title: axes.lesion, axis: { format: digits } },
+      ...(column
+        ? {
+            color: {
+              field: 'group',
+              type: 'nominal',
+              title: column,
+              sort: [...new Set(values.map((v) => v.group))].sort((a, b) =>
+                compareGroups(a === text(NO_GROUP) ? NO_GROUP : a, b === text(NO_GROUP) ? NO_GROUP : b),
+              ),
+            },
+          }
+        : {}),
+      tooltip: [
+        { field: 'image', title: text('Photo') },
+        { field: 'fruit', title: text('Fruit') },
+        { field: 'fruit_area', title: axes.fruit, format: digits },
+        { field: 'lesion_area', title: axes.lesion, format: digits },
+      ],
+    },
+  } as TopLevelSpec;
+  return { id: 'scatter', title, description, spec };
+}
+
+/** The grouping columns a reader may pick: every metadata column but the time column and fruit_id. */
+export const groupingColumns = (data: PlotData) =>
+  data.columns.filter((c) => c !== data.time && c.toLowerCase() !== FRUIT_ID);
+
+/** The charts of a run grouped by `column`: the box plot, the time series when there is one, the scatter. */
+export function runCharts(data: PlotData, column: string | null, options: ChartOptions = {}): Chart[] {
+  const time = timeChart(data, column, options);
+  return [groupChart(data, column, options), ...(time ? [time] : []), scatterChart(data, column, options)];
+}
