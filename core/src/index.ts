@@ -15,3 +15,4 @@ export * from './segmentation/index.ts';
 export * from './statistics.ts';
 export * from './uploads.ts';
 export * from './options.ts';
+export * from './colour-card/index.ts';

@@ -190,3 +190,4 @@ export function sceneWithDisc(pxPerCm: number, seed: number) {
 }
 
 export { pngHeader } from './png-header.ts';
+export * from './colour-card.ts';
