@@ -21,7 +21,7 @@ const OUTLIER_FACTOR = 2.5;
 /** 8-bit level at or above which a channel is taken as clipped */
 const CLIPPED = 254;
 
-export interface DeltaESummary {
+export interface DeltaEStats {
   median: number;
   max: number;
 }
@@ -35,8 +35,8 @@ export interface ColourCorrection {
   deltaEBefore: (number | null)[];
   deltaEAfter: (number | null)[];
   /** over the patches used in the fit */
-  before: DeltaESummary;
-  after: DeltaESummary;
+  before: DeltaEStats;
+  after: DeltaEStats;
 }
 
 const median = (v: number[]) => {
@@ -44,7 +44,7 @@ const median = (v: number[]) => {
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
-const summary = (v: number[]): DeltaESummary => ({
+const summary = (v: number[]): DeltaEStats => ({
   median: Math.round(median(v) * 100) / 100,
   max: Math.round(Math.max(...v) * 100) / 100,
 });

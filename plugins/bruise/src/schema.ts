@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BruiseResultItem, PluginImages } from '@mango/core';
+import { BruiseResultItem, COLOUR_CARD_KINDS, PluginImages } from '@mango/core';
 
 /** The accepted scale range, pixels per centimetre: from a distant overview to a macro lens. */
 export const PX_PER_CM_MIN = 0.01;
@@ -31,6 +31,18 @@ export const BruiseOptions = z.object({
     .optional()
     .describe(
       `diameter in mm (${REFERENCE_MM_MIN} to ${REFERENCE_MM_MAX}) of a round reference object (coin, sticker) in the photo: sets the scale`,
+    ),
+  colourCard: z
+    .enum(['auto', 'off'])
+    .default('auto')
+    .describe(
+      'auto: find a ColorChecker in the photo and correct the colours to it (and read the scale from it); off: never',
+    ),
+  cardKind: z
+    .enum(COLOUR_CARD_KINDS)
+    .default('classic')
+    .describe(
+      'which ColorChecker is in the photo (same layout, other size): classic (patch pitch 45.65 mm) or passport (15 mm)',
     ),
   overlayMaxSide: z.number().int().min(64).max(1600).default(1600).describe('long side of the overlay image'),
   detectMaxSide: z
