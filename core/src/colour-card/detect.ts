@@ -357,10 +357,11 @@ export function detectColourCard(image: RasterImage, kind: ColourCardKind = 'cla
         }
       }
       if (patches.filter(Boolean).length < 20) continue;
-      // The grey row darkens from white to black on any card, whatever the light.
+      // The grey row darkens from white to black on any card, whatever the light (equal where
+      // overexposure clipped the lightest greys).
       const greys = patches.slice(18).map((p) => (p ? p[0] + p[1] + p[2] : NaN));
-      let monotone = true;
-      for (let k = 1; k < greys.length; k++) if (greys[k] >= greys[k - 1]) monotone = false;
+      let monotone = greys[0] - greys[5] > 60;
+      for (let k = 1; k < greys.length; k++) if (!(greys[k] <= greys[k - 1] + 2)) monotone = false;
       if (!monotone) continue;
       const correction = fitColourCorrection(patches, kind);
       if (!correction) continue;

@@ -76,7 +76,11 @@ if (args.includes('--scan-dev')) {
 
 const rand = seededRandom(26);
 // The larger dev photos: MangoDC composites (1600x1336), AI CUP trays (1280x720), senmango originals > 600 px.
-const pool = [...photosOf('synthetic_composites'), ...photosOf('aicup_defect_boxes'), ...photosOf('senmango_real_lesions')];
+const pool = [
+  ...photosOf('synthetic_composites'),
+  ...photosOf('aicup_defect_boxes'),
+  ...photosOf('senmango_real_lesions'),
+];
 const sized: string[] = [];
 for (const p of pool) {
   const m = await sharp(p).metadata();
@@ -116,7 +120,7 @@ const bruiseOf = async (img: RasterImage, o: BruiseOptions) => {
 };
 
 for (const [k, path] of sample.entries()) {
-  let photo = await decodeImage(readFileSync(path), path);
+  let photo: RasterImage = await decodeImage(readFileSync(path), path);
   const s = fitSize(photo.width, photo.height, 1600);
   photo = downscaleArea(photo, s.width, s.height);
   const cover = COVER[k % COVER.length];
@@ -185,7 +189,8 @@ for (const [k, path] of sample.entries()) {
       row.found++;
       row.medians.push(a.card.correction.after.median);
       row.maxes.push(a.card.correction.after.max);
-      const measured = (a.card.pitchPx * a.a.width) / (a.a.cardRasterWidth ?? a.a.width) / (PATCH_PITCH_MM.classic / 10);
+      const measured =
+        (a.card.pitchPx * a.a.width) / (a.a.cardRasterWidth ?? a.a.width) / (PATCH_PITCH_MM.classic / 10);
       row.scaleErr.push(Math.abs(measured / truthPxPerCm - 1) * 100);
     }
     if (kelvin === 6504 && ev === 0) continue;
@@ -213,14 +218,64 @@ for (const c of COVER) {
 }
 console.log(`card found: ${found}/${variants} (${((100 * found) / Math.max(1, variants)).toFixed(1)} %)`);
 console.log(
-  `patch CIEDE2000 after correction, per photo and light: median of medians ${fmt(quantile(all((r) => r.medians), 0.5))}, ` +
-    `p90 of medians ${fmt(quantile(all((r) => r.medians), 0.9))}, median of max ${fmt(quantile(all((r) => r.maxes), 0.5))}, ` +
-    `p90 of max ${fmt(quantile(all((r) => r.maxes), 0.9))}, largest max ${fmt(Math.max(...all((r) => r.maxes)))}`,
+  `patch CIEDE2000 after correction, per photo and light: median of medians ${fmt(
+    quantile(
+      all((r) => r.medians),
+      0.5,
+    ),
+  )}, ` +
+    `p90 of medians ${fmt(
+      quantile(
+        all((r) => r.medians),
+        0.9,
+      ),
+    )}, median of max ${fmt(
+      quantile(
+        all((r) => r.maxes),
+        0.5,
+      ),
+    )}, ` +
+    `p90 of max ${fmt(
+      quantile(
+        all((r) => r.maxes),
+        0.9,
+      ),
+    )}, largest max ${fmt(Math.max(...all((r) => r.maxes)))}`,
 );
 console.log(
-  `px/cm from the card, |error|: median ${fmt(quantile(all((r) => r.scaleErr), 0.5))} %, p90 ${fmt(quantile(all((r) => r.scaleErr), 0.9))} %, max ${fmt(Math.max(...all((r) => r.scaleErr)))} %`,
+  `px/cm from the card, |error|: median ${fmt(
+    quantile(
+      all((r) => r.scaleErr),
+      0.5,
+    ),
+  )} %, p90 ${fmt(
+    quantile(
+      all((r) => r.scaleErr),
+      0.9,
+    ),
+  )} %, max ${fmt(Math.max(...all((r) => r.scaleErr)))} %`,
 );
 console.log(
-  `bruise % change across the casts (points), with the card: p50 ${fmt(quantile(all((r) => r.withCard), 0.5))}, p90 ${fmt(quantile(all((r) => r.withCard), 0.9))}, max ${fmt(Math.max(...all((r) => r.withCard)))}; ` +
-    `without: p50 ${fmt(quantile(all((r) => r.without), 0.5))}, p90 ${fmt(quantile(all((r) => r.without), 0.9))}, max ${fmt(Math.max(...all((r) => r.without)))}`,
+  `bruise % change across the casts (points), with the card: p50 ${fmt(
+    quantile(
+      all((r) => r.withCard),
+      0.5,
+    ),
+  )}, p90 ${fmt(
+    quantile(
+      all((r) => r.withCard),
+      0.9,
+    ),
+  )}, max ${fmt(Math.max(...all((r) => r.withCard)))}; ` +
+    `without: p50 ${fmt(
+      quantile(
+        all((r) => r.without),
+        0.5,
+      ),
+    )}, p90 ${fmt(
+      quantile(
+        all((r) => r.without),
+        0.9,
+      ),
+    )}, max ${fmt(Math.max(...all((r) => r.without)))}`,
 );
