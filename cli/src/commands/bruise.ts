@@ -73,6 +73,8 @@ interface BruiseFlags {
   method?: string;
   pxPerCm?: string;
   referenceMm?: string;
+  colourCard?: string;
+  cardKind?: string;
   grades?: string;
   weights?: string;
   lot?: string;
@@ -90,6 +92,12 @@ const BRUISE_FLAG_HELP: Record<string, FlagHelp> = {
     value: 'mm',
     description: 'diameter of a round reference object (coin, sticker) in the photos: the scale comes from it',
   },
+  colourCard: {
+    value: 'auto|off',
+    description:
+      'auto: correct each photo to a ColorChecker found in it (and take the scale from it when no other is given); off: never',
+  },
+  cardKind: { value: 'classic|passport', description: 'the ColorChecker in the photos (its size sets the scale)' },
 };
 
 export function bruiseCommand(program: Command) {
@@ -104,7 +112,10 @@ export function bruiseCommand(program: Command) {
     .option('--fruits <file>', 'also write the per-fruit table (one row per fruit) as CSV')
     .option('--overlays <dir>', 'write each overlay (fruit outline, bruises tinted) as <name>.overlay.jpg')
     .option('--masks <dir>', 'write <name>.fruit.png and <name>.bruise.png (8-bit, 0 or 255, input size)');
-  addSchemaOptions(cmd, BruiseOptions, { only: ['method', 'pxPerCm', 'referenceMm'], help: BRUISE_FLAG_HELP });
+  addSchemaOptions(cmd, BruiseOptions, {
+    only: ['method', 'pxPerCm', 'referenceMm', 'colourCard', 'cardKind'],
+    help: BRUISE_FLAG_HELP,
+  });
   cmd
     .option(
       '--grades <rules>',
@@ -129,6 +140,8 @@ export function bruiseCommand(program: Command) {
         method: options.method,
         ...(options.pxPerCm ? { pxPerCm: options.pxPerCm } : {}),
         ...(options.referenceMm ? { referenceMm: options.referenceMm } : {}),
+        ...(options.colourCard !== 'auto' ? { colourCard: options.colourCard } : {}),
+        ...(options.cardKind !== 'classic' ? { cardKind: options.cardKind } : {}),
       };
       // Grades: the rules and the weights are checked before any photo is read (usage errors, exit 2).
       const rules = o.grades ? loadGradeRules(o.grades) : undefined;
