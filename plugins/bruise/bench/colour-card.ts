@@ -114,6 +114,7 @@ const rows: {
   without: number[];
   missed: string[];
 }[] = [];
+const byCast = new Map<string, { withCard: number[]; without: number[] }>();
 const bruiseOf = async (img: RasterImage, o: BruiseOptions) => {
   const a = await analyseBruise(img, o, { models });
   return { percent: summariseBruise(a).bruise_percent, card: a.card ?? null, a };
@@ -153,8 +154,31 @@ for (const [k, path] of sample.entries()) {
     if (overlap === 0) pose = cand;
   }
   if (!pose) {
-    console.log(`${path.split('/').pop()}: no free place for a card covering ${cover * 100} %, skipped`);
-    continue;
+    // No free place: the photo is widened by a strip of its right edge's median colour, the card in it.
+    const extra = Math.ceil(6.8 * pitchPx);
+    const wide = new Uint8ClampedArray((photo.width + extra) * photo.height * 4);
+    const edge = [0, 1, 2].map((c) => {
+      const v: number[] = [];
+      for (let y = 0; y < photo.height; y++) v.push(photo.data[(y * photo.width + photo.width - 1) * 4 + c]);
+      return v.sort((a, b) => a - b)[v.length >> 1];
+    });
+    for (let y = 0; y < photo.height; y++) {
+      for (let x = 0; x < photo.width + extra; x++) {
+        const o = (y * (photo.width + extra) + x) * 4;
+        if (x < photo.width) wide.set(photo.data.subarray((y * photo.width + x) * 4, (y * photo.width + x) * 4 + 4), o);
+        else wide.set([edge[0], edge[1], edge[2], 255], o);
+      }
+    }
+    photo = { width: photo.width + extra, height: photo.height, data: wide };
+    const fit = Math.min(pitchPx, photo.height / 7.5);
+    pose = {
+      x: photo.width - extra / 2,
+      y: photo.height / 2,
+      pitchPx: fit,
+      angleDeg: 90 * Math.floor(4 * rand()) + 8 * (rand() - 0.5),
+      tiltX: 0.02,
+    };
+    console.log(`${path.split('/').pop()}: no free place, widened by ${extra} px`);
   }
   const h = poseHomography(pose);
   const withCard = renderColourCard(photo, h, {
@@ -197,6 +221,10 @@ for (const [k, path] of sample.entries()) {
     row.withCard.push(Math.abs(a.percent - refWith.percent));
     const b = await bruiseOf(await variant(photo, kelvin, ev, 2), options);
     row.without.push(Math.abs(b.percent - refWithout.percent));
+    const key = `${kelvin} K ${ev} EV`;
+    if (!byCast.has(key)) byCast.set(key, { withCard: [], without: [] });
+    byCast.get(key)!.withCard.push(Math.abs(a.percent - refWith.percent));
+    byCast.get(key)!.without.push(Math.abs(b.percent - refWithout.percent));
   }
   rows.push(row);
   console.log(
@@ -279,3 +307,7 @@ console.log(
       ),
     )}, max ${fmt(Math.max(...all((r) => r.without)))}`,
 );
+for (const [key, v] of byCast)
+  console.log(
+    `  ${key}: bruise change p90 with the card ${fmt(quantile(v.withCard, 0.9))}, without ${fmt(quantile(v.without, 0.9))} (${v.withCard.length} photos)`,
+  );
