@@ -158,3 +158,55 @@ export function deltaE2000(l1: number, a1: number, b1: number, l2: number, a2: n
   const th = dH / sh;
   return Math.sqrt(tl * tl + tc * tc + th * th + rt * tc * th);
 }
+
+/** sRGB gamma compression (IEC 61966-2-1), the inverse of srgbToLinear; input linear in [0, 1]. */
+export function linearToSrgb(c: number): number {
+  return c > 0.0031308 ? 1.055 * Math.pow(c, 1 / 2.4) - 0.055 : 12.92 * c;
+}
+
+// Colorimetry for reference charts measured under D50 (ICC profile connection space): exact CIE
+// constants, the IEC 61966-2-1 sRGB matrices and the Bradford chromatic adaptation D65 <-> D50.
+const D50 = [0.96422, 1, 0.82521] as const;
+const LAB_EPSILON = 216 / 24389;
+const LAB_KAPPA = 24389 / 27;
+/** linear sRGB (D65) -> XYZ D50: the sRGB matrix followed by Bradford D65 -> D50 */
+const SRGB_TO_XYZ_D50 = [
+  [0.4360747, 0.3850649, 0.1430804],
+  [0.2225045, 0.7168786, 0.0606169],
+  [0.0139322, 0.0971045, 0.7141733],
+];
+/** XYZ D50 -> linear sRGB (D65): Bradford D50 -> D65 followed by the inverse sRGB matrix */
+const XYZ_D50_TO_SRGB = [
+  [3.1338569, -1.616867, -0.4906147],
+  [-0.9787688, 1.9161416, 0.033454],
+  [0.0719453, -0.2289913, 1.4052427],
+];
+
+/** Linear sRGB (may lie outside 0..1) -> CIE L*a*b* relative to D50. */
+export function linearRgbToLabD50(r: number, g: number, b: number, out: Float64Array | number[] = [0, 0, 0]) {
+  const f = (t: number) => (t > LAB_EPSILON ? Math.cbrt(t) : (LAB_KAPPA * t + 16) / 116);
+  const m = SRGB_TO_XYZ_D50;
+  const fx = f((m[0][0] * r + m[0][1] * g + m[0][2] * b) / D50[0]);
+  const fy = f((m[1][0] * r + m[1][1] * g + m[1][2] * b) / D50[1]);
+  const fz = f((m[2][0] * r + m[2][1] * g + m[2][2] * b) / D50[2]);
+  out[0] = 116 * fy - 16;
+  out[1] = 500 * (fx - fy);
+  out[2] = 200 * (fy - fz);
+  return out;
+}
+
+/** CIE L*a*b* relative to D50 -> linear sRGB (unclipped: saturated colours may leave 0..1). */
+export function labD50ToLinearRgb(L: number, a: number, b: number, out: Float64Array | number[] = [0, 0, 0]) {
+  const fy = (L + 16) / 116;
+  const fx = fy + a / 500;
+  const fz = fy - b / 200;
+  const inv = (f: number) => (f * f * f > LAB_EPSILON ? f * f * f : (116 * f - 16) / LAB_KAPPA);
+  const x = inv(fx) * D50[0];
+  const y = (L > LAB_KAPPA * LAB_EPSILON ? fy * fy * fy : L / LAB_KAPPA) * D50[1];
+  const z = inv(fz) * D50[2];
+  const m = XYZ_D50_TO_SRGB;
+  out[0] = m[0][0] * x + m[0][1] * y + m[0][2] * z;
+  out[1] = m[1][0] * x + m[1][1] * y + m[1][2] * z;
+  out[2] = m[2][0] * x + m[2][1] * y + m[2][2] * z;
+  return out;
+}

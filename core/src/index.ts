@@ -16,3 +16,4 @@ export * from './statistics.ts';
 export * from './uploads.ts';
 export * from './options.ts';
 export * from './meta.ts';
+export * from './colour-card/index.ts';

@@ -77,6 +77,8 @@ interface BruiseFlags extends MetaFlags {
   method?: string;
   pxPerCm?: string;
   referenceMm?: string;
+  colourCard?: string;
+  cardKind?: string;
   grades?: string;
   weights?: string;
   lot?: string;
@@ -100,6 +102,12 @@ export const BRUISE_FLAG_HELP: Record<string, FlagHelp> = {
     description:
       'a photo without a scale (its reference object not found) is an error (a failed row) instead of a row without cm²',
   },
+  colourCard: {
+    value: 'auto|off',
+    description:
+      'auto: correct each photo to a ColorChecker found in it (and take the scale from it when no other is given); off: never',
+  },
+  cardKind: { value: 'classic|passport', description: 'the ColorChecker in the photos (its size sets the scale)' },
 };
 
 /** Each photo's warnings (a reference object not found, ...) on stderr, one line each. */
@@ -120,7 +128,7 @@ export function bruiseCommand(program: Command) {
     .option('--overlays <dir>', 'write each overlay (fruit outline, bruises tinted) as <name>.overlay.jpg')
     .option('--masks <dir>', 'write <name>.fruit.png and <name>.bruise.png (8-bit, 0 or 255, input size)');
   addSchemaOptions(cmd, BruiseOptions, {
-    only: ['method', 'pxPerCm', 'referenceMm', 'requireScale'],
+    only: ['method', 'pxPerCm', 'referenceMm', 'requireScale', 'colourCard', 'cardKind'],
     help: BRUISE_FLAG_HELP,
   });
   cmd
@@ -151,6 +159,8 @@ export function bruiseCommand(program: Command) {
         ...(options.pxPerCm ? { pxPerCm: options.pxPerCm } : {}),
         ...(options.referenceMm ? { referenceMm: options.referenceMm } : {}),
         ...(options.requireScale ? { requireScale: true } : {}),
+        ...(options.colourCard !== 'auto' ? { colourCard: options.colourCard } : {}),
+        ...(options.cardKind !== 'classic' ? { cardKind: options.cardKind } : {}),
       };
       const maxPixels = maxPixelsOf(o);
       // Grades: the rules and the weights are checked before any photo is read (usage errors, exit 2).

@@ -128,6 +128,22 @@ export const FeatureResultItem = z.object({
 });
 export type FeatureResultItem = z.infer<typeof FeatureResultItem>;
 
+/** CIEDE2000 over the patches of a colour card: median and maximum. */
+export const DeltaESummary = z.object({ median: z.number(), max: z.number() });
+
+/** The colour card found in the photo (option colourCard 'auto'), and the correction it gave. */
+export const ColourCardResult = z.object({
+  found: z.boolean(),
+  /** patches used in the correction's fit (read, not clipped, not left out as unexplained; 0 when not found) */
+  patches: z.number().int(),
+  /** CIEDE2000 of those patches against the card's reference values, as photographed and after correction */
+  delta_e_before: DeltaESummary.nullable(),
+  delta_e_after: DeltaESummary.nullable(),
+  /** the 3x3 correction in linear RGB (rows: corrected R, G, B), white balance included; null when not found */
+  matrix: z.array(z.array(z.number())).nullable(),
+});
+export type ColourCardResult = z.infer<typeof ColourCardResult>;
+
 /** Bruise result item. The first five fields are the original contract; the rest are additions. */
 export const BruiseResultItem = z.object({
   filename: z.string(),
@@ -151,8 +167,10 @@ export const BruiseResultItem = z.object({
   height: z.number().int(),
   elapsed_ms: z.number(),
   px_per_cm: z.number().optional(),
-  /** where px_per_cm came from: a reference object found in the photo, typed by the user, or none (null) */
-  scale_source: z.enum(['reference', 'given']).nullable().optional(),
+  /** where px_per_cm came from: a reference object found in the photo, typed by the user, the colour card's patch pitch, or none (null) */
+  scale_source: z.enum(['reference', 'given', 'colour-card']).nullable().optional(),
+  /** the colour card (option colourCard 'auto', the default): whether one was found and the correction applied */
+  colour_card: ColourCardResult.optional(),
   /** the reference object (option referenceMm / field reference_mm): null when none was found */
   reference: ReferenceObject.nullable().optional(),
   /**

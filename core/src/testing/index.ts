@@ -205,3 +205,5 @@ export function lesionScene(r: number, seed = 1) {
     paint: (rgb, x, y) => ((x - 140) ** 2 + (y - 110) ** 2 < r * r ? [95, 60, 25] : rgb),
   });
 }
+
+export * from './colour-card.ts';

@@ -3,9 +3,20 @@
  * counts at full resolution. Front ends use `bruiseMasks` for `--masks`; the plugin wraps
  * `analyseBruise` + `summariseBruise` + the overlay.
  */
-import type { ModelLoader, ModelManifestEntry, RasterImage, ScaleStatus } from '@mango/core';
+import type {
+  ColourCardDetection,
+  ColourCardResult,
+  ModelLoader,
+  ModelManifestEntry,
+  RasterImage,
+  ScaleStatus,
+} from '@mango/core';
 import {
   MangoError,
+  PATCH_PITCH_MM,
+  correctColours,
+  detectColourCard,
+  paintOverCard,
   deltaE2000,
   downscaleArea,
   fitSize,
@@ -43,6 +54,10 @@ export interface BruiseAnalysis {
   modelSha256?: string;
   /** the reference object when one was asked for (referenceMm): null when none was found */
   reference?: ReferenceObject | null;
+  /** the colour card when one was looked for (colourCard 'auto'): null when none was found */
+  card?: ColourCardDetection | null;
+  /** the long side of the raster the card's homography and pitch are in */
+  cardRasterWidth?: number;
 }
 
 export interface AnalyseInput {
@@ -61,7 +76,7 @@ export interface AnalyseInput {
 export const SEGMENT_COARSE_SIZE = 240;
 
 type Params = Pick<BruiseOptions, 'method' | 'detectMaxSide' | 'darkening' | 'minLesionFraction'> &
-  Partial<Pick<BruiseOptions, 'modelMaxSide' | 'referenceMm'>>;
+  Partial<Pick<BruiseOptions, 'modelMaxSide' | 'referenceMm' | 'colourCard' | 'cardKind'>>;
 
 /** Fruit labels at working resolution: alpha when the image is a cut-out, else segmentFruit. */
 function fruitOf(image: RasterImage, work: RasterImage, known?: Uint8Array): { labels: Int32Array; count: number } {
@@ -90,8 +105,18 @@ export async function analyseBruise(
   input: AnalyseInput = {},
 ): Promise<BruiseAnalysis> {
   const models = input.models ?? noModels;
+  // A colour card: the photo is corrected to it before anything else, and the fruit segmentation sees
+  // the surface under it (the card painted over), so it is never fruit. Without a card nothing changes.
+  let card: ColourCardDetection | null | undefined;
+  const cardRasterWidth = image.width;
+  if (params.colourCard === 'auto') {
+    card = detectColourCard(image, params.cardKind ?? 'classic');
+    if (card) image = correctColours(image, card.correction.matrix);
+  }
+  const hideCard = (r: RasterImage) => (card ? paintOverCard(r, card.homography, { width: cardRasterWidth }) : r);
   const size = fitSize(image.width, image.height, params.detectMaxSide);
   const work = downscaleArea(image, size.width, size.height);
+  const seen = hideCard(work);
 
   let method: 'classical' | 'model' = 'classical';
   let entry: ModelManifestEntry | undefined;
@@ -108,7 +133,7 @@ export async function analyseBruise(
   // The model reads each fruit from a copy of up to modelMaxSide (small lesions keep their pixels).
   const modelSource = () => {
     const s = fitSize(image.width, image.height, Math.max(params.modelMaxSide ?? 0, params.detectMaxSide));
-    return s.width === work.width ? work : downscaleArea(image, s.width, s.height);
+    return s.width === work.width ? seen : hideCard(downscaleArea(image, s.width, s.height));
   };
 
   let labels: Int32Array;
@@ -117,17 +142,17 @@ export async function analyseBruise(
   if (model && isTwoStage(model.entry)) {
     // The learned model finds the fruit (rot included) and its lesions; a known mask or a cut-out's
     // alpha still decides the fruit when there is one.
-    const known = input.fruitMask || hasTransparency(work) ? fruitOf(image, work, input.fruitMask) : undefined;
-    ({ labels, count, bruise: learnedBruise } = await learnedSegmentation(modelSource(), work, model, known));
-  } else ({ labels, count } = fruitOf(image, work, input.fruitMask));
+    const known = input.fruitMask || hasTransparency(work) ? fruitOf(image, seen, input.fruitMask) : undefined;
+    ({ labels, count, bruise: learnedBruise } = await learnedSegmentation(modelSource(), seen, model, known));
+  } else ({ labels, count } = fruitOf(image, seen, input.fruitMask));
 
   // The reference object is found among the segmented objects and is never counted as fruit.
   let reference: ReferenceObject | null | undefined;
   if (params.referenceMm) {
     if (learnedBruise) {
       // The learned fruit never holds the disc: it is looked for among the colour segmentation's objects.
-      const seg = fruitOf(image, work);
-      const found = findReference(image, work, seg.labels, seg.count);
+      const seg = fruitOf(image, seen);
+      const found = findReference(image, seen, seg.labels, seg.count);
       reference = found?.reference ?? null;
       if (found) {
         const before = new Int32Array(count + 1);
@@ -143,7 +168,7 @@ export async function analyseBruise(
         ({ labels, count } = dropMostlyRemoved(labels, count, before, learnedBruise));
       }
     } else {
-      const found = findReference(image, work, labels, count);
+      const found = findReference(image, seen, labels, count);
       reference = found?.reference ?? null;
       if (found) ({ labels, count } = dropLabel(labels, count, found.label));
     }
@@ -155,9 +180,9 @@ export async function analyseBruise(
   let bruise: Uint8Array;
   if (learnedBruise) bruise = learnedBruise;
   else if (model) {
-    bruise = await modelBruiseMask(modelSource(), work, labels, count, model);
+    bruise = await modelBruiseMask(modelSource(), seen, labels, count, model);
   } else {
-    bruise = classicalBruiseMask(work, labels, count, {
+    bruise = classicalBruiseMask(seen, labels, count, {
       darkening: params.darkening,
       minLesionFraction: params.minLesionFraction,
     });
@@ -175,20 +200,54 @@ export async function analyseBruise(
     modelId: entry?.id,
     modelSha256: entry?.sha256,
     ...(reference !== undefined ? { reference } : {}),
+    ...(card !== undefined ? { card, cardRasterWidth } : {}),
+  };
+}
+
+/** Pixels per cm of the full-resolution photo from the card's patch pitch. */
+function cardPxPerCm(a: BruiseAnalysis): number | undefined {
+  if (!a.card || !a.cardRasterWidth) return undefined;
+  const full = (a.card.pitchPx * a.width) / a.cardRasterWidth;
+  return full / (PATCH_PITCH_MM[a.card.kind] / 10);
+}
+
+/** The result's `colour_card`: present when a card was looked for. */
+export function colourCardResult(a: BruiseAnalysis): ColourCardResult | undefined {
+  if (a.card === undefined) return undefined;
+  if (!a.card) return { found: false, patches: 0, delta_e_before: null, delta_e_after: null, matrix: null };
+  const c = a.card.correction;
+  const m = c.matrix;
+  return {
+    found: true,
+    patches: c.used.filter(Boolean).length,
+    delta_e_before: c.before,
+    delta_e_after: c.after,
+    matrix: [m.slice(0, 3), m.slice(3, 6), m.slice(6, 9)],
   };
 }
 
 /**
  * The scale of the result: a typed `pxPerCm` wins ('given'), else the reference object's
- * ('reference'), else none (null). `reference` is reported whenever one was asked for.
- * `scale_status` says whether the photo has a scale (core's ScaleStatus): `given`, `found`,
- * `not-found` (a reference was asked for and is not in the photo: a warning says so) or `none`.
+ * ('reference'), else the colour card's patch pitch ('colour-card'), else none (null). `reference` is
+ * reported whenever one was asked for, `colour_card` whenever a card was looked for.
+ * `scale_status` says whether the photo has a scale (core's ScaleStatus): `given`, `found` (from the
+ * reference or the card), `not-found` (a reference was asked for and no scale was found: a warning
+ * says so) or `none`.
  */
 export function scaleOf(a: BruiseAnalysis, options: Pick<BruiseOptions, 'pxPerCm' | 'referenceMm'>) {
   const fromReference =
     a.reference && options.referenceMm ? pxPerCmOf(a.reference.diameter_px, options.referenceMm) : undefined;
-  const pxPerCm = options.pxPerCm ?? (fromReference ? Math.round(fromReference * 1e4) / 1e4 : undefined);
-  const source = options.pxPerCm ? ('given' as const) : fromReference ? ('reference' as const) : null;
+  const fromCard = cardPxPerCm(a);
+  const measured = fromReference ?? fromCard;
+  const pxPerCm = options.pxPerCm ?? (measured ? Math.round(measured * 1e4) / 1e4 : undefined);
+  const source = options.pxPerCm
+    ? ('given' as const)
+    : fromReference
+      ? ('reference' as const)
+      : fromCard
+        ? ('colour-card' as const)
+        : null;
+  const colourCard = colourCardResult(a);
   const status = scaleStatusOf(source, Boolean(options.referenceMm));
   return {
     pxPerCm,
@@ -197,6 +256,7 @@ export function scaleOf(a: BruiseAnalysis, options: Pick<BruiseOptions, 'pxPerCm
       scale_source: source,
       scale_status: status,
       ...(a.reference !== undefined ? { reference: a.reference } : {}),
+      ...(colourCard ? { colour_card: colourCard } : {}),
     },
     warnings: status === 'not-found' ? [referenceNotFound(options.referenceMm!)] : [],
   };

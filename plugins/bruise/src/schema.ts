@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BruiseResultItem, PluginImages } from '@mango/core';
+import { BruiseResultItem, COLOUR_CARD_KINDS, PluginImages } from '@mango/core';
 
 /** The accepted scale range, pixels per centimetre: from a distant overview to a macro lens. */
 export const PX_PER_CM_MIN = 0.01;
@@ -37,6 +37,18 @@ export const BruiseOptions = z.object({
     .default(false)
     .describe(
       'a photo without a scale is an error instead of a result without cm² figures (a reference object asked for and not found)',
+    ),
+  colourCard: z
+    .enum(['auto', 'off'])
+    .default('auto')
+    .describe(
+      'auto: find a ColorChecker in the photo and correct the colours to it (and read the scale from it); off: never',
+    ),
+  cardKind: z
+    .enum(COLOUR_CARD_KINDS)
+    .default('classic')
+    .describe(
+      'which ColorChecker is in the photo (same layout, other size): classic (patch pitch 45.65 mm) or passport (15 mm)',
     ),
   overlayMaxSide: z.number().int().min(64).max(1600).default(1600).describe('long side of the overlay image'),
   detectMaxSide: z

@@ -387,6 +387,13 @@ export const th: Record<string, string> = {
     'อัปโหลดรูปมะม่วง แต่ละรูปจะถูกแบ่งเป็นผลและรอยช้ำ และรายงานสัดส่วนรอยช้ำของผลพร้อมภาพซ้อน',
   'Scale (optional: areas in cm²)': 'มาตราส่วน (ไม่บังคับ: พื้นที่เป็น ตร.ซม.)',
   'Reference object diameter (mm)': 'เส้นผ่านศูนย์กลางวัตถุอ้างอิง (มม.)',
+  'Colour card': 'แผ่นเทียบสี',
+  'Correct the colours to a ColorChecker in the photo': 'ปรับสีให้ตรงกับแผ่นเทียบสี ColorChecker ในภาพ',
+  Card: 'ชนิดแผ่นเทียบสี',
+  'ColorChecker Classic': 'ColorChecker Classic (แผ่นใหญ่)',
+  'ColorChecker Passport': 'ColorChecker Passport (แผ่นเล็ก)',
+  "With a ColorChecker beside the fruit, each photo is corrected to the card's known colours before it is scored, and the card gives the scale when no other is given. A photo without a card is scored as it is.":
+    'เมื่อวางแผ่นเทียบสี ColorChecker ไว้ข้างผล ภาพแต่ละภาพจะถูกปรับสีให้ตรงกับค่าสีมาตรฐานของแผ่นก่อนคำนวณ และใช้แผ่นเป็นมาตราส่วนเมื่อไม่ได้ระบุมาตราส่วนอื่น ภาพที่ไม่มีแผ่นเทียบสีจะคำนวณตามเดิม',
   'e.g. 25 for a coin': 'เช่น 25 สำหรับเหรียญ',
   'or pixels per cm': 'หรือจำนวนพิกเซลต่อ ซม.',
   Grades: 'เกรด',

@@ -109,6 +109,28 @@ export const REFERENCE_MM_INVALID = referenceMm.invalid;
 /** `reference_mm`: the diameter of the reference object, checked by BruiseOptions.referenceMm. */
 export const referenceMmField = referenceMm.field;
 
+/** A text field that sets one choice option of the bruise plugin, checked by that option's schema. */
+function bruiseChoiceField(option: 'colourCard' | 'cardKind'): FormField<string | undefined> {
+  const schema = bruise.options.shape[option];
+  const choices = schema.unwrap().options as readonly string[];
+  return {
+    wire: z.enum(choices as [string, ...string[]]).meta({
+      description: `${schema.description ?? option} (default ${String(schema.parse(undefined))})`,
+    }),
+    read(values) {
+      if (values.length === 0 || !values[0].trim()) return undefined;
+      const parsed = schema.safeParse(values[0].trim());
+      if (!parsed.success) throw invalid(`\`${wireName(option)}\` must be one of ${choices.join(', ')}`);
+      return parsed.data;
+    },
+  };
+}
+
+/** `colour_card`: auto (correct to a ColorChecker found in the photo) or off. */
+export const colourCardField = bruiseChoiceField('colourCard');
+/** `card_kind`: classic or passport (the card's size, for the scale). */
+export const cardKindField = bruiseChoiceField('cardKind');
+
 /** `grades`: a preset id or the JSON text of a rules file (core/README.md, "Grades"). */
 export const gradesField: FormField<GradeRules | undefined> = {
   wire: z.string().meta({
@@ -130,6 +152,8 @@ export const BRUISE_FIELDS = {
   [wireName('requireScale')]: requireScaleField,
   grades: gradesField,
   keep_going: keepGoingField,
+  [wireName('colourCard')]: colourCardField,
+  [wireName('cardKind')]: cardKindField,
 };
 
 type Fields = Record<string, FormField<unknown>>;

@@ -183,6 +183,8 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
       require_scale: requireScale,
       grades,
       keep_going: keepGoing,
+      colour_card: colourCard,
+      card_kind: cardKind,
     } = readFields(BRUISE_FIELDS, fields);
     if (grades && needsScale(grades) && pxPerCm === undefined && referenceMm === undefined) {
       throw new MangoError('INVALID_INPUT', scaleNeededMessage(grades));
@@ -192,6 +194,8 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
       ...(pxPerCm !== undefined ? { pxPerCm } : {}),
       ...(referenceMm !== undefined ? { referenceMm } : {}),
       ...(requireScale ? { requireScale } : {}),
+      ...(colourCard !== undefined ? { colourCard } : {}),
+      ...(cardKind !== undefined ? { cardKind } : {}),
       // A preset by its id; rules sent as JSON are kept whole with the run.
       ...(grades ? { grades: GRADE_PRESETS[grades.id] === grades ? grades.id : grades } : {}),
     });

@@ -28,6 +28,19 @@ export interface ScaleFields {
   pxPerCm: string;
   /** a grade preset id, or '' for none */
   grades: string;
+  /** the colour card options (unset: the schema's defaults, auto and classic) */
+  colourCard?: BruiseOptions['colourCard'];
+  cardKind?: BruiseOptions['cardKind'];
+}
+
+/** The colour card options that differ from the schema's defaults, by wire name (`colour_card`, `card_kind`). */
+export function cardFields(scale: ScaleFields): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of ['colourCard', 'cardKind'] as const) {
+    const value = scale[key];
+    if (value && value !== BruiseOptions.shape[key].parse(undefined)) out[wireName(key)] = value;
+  }
+  return out;
 }
 
 /** The limits of the scale inputs: the bruise plugin's schema's (min, max, step). */
@@ -45,7 +58,7 @@ export function scaleFields(scale: ScaleFields): Record<string, string> {
 /** The bruise options of a batch job: the typed scale by wire name, as numbers, and the grades. */
 export function jobOptions(scale: ScaleFields): Record<string, unknown> {
   const typed = Object.entries(scaleFields(scale)).map(([name, text]) => [name, Number(text)]);
-  return { ...Object.fromEntries(typed), ...(scale.grades ? { grades: scale.grades } : {}) };
+  return { ...Object.fromEntries(typed), ...cardFields(scale), ...(scale.grades ? { grades: scale.grades } : {}) };
 }
 
 /**
@@ -119,7 +132,7 @@ export default function Bruise() {
     if (files.length > JOB_THRESHOLD) return runAsJob();
     const form = new FormData();
     for (const f of files) form.append('images', f, f.name);
-    for (const [name, text] of Object.entries(scaleFields(scale))) form.append(name, text);
+    for (const [name, text] of Object.entries({ ...scaleFields(scale), ...cardFields(scale) })) form.append(name, text);
     if (scale.grades) form.append('grades', scale.grades);
     // A photo that cannot be scored is answered in its place; the others are scored.
     form.append('keep_going', 'true');
@@ -204,6 +217,35 @@ export default function Bruise() {
             <p className="field-hint">
               {t(
                 'Put a coin or a round sticker beside the fruit and give its diameter: the scale is measured in each photo. A typed pixels-per-cm wins.',
+              )}
+            </p>
+          </fieldset>
+          <fieldset className="scale-options">
+            <legend>{t('Colour card')}</legend>
+            <label>
+              <input
+                type="checkbox"
+                name={wireName('colourCard')}
+                checked={(scale.colourCard ?? 'auto') === 'auto'}
+                onChange={(e) => setScale({ ...scale, colourCard: e.target.checked ? 'auto' : 'off' })}
+              />
+              {t('Correct the colours to a ColorChecker in the photo')}
+            </label>
+            <label>
+              {t('Card')}
+              <select
+                name={wireName('cardKind')}
+                value={scale.cardKind ?? 'classic'}
+                disabled={scale.colourCard === 'off'}
+                onChange={(e) => setScale({ ...scale, cardKind: e.target.value as BruiseOptions['cardKind'] })}
+              >
+                <option value="classic">{t('ColorChecker Classic')}</option>
+                <option value="passport">{t('ColorChecker Passport')}</option>
+              </select>
+            </label>
+            <p className="field-hint">
+              {t(
+                "With a ColorChecker beside the fruit, each photo is corrected to the card's known colours before it is scored, and the card gives the scale when no other is given. A photo without a card is scored as it is.",
               )}
             </p>
           </fieldset>

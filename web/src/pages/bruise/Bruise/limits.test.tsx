@@ -4,7 +4,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { GRADE_PRESETS, scaleNeededMessage } from '@mango/core/grades';
 import { PX_PER_CM_MAX, PX_PER_CM_MIN, REFERENCE_MM_MAX, REFERENCE_MM_MIN } from '@mango/plugin-bruise/schema';
 import '#web/i18n/index.ts';
-import Bruise, { jobOptions, jobRefusal, scaleFields } from './index.tsx';
+import Bruise, { cardFields, jobOptions, jobRefusal, scaleFields } from './index.tsx';
 
 const page = () =>
   renderToStaticMarkup(
@@ -49,5 +49,18 @@ describe('the bruise page takes its limits and grade presets from the schemas', 
   it('sends the typed scale by wire name, blank fields left out', () => {
     expect(scaleFields({ referenceMm: ' 25 ', pxPerCm: '', grades: 'percent' })).toEqual({ reference_mm: '25' });
     expect(scaleFields({ referenceMm: '', pxPerCm: '40', grades: '' })).toEqual({ px_per_cm: '40' });
+  });
+
+  it('offers the colour card toggle (on by default) and the card kind, sent by wire name only when not the default', () => {
+    const html = page();
+    expect(html).toContain('<input type="checkbox" name="colour_card" checked=""');
+    expect(html).toContain('<select name="card_kind">');
+    expect(cardFields({ referenceMm: '', pxPerCm: '', grades: '' })).toEqual({});
+    expect(cardFields({ referenceMm: '', pxPerCm: '', grades: '', colourCard: 'auto', cardKind: 'classic' })).toEqual(
+      {},
+    );
+    const off = { referenceMm: '', pxPerCm: '', grades: '', colourCard: 'off' as const, cardKind: 'passport' as const };
+    expect(cardFields(off)).toEqual({ colour_card: 'off', card_kind: 'passport' });
+    expect(jobOptions({ ...off, pxPerCm: '40' })).toEqual({ px_per_cm: 40, colour_card: 'off', card_kind: 'passport' });
   });
 });

@@ -1,0 +1,166 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { deltaE2000, labD50ToLinearRgb, linearRgbToLabD50 } from '../color.ts';
+import type { RasterImage } from '../image.ts';
+import { decodeImage } from '../node/index.ts';
+import { addNoise, applyLightCast, poseHomography, renderColourCard, type CardPose } from '../testing/colour-card.ts';
+import { SHARED_MISSING, loadImageFile, sharedDir } from '../testing/node.ts';
+import { correctColours, fitColourCorrection } from './correct.ts';
+import { detectColourCard } from './detect.ts';
+import { fitHomography, localScale, project } from './geometry.ts';
+import { CARD_LAB_D50 } from './reference.ts';
+
+const ARGYLL = '/usr/share/color/argyll/ref';
+
+/** Rows of an ArgyllCMS .cie file: sample id -> L*, a*, b* (columns LAB_L LAB_A LAB_B). */
+function readCie(path: string): Map<string, number[]> {
+  const text = readFileSync(path, 'utf8');
+  const fields = text.match(/BEGIN_DATA_FORMAT\s+([\s\S]*?)\s+END_DATA_FORMAT/)![1].split(/\s+/);
+  const rows = text
+    .match(/BEGIN_DATA\s+([\s\S]*?)\s+END_DATA\b/)![1]
+    .trim()
+    .split('\n');
+  const L = fields.indexOf('LAB_L');
+  return new Map(
+    rows.map((r) => {
+      const cells = r.trim().split(/\s+/);
+      return [cells[0], [L, L + 1, L + 2].map((k) => Number(cells[k]))];
+    }),
+  );
+}
+
+describe.skipIf(!existsSync(ARGYLL))(
+  `reference values against ArgyllCMS's files${existsSync(ARGYLL) ? '' : ' (skipped: argyll-ref is not installed)'}`,
+  () => {
+    it('the classic values are ColorChecker.cie, row by row (A01..D06 = row 1 .. row 4)', () => {
+      const cie = readCie(join(ARGYLL, 'ColorChecker.cie'));
+      CARD_LAB_D50.classic.forEach((lab, k) => {
+        const id = `${'ABCD'[Math.floor(k / 6)]}0${(k % 6) + 1}`;
+        expect(lab).toEqual(cie.get(id));
+      });
+    });
+    it('the passport values are ColorCheckerPassport.cie A1..D6, to 2 decimals', () => {
+      const cie = readCie(join(ARGYLL, 'ColorCheckerPassport.cie'));
+      CARD_LAB_D50.passport.forEach((lab, k) => {
+        const ref = cie.get(`${'ABCD'[Math.floor(k / 6)]}${(k % 6) + 1}`)!;
+        lab.forEach((v, c) => expect(v).toBeCloseTo(ref[c], 2));
+      });
+    });
+  },
+);
+
+describe('colour conversions for D50 references', () => {
+  it('round-trips L*a*b* D50 through linear sRGB, and D50 white is sRGB white', () => {
+    for (const lab of CARD_LAB_D50.classic) {
+      const rgb = labD50ToLinearRgb(lab[0], lab[1], lab[2]);
+      const back = linearRgbToLabD50(rgb[0], rgb[1], rgb[2]);
+      expect(deltaE2000(lab[0], lab[1], lab[2], back[0], back[1], back[2])).toBeLessThan(1e-3);
+    }
+    const white = labD50ToLinearRgb(100, 0, 0);
+    white.forEach((v) => expect(v).toBeCloseTo(1, 3));
+  });
+});
+
+describe('homography', () => {
+  it('recovers a perspective map from 24 points and its local scale', () => {
+    const h = poseHomography({ x: 300, y: 200, pitchPx: 40, angleDeg: 30, tiltX: 0.05, tiltY: -0.03 });
+    const from = [];
+    for (let r = 0; r < 4; r++) for (let c = 0; c < 6; c++) from.push({ x: c, y: r });
+    const fit = fitHomography(
+      from,
+      from.map((p) => project(h, p.x, p.y)),
+    )!;
+    const p = project(fit, 4.5, -0.5);
+    const q = project(h, 4.5, -0.5);
+    expect(Math.hypot(p.x - q.x, p.y - q.y)).toBeLessThan(1e-6);
+    expect(localScale(h, 2.5, 1.5)).toBeCloseTo(40, 3);
+  });
+});
+
+describe('colour correction fit', () => {
+  it('undoes a known linear cast exactly on clean patches', () => {
+    const cast = [0.9, 0.1, 0.0, 0.05, 0.7, 0.05, 0.0, 0.1, 0.5];
+    const measured = CARD_LAB_D50.classic.map(([L, a, b]) => {
+      const v = labD50ToLinearRgb(L, a, b).map((x) => Math.max(0, x));
+      const m = [0, 1, 2].map((r) => cast[r * 3] * v[0] + cast[r * 3 + 1] * v[1] + cast[r * 3 + 2] * v[2]);
+      return m.map((x) => 255 * (x > 0.0031308 ? 1.055 * x ** (1 / 2.4) - 0.055 : 12.92 * x));
+    });
+    const fit = fitColourCorrection(measured, 'classic')!;
+    expect(fit.before.median).toBeGreaterThan(5);
+    // the cyan patch lies outside sRGB (clipped at 0 above): the rest fits to rounding
+    expect(fit.after.median).toBeLessThan(0.5);
+    expect(fit.used.filter(Boolean).length).toBeGreaterThanOrEqual(22);
+  });
+});
+
+async function jpeg(image: RasterImage, quality: number): Promise<RasterImage> {
+  const buf = await sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), {
+    raw: { width: image.width, height: image.height, channels: 4 },
+  })
+    .jpeg({ quality })
+    .toBuffer();
+  return decodeImage(buf, 'x.jpg');
+}
+
+const shared = sharedDir();
+const composite = shared && join(shared, 'data/bruise-dev/synthetic_composites/images/syn_mangodc_3-Center_1.jpg');
+
+describe.skipIf(!composite || !existsSync(composite))(
+  `a card rendered into a real dev photo${shared ? '' : ` (${SHARED_MISSING})`}`,
+  () => {
+    // maxMedian: the 3200 K case at -0.5 EV keeps about a fifth of the blue channel's levels before JPEG q30.
+    const cases: { name: string; pose: CardPose; kelvin: number; ev: number; maxMedian?: number }[] = [
+      { name: 'upright, daylight', pose: { x: 1330, y: 1120, pitchPx: 40, angleDeg: 0 }, kelvin: 6504, ev: 0 },
+      {
+        name: 'rotated 35 degrees under perspective, tungsten 3200 K, -0.5 EV',
+        pose: { x: 1300, y: 1100, pitchPx: 34, angleDeg: 35, tiltX: 0.04, tiltY: 0.03 },
+        kelvin: 3200,
+        ev: -0.5,
+        maxMedian: 2.5,
+      },
+      {
+        name: 'upside down, small (2 % of the frame), shade 7500 K, +0.5 EV',
+        pose: {
+          x: 1400,
+          y: 1180,
+          pitchPx: 40 * Math.sqrt(0.02 / ((40 * 40 * 6.2 * 4.8) / (1600 * 1336))),
+          angleDeg: 180,
+        },
+        kelvin: 7500,
+        ev: 0.5,
+      },
+    ];
+    for (const c of cases) {
+      it(`${c.name}: found, patches corrected, pitch within 1 %`, async () => {
+        const photo = await loadImageFile(composite!);
+        const h = poseHomography(c.pose);
+        let img = renderColourCard(photo, h, {
+          blur: 1,
+          glare: { u: 1.2, v: 0.8, radius: 0.4, strength: 0.5 },
+          shadow: { at: 4.3, slope: 0.3, depth: 0.25 },
+          noise: 3,
+          seed: 7,
+        });
+        img = addNoise(await jpeg(applyLightCast(img, c.kelvin, c.ev), 30), 2, 3);
+        const found = detectColourCard(img, 'classic');
+        expect(found).not.toBeNull();
+        const truthPitch = localScale(h, 2.5, 1.5);
+        expect(Math.abs(found!.pitchPx / truthPitch - 1)).toBeLessThan(0.01);
+        expect(found!.correction.after.median).toBeLessThan(c.maxMedian ?? 2);
+        expect(found!.correction.after.max).toBeLessThan(5);
+        // the patch centres are where the card was drawn (within a tenth of a pitch)
+        const p = project(found!.homography, 0, 0);
+        const q = project(h, 0, 0);
+        expect(Math.hypot(p.x - q.x, p.y - q.y)).toBeLessThan(truthPitch / 10);
+        const corrected = correctColours(img, found!.correction.matrix);
+        expect(corrected.width).toBe(img.width);
+      });
+    }
+    it('finds no card in the photo without one', async () => {
+      const photo = await loadImageFile(composite!);
+      expect(detectColourCard(photo)).toBeNull();
+    });
+  },
+);

@@ -1,0 +1,177 @@
+/**
+ * Colour correction to a card's reference values: white balance on the neutral patches, then a 3x3
+ * matrix fitted by least squares, both in linear RGB; patches that the fit cannot explain (a shadow
+ * or glare over a patch, a clipped patch) are left out, one at a time, worst first.
+ */
+import { deltaE2000, labD50ToLinearRgb, linearRgbToLabD50, linearToSrgb, srgbToLinear } from '../color.ts';
+import type { RasterImage } from '../image.ts';
+import { solveLinear } from './geometry.ts';
+import { CARD_LAB_D50, type ColourCardKind } from './reference.ts';
+
+/** The grey patches the white balance is measured on: neutral 8, 6.5, 5 and 3.5 (white may clip, black is noise). */
+const WHITE_BALANCE_PATCHES = [19, 20, 21, 22];
+/** At most this many patches are left out as unexplained (16 of 24 always remain). */
+const MAX_LEFT_OUT = 8;
+/**
+ * A patch is left out when its CIEDE2000 after the fit exceeds both OUTLIER_FLOOR and OUTLIER_FACTOR
+ * times the median of the patches kept (a shadow of 20 % over a patch: about 6; glare more).
+ */
+const OUTLIER_FLOOR = 3;
+const OUTLIER_FACTOR = 2.5;
+/** 8-bit level at or above which a channel is taken as clipped */
+const CLIPPED = 254;
+
+export interface DeltaEStats {
+  median: number;
+  max: number;
+}
+
+export interface ColourCorrection {
+  /** linear RGB: corrected = matrix x measured (row-major 3x3), white balance included */
+  matrix: number[];
+  /** per patch (card order): used in the fit */
+  used: boolean[];
+  /** CIEDE2000 against the reference, per patch (null: not read) */
+  deltaEBefore: (number | null)[];
+  deltaEAfter: (number | null)[];
+  /** over the patches used in the fit */
+  before: DeltaEStats;
+  after: DeltaEStats;
+}
+
+const median = (v: number[]) => {
+  const s = [...v].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const summary = (v: number[]): DeltaEStats => ({
+  median: Math.round(median(v) * 100) / 100,
+  max: Math.round(Math.max(...v) * 100) / 100,
+});
+
+/** The reference colours of a card kind in linear sRGB (D65; Bradford-adapted from D50). */
+export function referenceLinearRgb(kind: ColourCardKind): number[][] {
+  return CARD_LAB_D50[kind].map(([L, a, b]) => labD50ToLinearRgb(L, a, b, [0, 0, 0]) as number[]);
+}
+
+function deltaEOf(lin: number[], lab: readonly number[]): number {
+  const m = linearRgbToLabD50(lin[0], lin[1], lin[2], [0, 0, 0]);
+  return deltaE2000(lab[0], lab[1], lab[2], m[0], m[1], m[2]);
+}
+
+const apply = (m: number[], v: number[]) => [
+  m[0] * v[0] + m[1] * v[1] + m[2] * v[2],
+  m[3] * v[0] + m[4] * v[1] + m[5] * v[2],
+  m[6] * v[0] + m[7] * v[1] + m[8] * v[2],
+];
+
+function fitMatrix(measured: number[][], reference: number[][], use: boolean[]): number[] | null {
+  // White balance: per-channel gain that best maps the measured greys onto the reference greys.
+  const gain = [0, 1, 2].map((c) => {
+    let num = 0;
+    let den = 0;
+    for (const k of WHITE_BALANCE_PATCHES) {
+      if (!use[k]) continue;
+      num += reference[k][c] * measured[k][c];
+      den += measured[k][c] * measured[k][c];
+    }
+    return den > 0 ? num / den : NaN;
+  });
+  if (gain.some((g) => !Number.isFinite(g) || g <= 0)) return null;
+  // Then the 3x3 on the balanced values, one output channel at a time (normal equations).
+  const ata = [
+    [0, 0, 0],
+    [0, 0, 0],
+    [0, 0, 0],
+  ];
+  const atb = [
+    [0, 0, 0],
+    [0, 0, 0],
+    [0, 0, 0],
+  ];
+  for (let k = 0; k < measured.length; k++) {
+    if (!use[k]) continue;
+    const v = measured[k].map((x, c) => x * gain[c]);
+    // Relative errors: an error of 0.01 in linear light is small on white and large on black.
+    const r = reference[k];
+    const y = 0.2126 * r[0] + 0.7152 * r[1] + 0.0722 * r[2];
+    const wt = 1 / (y + 0.02) ** 2;
+    for (let i = 0; i < 3; i++) {
+      for (let j = 0; j < 3; j++) ata[i][j] += wt * v[i] * v[j];
+      for (let c = 0; c < 3; c++) atb[c][i] += wt * v[i] * r[c];
+    }
+  }
+  const rows = [0, 1, 2].map((c) => solveLinear(ata, atb[c]));
+  if (rows.some((r) => !r)) return null;
+  const m: number[] = [];
+  for (let c = 0; c < 3; c++) for (let i = 0; i < 3; i++) m.push(rows[c]![i] * gain[i]);
+  return m;
+}
+
+/**
+ * Fits the correction from the measured patch colours (8-bit sRGB medians in card order, null where a
+ * patch could not be read) to the card's reference values. Null when too few patches were read or the
+ * neutral patches are missing.
+ */
+export function fitColourCorrection(
+  measured: (readonly number[] | null)[],
+  kind: ColourCardKind,
+): ColourCorrection | null {
+  const lab = CARD_LAB_D50[kind];
+  const reference = referenceLinearRgb(kind);
+  const linear = measured.map((m) => (m ? m.map((v) => srgbToLinear(v / 255)) : [0, 0, 0]));
+  const use = measured.map((m) => !!m && m.every((v) => v < CLIPPED) && m.some((v) => v > 2));
+  if (use.filter(Boolean).length < 12) return null;
+  let matrix: number[] | null = null;
+  for (let round = 0; round <= MAX_LEFT_OUT; round++) {
+    matrix = fitMatrix(linear, reference, use);
+    if (!matrix) return null;
+    const errors = linear.map((v, k) => (use[k] ? deltaEOf(apply(matrix!, v), lab[k]) : -1));
+    const kept = errors.filter((e) => e >= 0);
+    const worst = errors.indexOf(Math.max(...errors));
+    if (errors[worst] <= Math.max(OUTLIER_FLOOR, OUTLIER_FACTOR * median(kept)) || round === MAX_LEFT_OUT) break;
+    use[worst] = false;
+  }
+  const m = matrix!;
+  const deltaEBefore = measured.map((v, k) => (v ? deltaEOf(linear[k], lab[k]) : null));
+  const deltaEAfter = measured.map((v, k) => (v ? deltaEOf(apply(m, linear[k]), lab[k]) : null));
+  const usedValues = (d: (number | null)[]) => d.filter((_, k) => use[k]) as number[];
+  return {
+    matrix: m.map((v) => Math.round(v * 1e5) / 1e5),
+    used: use,
+    deltaEBefore,
+    deltaEAfter,
+    before: summary(usedValues(deltaEBefore)),
+    after: summary(usedValues(deltaEAfter)),
+  };
+}
+
+let linear8: Float32Array | null = null;
+const ENCODE_STEPS = 16384;
+let encode: Uint8Array | null = null;
+
+/** The image with its colours corrected by `matrix` (linear RGB, row-major 3x3); alpha and `source` kept. */
+export function correctColours(image: RasterImage, matrix: number[]): RasterImage {
+  if (!linear8) {
+    linear8 = new Float32Array(256);
+    for (let i = 0; i < 256; i++) linear8[i] = srgbToLinear(i / 255);
+    encode = new Uint8Array(ENCODE_STEPS + 1);
+    for (let i = 0; i <= ENCODE_STEPS; i++) encode[i] = Math.round(255 * linearToSrgb(i / ENCODE_STEPS));
+  }
+  const lin = linear8;
+  const enc = encode!;
+  const [a, b, c, d, e, f, g, h, i] = matrix;
+  const src = image.data;
+  const out = new Uint8ClampedArray(src.length);
+  const q = (v: number) => enc[v <= 0 ? 0 : v >= 1 ? ENCODE_STEPS : Math.round(v * ENCODE_STEPS)];
+  for (let p = 0; p < src.length; p += 4) {
+    const r = lin[src[p]];
+    const gr = lin[src[p + 1]];
+    const bl = lin[src[p + 2]];
+    out[p] = q(a * r + b * gr + c * bl);
+    out[p + 1] = q(d * r + e * gr + f * bl);
+    out[p + 2] = q(g * r + h * gr + i * bl);
+    out[p + 3] = src[p + 3];
+  }
+  return { width: image.width, height: image.height, data: out, ...(image.source ? { source: image.source } : {}) };
+}

@@ -1,0 +1,5 @@
+export * from './reference.ts';
+export * from './geometry.ts';
+export * from './correct.ts';
+export * from './detect.ts';
+export * from './mask.ts';

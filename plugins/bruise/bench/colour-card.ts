@@ -1,0 +1,313 @@
+/**
+ * Colour card bench (issue 26 item 5): a ColorChecker rendered into real dev photos (sizes 2-10 % of
+ * the frame, any angle, perspective, blur, a glare spot, a shadow over part of the card, noise), then
+ * light casts in linear light, exposure, JPEG q30 and noise. Measures: card found, patch CIEDE2000
+ * after correction, px/cm from the card against the truth, and the change of bruise % per photo
+ * across the casts with the card (colourCard auto) and without it (the same photo without a card).
+ * Also checks that no card is found in any dev photo (--scan-dev).
+ * Usage: node --import tsx plugins/bruise/bench/colour-card.ts [--count 20] [--method auto|classical] [--scan-dev]
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import {
+  PATCH_PITCH_MM,
+  detectColourCard,
+  fitSize,
+  downscaleArea,
+  localScale,
+  quadMask,
+  seededRandom,
+  quantile,
+  type RasterImage,
+} from '@mango/core';
+import { decodeImage } from '@mango/core/node';
+import { addNoise, applyLightCast, poseHomography, renderColourCard, type CardPose } from '@mango/core/testing';
+import { cardOutline } from '@mango/core';
+import { SHARED_MISSING, sharedDir } from '@mango/core/testing/node';
+import { createModelLoader } from '@mango/models';
+import { analyseBruise, summariseBruise } from '../src/analyse.ts';
+import { BruiseOptions } from '../src/schema.ts';
+
+const args = process.argv.slice(2);
+const flag = (name: string) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const shared = sharedDir();
+if (!shared) {
+  console.log(SHARED_MISSING);
+  process.exit(0);
+}
+const dev = join(shared, 'data', 'bruise-dev');
+const count = Number(flag('--count') ?? 20);
+const method = (flag('--method') ?? 'auto') as 'auto' | 'classical';
+const models = createModelLoader();
+const photosOf = (dir: string) => readdirSync(join(dev, dir, 'images')).map((f) => join(dev, dir, 'images', f));
+
+async function jpegRoundTrip(image: RasterImage, quality: number): Promise<RasterImage> {
+  const buf = await sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), {
+    raw: { width: image.width, height: image.height, channels: 4 },
+  })
+    .jpeg({ quality })
+    .toBuffer();
+  return decodeImage(buf, 'x.jpg');
+}
+
+const fmt = (v: number | null, d = 2) => (v === null ? '-' : v.toFixed(d));
+
+if (args.includes('--scan-dev')) {
+  // The plugin's detection sees the decoded copy (1280 px long side with the shipped model).
+  const all = ['synthetic_composites', 'senmango_real_lesions', 'aicup_defect_boxes'].flatMap(photosOf);
+  let found = 0;
+  const t0 = performance.now();
+  for (const path of all) {
+    const img = await decodeImage(readFileSync(path), path);
+    const s = fitSize(img.width, img.height, 1280);
+    if (detectColourCard(downscaleArea(img, s.width, s.height))) {
+      found++;
+      console.log('card found in', path);
+    }
+  }
+  console.log(
+    `dev photos without a card: ${all.length}, card found in ${found} (${((performance.now() - t0) / all.length).toFixed(0)} ms per photo incl. decode)`,
+  );
+}
+
+const rand = seededRandom(26);
+// The larger dev photos: MangoDC composites (1600x1336), AI CUP trays (1280x720), senmango originals > 600 px.
+const pool = [
+  ...photosOf('synthetic_composites'),
+  ...photosOf('aicup_defect_boxes'),
+  ...photosOf('senmango_real_lesions'),
+];
+const sized: string[] = [];
+for (const p of pool) {
+  const m = await sharp(p).metadata();
+  if (Math.min(m.width ?? 0, m.height ?? 0) >= 600) sized.push(p);
+}
+const sample = sized.filter((_, i) => i % Math.max(1, Math.floor(sized.length / count)) === 0).slice(0, count);
+const CASTS: [number, number][] = [
+  [2800, 0],
+  [4000, 0],
+  [5500, 0],
+  [7500, 0],
+  [6504, -1],
+  [6504, -0.5],
+  [6504, 0.5],
+  [6504, 1],
+  [2800, -1],
+  [7500, 1],
+];
+const COVER = [0.02, 0.05, 0.1];
+const options = BruiseOptions.parse({ method });
+const off = BruiseOptions.parse({ method, colourCard: 'off' });
+const rows: {
+  name: string;
+  cover: number;
+  found: number;
+  variants: number;
+  medians: number[];
+  maxes: number[];
+  scaleErr: number[];
+  withCard: number[];
+  without: number[];
+  missed: string[];
+}[] = [];
+const byCast = new Map<string, { withCard: number[]; without: number[] }>();
+const bruiseOf = async (img: RasterImage, o: BruiseOptions) => {
+  const a = await analyseBruise(img, o, { models });
+  return { percent: summariseBruise(a).bruise_percent, card: a.card ?? null, a };
+};
+
+for (const [k, path] of sample.entries()) {
+  let photo: RasterImage = await decodeImage(readFileSync(path), path);
+  const s = fitSize(photo.width, photo.height, 1600);
+  photo = downscaleArea(photo, s.width, s.height);
+  const cover = COVER[k % COVER.length];
+  // pitch so that the card (6.2 x 4.8 pitches with its frame) covers `cover` of the frame
+  const pitchPx = Math.sqrt((cover * photo.width * photo.height) / (6.2 * 4.8));
+  // a free place: no fruit of the clean photo under the card (else the card goes over the background edge)
+  const clean = await analyseBruise(photo, off, { models });
+  const fruit = clean.fruit;
+  const fw = clean.work.width;
+  const fh = clean.work.height;
+  let pose: CardPose | null = null;
+  for (let t = 0; t < 200 && !pose; t++) {
+    const cand: CardPose = {
+      x: photo.width * (0.15 + 0.7 * rand()),
+      y: photo.height * (0.15 + 0.7 * rand()),
+      pitchPx,
+      angleDeg: 360 * rand(),
+      tiltX: (rand() - 0.5) * 0.08,
+      tiltY: (rand() - 0.5) * 0.08,
+    };
+    const out = cardOutline(poseHomography(cand), 0.3);
+    if (out.some((p) => p.x < 2 || p.y < 2 || p.x > photo.width - 3 || p.y > photo.height - 3)) continue;
+    const m = quadMask(
+      out.map((p) => ({ x: (p.x * fw) / photo.width, y: (p.y * fh) / photo.height })),
+      fw,
+      fh,
+    );
+    let overlap = 0;
+    for (let i = 0; i < m.length; i++) if (m[i] && fruit[i]) overlap++;
+    if (overlap === 0) pose = cand;
+  }
+  if (!pose) {
+    // No free place: the photo is widened by a strip of its right edge's median colour, the card in it.
+    const extra = Math.ceil(6.8 * pitchPx);
+    const wide = new Uint8ClampedArray((photo.width + extra) * photo.height * 4);
+    const edge = [0, 1, 2].map((c) => {
+      const v: number[] = [];
+      for (let y = 0; y < photo.height; y++) v.push(photo.data[(y * photo.width + photo.width - 1) * 4 + c]);
+      return v.sort((a, b) => a - b)[v.length >> 1];
+    });
+    for (let y = 0; y < photo.height; y++) {
+      for (let x = 0; x < photo.width + extra; x++) {
+        const o = (y * (photo.width + extra) + x) * 4;
+        if (x < photo.width) wide.set(photo.data.subarray((y * photo.width + x) * 4, (y * photo.width + x) * 4 + 4), o);
+        else wide.set([edge[0], edge[1], edge[2], 255], o);
+      }
+    }
+    photo = { width: photo.width + extra, height: photo.height, data: wide };
+    const fit = Math.min(pitchPx, photo.height / 7.5);
+    pose = {
+      x: photo.width - extra / 2,
+      y: photo.height / 2,
+      pitchPx: fit,
+      angleDeg: 90 * Math.floor(4 * rand()) + 8 * (rand() - 0.5),
+      tiltX: 0.02,
+    };
+    console.log(`${path.split('/').pop()}: no free place, widened by ${extra} px`);
+  }
+  const h = poseHomography(pose);
+  const withCard = renderColourCard(photo, h, {
+    blur: 1 + (k % 2),
+    glare: { u: rand() * 5, v: rand() * 3, radius: 0.35, strength: 0.4 },
+    shadow: { at: 3.5 + rand(), slope: rand() - 0.5, depth: 0.2 },
+    noise: 2,
+    seed: k + 1,
+  });
+  const truthPxPerCm = localScale(h, 2.5, 1.5) / (PATCH_PITCH_MM.classic / 10);
+  const row = {
+    name: path.split('/').pop()!,
+    cover,
+    found: 0,
+    variants: 0,
+    medians: [] as number[],
+    maxes: [] as number[],
+    scaleErr: [] as number[],
+    withCard: [] as number[],
+    without: [] as number[],
+    missed: [] as string[],
+  };
+  const variant = async (img: RasterImage, kelvin: number, ev: number, seed: number) =>
+    addNoise(await jpegRoundTrip(applyLightCast(img, kelvin, ev), 30), 2, seed);
+  const refWith = await bruiseOf(await variant(withCard, 6504, 0, 1), options);
+  const refWithout = await bruiseOf(await variant(photo, 6504, 0, 1), options);
+  for (const [kelvin, ev] of [[6504, 0] as [number, number], ...CASTS]) {
+    const a = kelvin === 6504 && ev === 0 ? refWith : await bruiseOf(await variant(withCard, kelvin, ev, 2), options);
+    row.variants++;
+    if (!a.card) row.missed.push(`${kelvin} K ${ev} EV`);
+    if (a.card) {
+      row.found++;
+      row.medians.push(a.card.correction.after.median);
+      row.maxes.push(a.card.correction.after.max);
+      const measured =
+        (a.card.pitchPx * a.a.width) / (a.a.cardRasterWidth ?? a.a.width) / (PATCH_PITCH_MM.classic / 10);
+      row.scaleErr.push(Math.abs(measured / truthPxPerCm - 1) * 100);
+    }
+    if (kelvin === 6504 && ev === 0) continue;
+    row.withCard.push(Math.abs(a.percent - refWith.percent));
+    const b = await bruiseOf(await variant(photo, kelvin, ev, 2), options);
+    row.without.push(Math.abs(b.percent - refWithout.percent));
+    const key = `${kelvin} K ${ev} EV`;
+    if (!byCast.has(key)) byCast.set(key, { withCard: [], without: [] });
+    byCast.get(key)!.withCard.push(Math.abs(a.percent - refWith.percent));
+    byCast.get(key)!.without.push(Math.abs(b.percent - refWithout.percent));
+  }
+  rows.push(row);
+  console.log(
+    `${row.name} cover ${cover * 100}% angle ${pose.angleDeg.toFixed(0)}: found ${row.found}/${row.variants}, ` +
+      `dE after median ${fmt(quantile(row.medians, 0.5))} max ${fmt(Math.max(...row.maxes))}, ` +
+      `px/cm err max ${fmt(Math.max(...row.scaleErr))} %, bruise change max with card ${fmt(Math.max(...row.withCard))} without ${fmt(Math.max(...row.without))}` +
+      (row.missed.length ? `; not found under ${row.missed.join(', ')}` : ''),
+  );
+}
+const all = (f: (r: (typeof rows)[number]) => number[]) => rows.flatMap(f);
+const found = rows.reduce((s, r) => s + r.found, 0);
+const variants = rows.reduce((s, r) => s + r.variants, 0);
+console.log(`\nphotos ${rows.length}, variants ${variants}, method ${method}`);
+for (const c of COVER) {
+  const rs = rows.filter((r) => r.cover === c);
+  const f = rs.reduce((s, r) => s + r.found, 0);
+  const v = rs.reduce((s, r) => s + r.variants, 0);
+  console.log(`card covering ${c * 100} %: found ${f}/${v}`);
+}
+console.log(`card found: ${found}/${variants} (${((100 * found) / Math.max(1, variants)).toFixed(1)} %)`);
+console.log(
+  `patch CIEDE2000 after correction, per photo and light: median of medians ${fmt(
+    quantile(
+      all((r) => r.medians),
+      0.5,
+    ),
+  )}, ` +
+    `p90 of medians ${fmt(
+      quantile(
+        all((r) => r.medians),
+        0.9,
+      ),
+    )}, median of max ${fmt(
+      quantile(
+        all((r) => r.maxes),
+        0.5,
+      ),
+    )}, ` +
+    `p90 of max ${fmt(
+      quantile(
+        all((r) => r.maxes),
+        0.9,
+      ),
+    )}, largest max ${fmt(Math.max(...all((r) => r.maxes)))}`,
+);
+console.log(
+  `px/cm from the card, |error|: median ${fmt(
+    quantile(
+      all((r) => r.scaleErr),
+      0.5,
+    ),
+  )} %, p90 ${fmt(
+    quantile(
+      all((r) => r.scaleErr),
+      0.9,
+    ),
+  )} %, max ${fmt(Math.max(...all((r) => r.scaleErr)))} %`,
+);
+console.log(
+  `bruise % change across the casts (points), with the card: p50 ${fmt(
+    quantile(
+      all((r) => r.withCard),
+      0.5,
+    ),
+  )}, p90 ${fmt(
+    quantile(
+      all((r) => r.withCard),
+      0.9,
+    ),
+  )}, max ${fmt(Math.max(...all((r) => r.withCard)))}; ` +
+    `without: p50 ${fmt(
+      quantile(
+        all((r) => r.without),
+        0.5,
+      ),
+    )}, p90 ${fmt(
+      quantile(
+        all((r) => r.without),
+        0.9,
+      ),
+    )}, max ${fmt(Math.max(...all((r) => r.without)))}`,
+);
+for (const [key, v] of byCast)
+  console.log(
+    `  ${key}: bruise change p90 with the card ${fmt(quantile(v.withCard, 0.9))}, without ${fmt(quantile(v.without, 0.9))} (${v.withCard.length} photos)`,
+  );
