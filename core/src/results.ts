@@ -184,6 +184,8 @@ export const FRUIT_COLUMNS: CsvColumn<FruitRow>[] = [
 ];
 
 const lesionTotal = (r: BruiseFigures) => r.fruits.reduce((a, f) => a + f.lesion_count, 0);
+/** The ids of the photo-quality flags a photo raised, joined by ';' (empty: none, or not checked). */
+export const qualityCell = (r: Pick<BruiseFigures, 'quality'>) => (r.quality?.flags ?? []).map((f) => f.id).join(';');
 
 /** The per-image table: one row per photo. */
 export const IMAGE_COLUMNS: CsvColumn<BruiseFigures>[] = [
@@ -200,6 +202,7 @@ export const IMAGE_COLUMNS: CsvColumn<BruiseFigures>[] = [
   ['px_per_cm', (r) => blank(r.px_per_cm)],
   ['fruit_area_cm2', (r) => blank(r.fruit_area_cm2)],
   ['bruise_area_cm2', (r) => blank(r.bruise_area_cm2)],
+  ['quality', qualityCell],
 ];
 
 /** The CLI's results.csv (`mango bruise --out results.csv`): data.csv's columns, then the added scalars. */
@@ -220,6 +223,7 @@ export const RESULTS_CSV_COLUMNS: CsvColumn<BruiseFigures>[] = [
   ['px_per_cm', (r) => blank(r.px_per_cm)],
   ['fruit_area_cm2', (r) => blank(r.fruit_area_cm2)],
   ['bruise_area_cm2', (r) => blank(r.bruise_area_cm2)],
+  ['quality', qualityCell],
 ];
 
 /** Percentages of data.csv and of the screens: 2 decimals (product-spec.md section 9). */

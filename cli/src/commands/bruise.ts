@@ -73,6 +73,7 @@ interface BruiseFlags {
   method?: string;
   pxPerCm?: string;
   referenceMm?: string;
+  strictQuality?: boolean;
   grades?: string;
   weights?: string;
   lot?: string;
@@ -90,6 +91,10 @@ const BRUISE_FLAG_HELP: Record<string, FlagHelp> = {
     value: 'mm',
     description: 'diameter of a round reference object (coin, sticker) in the photos: the scale comes from it',
   },
+  strictQuality: {
+    description:
+      'refuse photos that fail a photo-quality check (blur, exposure, cut by the edge, fruit too small, JPEG compression, colour cast): listed as failed; without it they are scored and flagged (column quality)',
+  },
 };
 
 export function bruiseCommand(program: Command) {
@@ -104,7 +109,10 @@ export function bruiseCommand(program: Command) {
     .option('--fruits <file>', 'also write the per-fruit table (one row per fruit) as CSV')
     .option('--overlays <dir>', 'write each overlay (fruit outline, bruises tinted) as <name>.overlay.jpg')
     .option('--masks <dir>', 'write <name>.fruit.png and <name>.bruise.png (8-bit, 0 or 255, input size)');
-  addSchemaOptions(cmd, BruiseOptions, { only: ['method', 'pxPerCm', 'referenceMm'], help: BRUISE_FLAG_HELP });
+  addSchemaOptions(cmd, BruiseOptions, {
+    only: ['method', 'pxPerCm', 'referenceMm', 'strictQuality'],
+    help: BRUISE_FLAG_HELP,
+  });
   cmd
     .option(
       '--grades <rules>',
@@ -124,11 +132,12 @@ export function bruiseCommand(program: Command) {
     .option('--api-key <key>', 'the API key for --server (default: MANGO_API_KEY)')
     .action(async (inputs: string[], o: BruiseFlags) => {
       const options = parseOrExit(BruiseOptions, readSchemaOptions(BruiseOptions, o));
-      // The options the plugin runs with (and provenance records): method, and the scale when given.
+      // The options the plugin runs with (and provenance records): method, the scale and strict quality when given.
       const pluginOptions = {
         method: options.method,
         ...(options.pxPerCm ? { pxPerCm: options.pxPerCm } : {}),
         ...(options.referenceMm ? { referenceMm: options.referenceMm } : {}),
+        ...(options.strictQuality ? { strictQuality: true } : {}),
       };
       // Grades: the rules and the weights are checked before any photo is read (usage errors, exit 2).
       const rules = o.grades ? loadGradeRules(o.grades) : undefined;

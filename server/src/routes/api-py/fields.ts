@@ -90,6 +90,27 @@ export const REFERENCE_MM_INVALID = referenceMm.invalid;
 /** `reference_mm`: the diameter of the reference object, checked by BruiseOptions.referenceMm. */
 export const referenceMmField = referenceMm.field;
 
+/**
+ * A yes/no field that sets one boolean bruise option ('true' or '1' sets it; absent: the option's
+ * default), named by the option's wire name (`strictQuality` -> `strict_quality`).
+ */
+function bruiseBooleanField(option: 'strictQuality'): FormField<boolean | undefined> {
+  const schema = bruise.options.shape[option];
+  return {
+    wire: z.literal(['true', 'false', '1', '0']).meta({ description: schema.description }),
+    read(values) {
+      if (values.length === 0 || values[0] === '') return undefined;
+      if (!['true', 'false', '1', '0'].includes(values[0])) {
+        throw invalid(`\`${wireName(option)}\` must be true, false, 1 or 0`);
+      }
+      return values[0] === 'true' || values[0] === '1';
+    },
+  };
+}
+
+/** `strict_quality`: refuse photos that fail a photo-quality check (BruiseOptions.strictQuality). */
+export const strictQualityField = bruiseBooleanField('strictQuality');
+
 /** `grades`: a preset id or the JSON text of a rules file (core/README.md, "Grades"). */
 export const gradesField: FormField<GradeRules | undefined> = {
   wire: z.string().meta({
@@ -104,6 +125,7 @@ export const BRUISE_FIELDS = {
   [wireName('pxPerCm')]: pxPerCmField,
   [wireName('referenceMm')]: referenceMmField,
   grades: gradesField,
+  [wireName('strictQuality')]: strictQualityField,
 };
 
 type Fields = Record<string, FormField<unknown>>;

@@ -125,7 +125,12 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
   const bruise = (method: 'auto' | 'classical') => async (c: Context) => {
     const fields = await readMultipart(c, limits);
     const uploads = uploadedFiles(fields);
-    const { px_per_cm: pxPerCm, reference_mm: referenceMm, grades } = readFields(BRUISE_FIELDS, fields);
+    const {
+      px_per_cm: pxPerCm,
+      reference_mm: referenceMm,
+      grades,
+      strict_quality: strictQuality,
+    } = readFields(BRUISE_FIELDS, fields);
     if (grades && needsScale(grades) && pxPerCm === undefined && referenceMm === undefined) {
       throw new MangoError('INVALID_INPUT', scaleNeededMessage(grades));
     }
@@ -133,6 +138,7 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
       method,
       ...(pxPerCm !== undefined ? { pxPerCm } : {}),
       ...(referenceMm !== undefined ? { referenceMm } : {}),
+      ...(strictQuality ? { strictQuality } : {}),
       // A preset by its id; rules sent as JSON are kept whole with the run.
       ...(grades ? { grades: GRADE_PRESETS[grades.id] === grades ? grades.id : grades } : {}),
     });

@@ -1,0 +1,306 @@
+/**
+ * Photo-quality checks of the bruise tool (issue 26 item 4), browser-safe: figures measured on the
+ * working copy the fruit and bruises were found on, each compared with a threshold. A figure past
+ * its threshold is a flag that says why in words and figures; the photo is still scored unless the
+ * caller asked for strict quality. Thresholds and how they were chosen: README.md, "Photo quality".
+ */
+import type { RasterImage } from '@mango/core';
+import { downscaleArea, erodeSquare, fitSize, rgb8ToLab, resizeMaskNearest } from '@mango/core';
+import type { BruiseAnalysis } from './analyse.ts';
+import type { BruiseOptions } from './schema.ts';
+
+/** One failed check: its id, why in words, the measured figure and the threshold it passed. */
+export interface QualityFlag {
+  id: QualityFlagId;
+  message: string;
+  value: number;
+  threshold: number;
+}
+
+export const QUALITY_FLAG_IDS = [
+  'blur',
+  'overexposed',
+  'underexposed',
+  'cut-by-edge',
+  'fruit-too-small',
+  'jpeg-compression',
+  'colour-cast',
+] as const;
+export type QualityFlagId = (typeof QUALITY_FLAG_IDS)[number];
+
+/**
+ * The thresholds (README.md, "Photo quality", gives how each was chosen from the dev photos and the
+ * photos made to trip it). `blur` and the shares are above-is-bad; `fruitAcross`, `jpegQuality` below.
+ */
+export const QUALITY_THRESHOLDS = {
+  /** Crété-Roffet blur effect on the fruit, 0 sharp .. 1 flat */
+  blur: 0.5,
+  /** share of fruit pixels with two channels or more at 250 or more */
+  overexposed: 0.1,
+  /** share of fruit pixels with every channel at 12 or less */
+  underexposed: 0.1,
+  /** the longest stretch of a fruit's outline on the frame edge, as a share of its diameter */
+  cutByEdge: 0.15,
+  /** the smallest fruit's diameter, pixels across in the copy its lesions are found on */
+  fruitAcross: 64,
+  /** the IJG quality of the JPEG's quantisation table */
+  jpegQuality: 40,
+  /** CIELAB chroma C*ab of the brightest background, no colour card in the photo */
+  colourCast: 14,
+} as const;
+
+/** Long side, in pixels, the fruit is brought to (when larger) before its sharpness is measured. */
+export const BLUR_FRUIT_SIDE = 160;
+
+/** The fewest pixels inside the eroded fruit the sharpness is measured on. */
+export const BLUR_MIN_PIXELS = 400;
+
+/** The figures the checks compare (null: not measurable on this photo, e.g. no fruit, not a JPEG). */
+export interface QualityMeasures {
+  blur: number | null;
+  overexposed: number | null;
+  underexposed: number | null;
+  cutByEdge: number | null;
+  fruitAcross: number | null;
+  jpegQuality: number | null;
+  colourCast: number | null;
+}
+
+const round = (v: number, d = 3) => Math.round(v * 10 ** d) / 10 ** d;
+
+/** Every figure of the checks for one analysed photo. */
+export function measureQuality(
+  a: BruiseAnalysis,
+  image: Pick<RasterImage, 'jpegQuality'>,
+  options: Pick<BruiseOptions, 'method' | 'detectMaxSide'> & Partial<Pick<BruiseOptions, 'modelMaxSide'>>,
+): QualityMeasures {
+  const { work } = a;
+  const hasFruit = a.fruitCount > 0 && a.fruit.some((v) => v);
+  const fruitStats = hasFruit ? perFruit(a) : undefined;
+  // No fruit found (a photo too dark or too bright to segment): the whole frame's clipping.
+  const exposure = clipping(work, hasFruit ? a.fruit : new Uint8Array(a.fruit.length).fill(1));
+  // The copy lesions are found on: the working copy, or for the model the larger copy it reads.
+  const longWork = Math.max(work.width, work.height);
+  const longPhoto = Math.max(a.width, a.height);
+  const analysisLong =
+    a.method === 'model' ? Math.min(longPhoto, Math.max(options.modelMaxSide ?? 0, options.detectMaxSide)) : longWork;
+  const across = fruitStats ? fruitStats.smallestDiameter * (analysisLong / longWork) : null;
+  return {
+    blur: hasFruit && fruitStats ? blurOnFruit(a, fruitStats.largestDiameter) : null,
+    overexposed: round(exposure.over, 4),
+    underexposed: round(exposure.under, 4),
+    cutByEdge: fruitStats ? round(fruitStats.edge) : null,
+    fruitAcross: across === null ? null : round(across, 1),
+    jpegQuality: image.jpegQuality ?? null,
+    colourCast: backgroundCast(work, a.fruit),
+  };
+}
+
+const pct = (v: number) => `${round(100 * v, 1)} %`;
+
+/**
+ * The flags of a photo: every figure past its threshold. `colourCard`: the photo's colour card was
+ * found (its colours are then corrected to the card's, so a cast is not flagged).
+ */
+export function qualityFlags(m: QualityMeasures, colourCard = false): QualityFlag[] {
+  const t = QUALITY_THRESHOLDS;
+  const flags: QualityFlag[] = [];
+  if (m.blur !== null && m.blur > t.blur)
+    flags.push({
+      id: 'blur',
+      message: `out of focus: the fruit's blur measure is ${m.blur.toFixed(2)} (0 sharp, 1 flat), above ${t.blur}: lesion edges are smeared`,
+      value: m.blur,
+      threshold: t.blur,
+    });
+  if (m.overexposed !== null && m.overexposed > t.overexposed)
+    flags.push({
+      id: 'overexposed',
+      message: `over-exposed: ${pct(m.overexposed)} of the fruit (of the photo when no fruit was found) is clipped white (two channels at 250 or more), more than ${pct(t.overexposed)}`,
+      value: m.overexposed,
+      threshold: t.overexposed,
+    });
+  if (m.underexposed !== null && m.underexposed > t.underexposed)
+    flags.push({
+      id: 'underexposed',
+      message: `under-exposed: ${pct(m.underexposed)} of the fruit (of the photo when no fruit was found) is clipped black (every channel at 12 or less), more than ${pct(t.underexposed)}`,
+      value: m.underexposed,
+      threshold: t.underexposed,
+    });
+  if (m.cutByEdge !== null && m.cutByEdge > t.cutByEdge)
+    flags.push({
+      id: 'cut-by-edge',
+      message: `a fruit is cut by the frame edge along ${pct(m.cutByEdge)} of its diameter (more than ${pct(t.cutByEdge)}): part of its peel is not in the photo`,
+      value: m.cutByEdge,
+      threshold: t.cutByEdge,
+    });
+  if (m.fruitAcross !== null && m.fruitAcross < t.fruitAcross)
+    flags.push({
+      id: 'fruit-too-small',
+      message: `fruit too small: the smallest fruit is ${m.fruitAcross} px across where its lesions are found, fewer than ${t.fruitAcross} px: a lesion of 5 % of its diameter is under 3 px`,
+      value: m.fruitAcross,
+      threshold: t.fruitAcross,
+    });
+  if (m.jpegQuality !== null && m.jpegQuality < t.jpegQuality)
+    flags.push({
+      id: 'jpeg-compression',
+      message: `heavy JPEG compression: the file was saved at quality ${m.jpegQuality} (from its quantisation table), below ${t.jpegQuality}: block artefacts blur small lesions`,
+      value: m.jpegQuality,
+      threshold: t.jpegQuality,
+    });
+  if (!colourCard && m.colourCast !== null && m.colourCast > t.colourCast)
+    flags.push({
+      id: 'colour-cast',
+      message: `colour cast: the brightest background has chroma ${m.colourCast.toFixed(1)} (CIELAB C*ab), above ${t.colourCast}, and there is no colour card to correct it: peel colours are shifted`,
+      value: m.colourCast,
+      threshold: t.colourCast,
+    });
+  return flags;
+}
+
+/** Equivalent diameters (working pixels) and the longest border stretch of each fruit. */
+function perFruit(a: BruiseAnalysis) {
+  const { width: w, height: h } = a.work;
+  const k = a.fruitCount;
+  const area = new Float64Array(k + 1);
+  for (let i = 0; i < w * h; i++) area[a.fruitLabels[i]]++;
+  // Pixels of each fruit on each of the four sides of the frame: a fruit cut by the frame lies
+  // along it; its stretch on the longest side, as a share of its diameter, is the figure.
+  const sides = new Float64Array((k + 1) * 4);
+  for (let x = 0; x < w; x++) {
+    sides[a.fruitLabels[x] * 4]++;
+    sides[a.fruitLabels[(h - 1) * w + x] * 4 + 1]++;
+  }
+  for (let y = 0; y < h; y++) {
+    sides[a.fruitLabels[y * w] * 4 + 2]++;
+    sides[a.fruitLabels[y * w + w - 1] * 4 + 3]++;
+  }
+  let largest = 0;
+  for (let l = 1; l <= k; l++) largest = Math.max(largest, Math.sqrt((4 * area[l]) / Math.PI));
+  let smallest = Infinity;
+  let edge = 0;
+  for (let l = 1; l <= k; l++) {
+    if (!area[l]) continue;
+    const d = Math.sqrt((4 * area[l]) / Math.PI);
+    // Pieces under a third of the largest fruit's diameter (a tenth of its area) are fragments of
+    // the segmentation, not a fruit the photo was taken of: they do not decide the size check.
+    if (d >= largest / Math.sqrt(10)) smallest = Math.min(smallest, d);
+    const longest = Math.max(sides[l * 4], sides[l * 4 + 1], sides[l * 4 + 2], sides[l * 4 + 3]);
+    edge = Math.max(edge, longest / d);
+  }
+  return { smallestDiameter: smallest, largestDiameter: largest, edge };
+}
+
+/**
+ * Shares of fruit pixels clipped white (two channels or more at 250 or more: one channel alone is a
+ * saturated colour, a red peel's R, not lost detail) and black (every channel at 12 or less).
+ */
+function clipping(work: RasterImage, fruit: Uint8Array) {
+  const d = work.data;
+  let n = 0;
+  let over = 0;
+  let under = 0;
+  for (let i = 0; i < fruit.length; i++) {
+    if (!fruit[i]) continue;
+    n++;
+    const r = d[i * 4];
+    const g = d[i * 4 + 1];
+    const b = d[i * 4 + 2];
+    if ((r >= 250 ? 1 : 0) + (g >= 250 ? 1 : 0) + (b >= 250 ? 1 : 0) >= 2) over++;
+    else if (r <= 12 && g <= 12 && b <= 12) under++;
+  }
+  return { over: over / n, under: under / n };
+}
+
+/**
+ * Sharpness on the fruit, not the background: the no-reference blur effect of Crété-Roffet et al.
+ * (2007, "The blur effect: perception and estimation with a new no-reference perceptual blur
+ * metric"): how much of the variation between neighbouring pixels a further 9-tap blur removes
+ * (0: all of it, sharp; 1: none, already flat), the larger of the horizontal and vertical figure.
+ * Measured on luma inside the fruit eroded by the filter's reach (the outline against the background
+ * is no part of it), on a copy where the largest fruit is at most BLUR_FRUIT_SIDE px across, so a
+ * blur of the same share of the fruit reads the same at any photo size.
+ */
+function blurOnFruit(a: BruiseAnalysis, largestDiameter: number): number | null {
+  const { work } = a;
+  const scale = Math.min(1, BLUR_FRUIT_SIDE / largestDiameter);
+  const size = fitSize(work.width, work.height, Math.round(Math.max(work.width, work.height) * scale));
+  const small = downscaleArea(work, size.width, size.height);
+  const { width: w, height: h } = small;
+  const inner = erodeSquare(resizeMaskNearest(a.fruit, work.width, work.height, w, h), w, h, 6);
+  const luma = new Float32Array(w * h);
+  for (let i = 0; i < w * h; i++) {
+    luma[i] = 0.299 * small.data[i * 4] + 0.587 * small.data[i * 4 + 1] + 0.114 * small.data[i * 4 + 2];
+  }
+  const directions: [number, number][] = [
+    [1, 0],
+    [0, 1],
+  ];
+  let inside = 0;
+  for (let i = 0; i < w * h; i++) inside += inner[i];
+  // Too few pixels inside the fruit (a fruit of a few dozen pixels) give no stable figure.
+  if (inside < BLUR_MIN_PIXELS) return null;
+  let worst: number | null = null;
+  for (const [dx, dy] of directions) {
+    const step = dy * w + dx;
+    let sF = 0;
+    let sV = 0;
+    for (let y = 5; y < h - 5; y++) {
+      for (let x = 5; x < w - 5; x++) {
+        const i = y * w + x;
+        if (!inner[i]) continue;
+        const dF = Math.abs(luma[i] - luma[i - step]);
+        // 9-tap mean along the direction, at i and at its neighbour: their difference is
+        // (luma[i + 4 step] - luma[i - 5 step]) / 9.
+        const dB = Math.abs(luma[i + 4 * step] - luma[i - 5 * step]) / 9;
+        sF += dF;
+        sV += Math.max(0, dF - dB);
+      }
+    }
+    if (sF === 0) continue;
+    const blur = (sF - sV) / sF;
+    worst = worst === null ? blur : Math.max(worst, blur);
+  }
+  return worst === null ? null : round(worst);
+}
+
+/**
+ * The colour of the light, read where it shows: the brightest tenth of the background (outside the
+ * fruit, grown by a margin; clipped pixels left out, they are white whatever the light), its mean
+ * colour's CIELAB chroma C*ab. A white or grey background under a neutral light reads near 0; a
+ * tungsten or shade cast moves it. Null when fewer than 1 % of the pixels are background.
+ */
+function backgroundCast(work: RasterImage, fruit: Uint8Array): number | null {
+  const { width: w, height: h, data: d } = work;
+  const near = erodeSquare(invert(fruit), w, h, 3);
+  const lumas: number[] = [];
+  const index: number[] = [];
+  for (let i = 0; i < w * h; i++) {
+    if (!near[i]) continue;
+    const r = d[i * 4];
+    const g = d[i * 4 + 1];
+    const b = d[i * 4 + 2];
+    if (r >= 250 || g >= 250 || b >= 250) continue;
+    lumas.push(0.299 * r + 0.587 * g + 0.114 * b);
+    index.push(i);
+  }
+  if (lumas.length < 0.01 * w * h) return null;
+  const order = Array.from(lumas.keys()).sort((p, q) => lumas[q] - lumas[p]);
+  const top = order.slice(0, Math.max(1, Math.round(order.length / 10)));
+  let r = 0;
+  let g = 0;
+  let b = 0;
+  for (const o of top) {
+    const i = index[o];
+    r += d[i * 4];
+    g += d[i * 4 + 1];
+    b += d[i * 4 + 2];
+  }
+  const lab = rgb8ToLab(Math.round(r / top.length), Math.round(g / top.length), Math.round(b / top.length));
+  return round(Math.hypot(lab[1], lab[2]), 1);
+}
+
+function invert(mask: Uint8Array): Uint8Array {
+  const out = new Uint8Array(mask.length);
+  for (let i = 0; i < mask.length; i++) out[i] = mask[i] ? 0 : 1;
+  return out;
+}
