@@ -260,7 +260,7 @@ describe('mango CLI', () => {
     const csv = join(dir, 'lot.csv');
     expect((await mango(['bruise', lot, '--method', 'classical', '--out', csv])).code).toBe(0);
     expect(fs.readFileSync(csv, 'utf8').split('\n')[0]).toBe(
-      'Filename,Total Mango Pixels,Bruise Percentage,Non-Bruise Percentage,bruise_pixels,fruit_count,lesion_count,severity,method,version,width,height,elapsed_ms,px_per_cm,fruit_area_cm2,bruise_area_cm2',
+      'Filename,Total Mango Pixels,Bruise Percentage,Non-Bruise Percentage,bruise_pixels,fruit_count,lesion_count,severity,method,version,width,height,elapsed_ms,px_per_cm,fruit_area_cm2,bruise_area_cm2,quality',
     );
     expect(JSON.parse(fs.readFileSync(`${csv}.provenance.json`, 'utf8')).inputs).toEqual(sidecar.inputs);
 

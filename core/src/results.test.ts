@@ -48,11 +48,20 @@ describe('tidy tables', () => {
     const old = item('old.png', [fruit(1, 2, null)], { severity: 7.25 });
     delete (old as Partial<BruiseFigures>).colour_difference;
     expect(imageTableCsv([items[1], old]).split('\n')).toEqual([
-      'image,fruit_count,fruit_pixels,bruise_pixels,bruise_percent,non_bruise_percent,lesion_count,colour_difference,method,model_id,px_per_cm,fruit_area_cm2,bruise_area_cm2',
-      'c.png,1,1000,40,4,96,1,12,classical,,,,',
-      'old.png,1,1000,20,2,98,1,7.25,classical,,,,',
+      'image,fruit_count,fruit_pixels,bruise_pixels,bruise_percent,non_bruise_percent,lesion_count,colour_difference,method,model_id,px_per_cm,fruit_area_cm2,bruise_area_cm2,quality',
+      'c.png,1,1000,40,4,96,1,12,classical,,,,,',
+      'old.png,1,1000,20,2,98,1,7.25,classical,,,,,',
       '',
     ]);
+  });
+
+  it('the quality column holds the ids of the flags a photo raised, joined by ;', () => {
+    const flag = (id: string) => ({ id, message: `${id}: why`, value: 1, threshold: 0.5 });
+    const flagged = item('f.jpg', [fruit(1, 2, null)], { quality: { flags: [flag('blur'), flag('overexposed')] } });
+    const passed = item('p.jpg', [fruit(1, 2, null)], { quality: { flags: [] } });
+    const rows = imageTableCsv([flagged, passed]).split('\n');
+    expect(rows[1].split(',').at(-1)).toBe('blur;overexposed');
+    expect(rows[2].split(',').at(-1)).toBe('');
   });
 
   it("keeps data.csv's four columns with 2-decimal percentages", () => {

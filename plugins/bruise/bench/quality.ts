@@ -5,6 +5,7 @@
  * With --variants N, also the first N photos of each set made to trip each check (TRIP_PHOTOS):
  * how many of them each check marks.
  * Usage: node --import tsx plugins/bruise/bench/quality.ts [--method classical] [--json out.json] [--variants 10]
+ *        [--variants-only] [--sets synthetic_composites,senmango_real_lesions,aicup_defect_boxes]
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,7 +29,8 @@ if (!shared) {
   process.exit(0);
 }
 const dev = join(shared, 'data', 'bruise-dev');
-const sets = ['synthetic_composites', 'senmango_real_lesions', 'aicup_defect_boxes'];
+const sets = (flag('--sets') ?? 'synthetic_composites,senmango_real_lesions,aicup_defect_boxes').split(',');
+const devToo = !args.includes('--variants-only');
 const options = BruiseOptions.parse({ method: flag('--method') ?? 'auto' });
 const models = createModelLoader();
 const maxSide = bruise.decodeMaxSide?.(options);
@@ -40,7 +42,7 @@ async function measureFile(bytes: Uint8Array, file: string) {
 }
 
 const rows: { set: string; file: string; measures: QualityMeasures; flags: string[] }[] = [];
-for (const set of sets) {
+for (const set of devToo ? sets : []) {
   const dir = join(dev, set, 'images');
   for (const file of readdirSync(dir).sort()) {
     const measures = await measureFile(readFileSync(join(dir, file)), file);
@@ -49,51 +51,67 @@ for (const set of sets) {
   console.error(`${set}: ${rows.filter((r) => r.set === set).length} photos`);
 }
 
-console.log(`| flag | ${sets.join(' | ')} | all |`);
-console.log(`|---|${sets.map(() => '---:|').join('')}---:|`);
-for (const id of QUALITY_FLAG_IDS) {
-  const counts = sets.map((s) => {
-    const of = rows.filter((r) => r.set === s);
-    return `${of.filter((r) => r.flags.includes(id)).length} of ${of.length}`;
-  });
-  console.log(`| ${id} | ${counts.join(' | ')} | ${rows.filter((r) => r.flags.includes(id)).length} |`);
-}
-const any = rows.filter((r) => r.flags.length > 0).length;
-console.log(
-  `| any flag | ${sets.map((s) => rows.filter((r) => r.set === s && r.flags.length).length).join(' | ')} | ${any} |`,
-);
+if (devToo) printDev();
+function printDev() {
+  console.log(`| flag | ${sets.join(' | ')} | all |`);
+  console.log(`|---|${sets.map(() => '---:|').join('')}---:|`);
+  for (const id of QUALITY_FLAG_IDS) {
+    const counts = sets.map((s) => {
+      const of = rows.filter((r) => r.set === s);
+      return `${of.filter((r) => r.flags.includes(id)).length} of ${of.length}`;
+    });
+    console.log(`| ${id} | ${counts.join(' | ')} | ${rows.filter((r) => r.flags.includes(id)).length} |`);
+  }
+  const any = rows.filter((r) => r.flags.length > 0).length;
+  console.log(
+    `| any flag | ${sets.map((s) => rows.filter((r) => r.set === s && r.flags.length).length).join(' | ')} | ${any} |`,
+  );
 
-const quantile = (v: number[], q: number) => v[Math.min(v.length - 1, Math.floor(q * (v.length - 1) + 0.5))];
-console.log('\nfigure: p1 / p5 / median / p95 / p99 / max over the photos where it was measurable');
-for (const key of Object.keys(rows[0].measures) as (keyof QualityMeasures)[]) {
-  const v = rows
-    .map((r) => r.measures[key])
-    .filter((x): x is number => x !== null)
-    .sort((a, b) => a - b);
-  const qs = [0.01, 0.05, 0.5, 0.95, 0.99, 1].map((q) => quantile(v, q));
-  console.log(`${key} (${v.length}): ${qs.join(' / ')}`);
+  const quantile = (v: number[], q: number) => v[Math.min(v.length - 1, Math.floor(q * (v.length - 1) + 0.5))];
+  console.log('\nfigure: p1 / p5 / median / p95 / p99 / max over the photos where it was measurable');
+  for (const key of Object.keys(rows[0].measures) as (keyof QualityMeasures)[]) {
+    const v = rows
+      .map((r) => r.measures[key])
+      .filter((x): x is number => x !== null)
+      .sort((a, b) => a - b);
+    const qs = [0.01, 0.05, 0.5, 0.95, 0.99, 1].map((q) => quantile(v, q));
+    console.log(`${key} (${v.length}): ${qs.join(' / ')}`);
+  }
+  for (const r of rows.filter((x) => x.flags.length)) console.log(`${r.set}/${r.file}: ${r.flags.join(';')}`);
 }
-for (const r of rows.filter((x) => x.flags.length)) console.log(`${r.set}/${r.file}: ${r.flags.join(';')}`);
 const out = flag('--json');
 if (out) writeFileSync(out, JSON.stringify(rows, null, 1));
 
 const variants = Number(flag('--variants') ?? 0);
+/** The figure each check compares, by flag id. */
+const FIGURE: Record<string, keyof QualityMeasures> = {
+  blur: 'blur',
+  overexposed: 'overexposed',
+  underexposed: 'underexposed',
+  'cut-by-edge': 'cutByEdge',
+  'fruit-too-small': 'fruitAcross',
+  'jpeg-compression': 'jpegQuality',
+  'colour-cast': 'colourCast',
+};
 if (variants > 0) {
   console.log(`\nmade photos (first ${variants} of each set): how many trip the check they were made for`);
-  const made: Record<string, { tripped: number; n: number; values: (number | null)[] }> = {};
+  const made: Record<string, { tripped: number; n: number; pairs: string[] }> = {};
   for (const set of sets) {
     const dir = join(dev, set, 'images');
     for (const file of readdirSync(dir).sort().slice(0, variants)) {
       const bytes = new Uint8Array(readFileSync(join(dir, file)));
+      const original = await measureFile(bytes, file);
       for (const [id, trip] of Object.entries(TRIP_PHOTOS)) {
         const m = await measureFile(await trip.make(bytes), file);
-        const entry = (made[id] ??= { tripped: 0, n: 0, values: [] });
+        const entry = (made[id] ??= { tripped: 0, n: 0, pairs: [] });
         entry.n++;
+        entry.pairs.push(`${original[FIGURE[id]]}->${m[FIGURE[id]]}`);
         if (qualityFlags(m).some((f) => f.id === id)) entry.tripped++;
-        else console.log(`  ${id} not tripped by ${set}/${file}: ${JSON.stringify(m)}`);
       }
     }
   }
-  for (const [id, e] of Object.entries(made))
+  for (const [id, e] of Object.entries(made)) {
     console.log(`| ${id} | ${TRIP_PHOTOS[id as keyof typeof TRIP_PHOTOS].what} | ${e.tripped} of ${e.n} |`);
+    console.log(`  original->made: ${e.pairs.join(' ')}`);
+  }
 }

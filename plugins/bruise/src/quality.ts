@@ -5,7 +5,7 @@
  * caller asked for strict quality. Thresholds and how they were chosen: README.md, "Photo quality".
  */
 import type { RasterImage } from '@mango/core';
-import { downscaleArea, erodeSquare, fitSize, rgb8ToLab, resizeMaskNearest } from '@mango/core';
+import { downscaleArea, erodeSquare, fitSize, outlineDistanceSquared, rgb8ToLab, resizeMaskNearest } from '@mango/core';
 import type { BruiseAnalysis } from './analyse.ts';
 import type { BruiseOptions } from './schema.ts';
 
@@ -33,11 +33,11 @@ export type QualityFlagId = (typeof QUALITY_FLAG_IDS)[number];
  * photos made to trip it). `blur` and the shares are above-is-bad; `fruitAcross`, `jpegQuality` below.
  */
 export const QUALITY_THRESHOLDS = {
-  /** Crété-Roffet blur effect on the fruit, 0 sharp .. 1 flat */
-  blur: 0.5,
+  /** width of the fruit's outline (its blur ramp) as a share of the fruit's diameter */
+  blur: 0.05,
   /** share of fruit pixels with two channels or more at 250 or more */
   overexposed: 0.1,
-  /** share of fruit pixels with every channel at 12 or less */
+  /** share of fruit pixels with luma at 16 or less */
   underexposed: 0.1,
   /** the longest stretch of a fruit's outline on the frame edge, as a share of its diameter */
   cutByEdge: 0.15,
@@ -50,10 +50,7 @@ export const QUALITY_THRESHOLDS = {
 } as const;
 
 /** Long side, in pixels, the fruit is brought to (when larger) before its sharpness is measured. */
-export const BLUR_FRUIT_SIDE = 160;
-
-/** The fewest pixels inside the eroded fruit the sharpness is measured on. */
-export const BLUR_MIN_PIXELS = 400;
+export const BLUR_FRUIT_SIDE = 320;
 
 /** The figures the checks compare (null: not measurable on this photo, e.g. no fruit, not a JPEG). */
 export interface QualityMeasures {
@@ -77,8 +74,10 @@ export function measureQuality(
   const { work } = a;
   const hasFruit = a.fruitCount > 0 && a.fruit.some((v) => v);
   const fruitStats = hasFruit ? perFruit(a) : undefined;
-  // No fruit found (a photo too dark or too bright to segment): the whole frame's clipping.
-  const exposure = clipping(work, hasFruit ? a.fruit : new Uint8Array(a.fruit.length).fill(1));
+  // No fruit found, or only a fragment under 1 % of the frame (a photo too dark or too bright to
+  // segment): the whole frame's clipping.
+  const fruitShare = a.fruit.reduce((n, v) => n + v, 0) / a.fruit.length;
+  const exposure = clipping(work, fruitShare >= 0.01 ? a.fruit : new Uint8Array(a.fruit.length).fill(1));
   // The copy lesions are found on: the working copy, or for the model the larger copy it reads.
   const longWork = Math.max(work.width, work.height);
   const longPhoto = Math.max(a.width, a.height);
@@ -108,7 +107,7 @@ export function qualityFlags(m: QualityMeasures, colourCard = false): QualityFla
   if (m.blur !== null && m.blur > t.blur)
     flags.push({
       id: 'blur',
-      message: `out of focus: the fruit's blur measure is ${m.blur.toFixed(2)} (0 sharp, 1 flat), above ${t.blur}: lesion edges are smeared`,
+      message: `out of focus: the fruit's outline is blurred over ${pct(m.blur)} of its diameter, more than ${pct(t.blur)}: lesion edges are smeared`,
       value: m.blur,
       threshold: t.blur,
     });
@@ -122,7 +121,7 @@ export function qualityFlags(m: QualityMeasures, colourCard = false): QualityFla
   if (m.underexposed !== null && m.underexposed > t.underexposed)
     flags.push({
       id: 'underexposed',
-      message: `under-exposed: ${pct(m.underexposed)} of the fruit (of the photo when no fruit was found) is clipped black (every channel at 12 or less), more than ${pct(t.underexposed)}`,
+      message: `under-exposed: ${pct(m.underexposed)} of the fruit (of the photo when no fruit was found) is clipped black (luma at 16 or less), more than ${pct(t.underexposed)}`,
       value: m.underexposed,
       threshold: t.underexposed,
     });
@@ -192,7 +191,8 @@ function perFruit(a: BruiseAnalysis) {
 
 /**
  * Shares of fruit pixels clipped white (two channels or more at 250 or more: one channel alone is a
- * saturated colour, a red peel's R, not lost detail) and black (every channel at 12 or less).
+ * saturated colour, a red peel's R, not lost detail) and black (luma at 16 or less: about 0.5 % of
+ * full scale in linear light, where a JPEG keeps no detail).
  */
 function clipping(work: RasterImage, fruit: Uint8Array) {
   const d = work.data;
@@ -206,19 +206,22 @@ function clipping(work: RasterImage, fruit: Uint8Array) {
     const g = d[i * 4 + 1];
     const b = d[i * 4 + 2];
     if ((r >= 250 ? 1 : 0) + (g >= 250 ? 1 : 0) + (b >= 250 ? 1 : 0) >= 2) over++;
-    else if (r <= 12 && g <= 12 && b <= 12) under++;
+    else if (0.299 * r + 0.587 * g + 0.114 * b <= 16) under++;
   }
   return { over: over / n, under: under / n };
 }
 
 /**
- * Sharpness on the fruit, not the background: the no-reference blur effect of Crété-Roffet et al.
- * (2007, "The blur effect: perception and estimation with a new no-reference perceptual blur
- * metric"): how much of the variation between neighbouring pixels a further 9-tap blur removes
- * (0: all of it, sharp; 1: none, already flat), the larger of the horizontal and vertical figure.
- * Measured on luma inside the fruit eroded by the filter's reach (the outline against the background
- * is no part of it), on a copy where the largest fruit is at most BLUR_FRUIT_SIDE px across, so a
- * blur of the same share of the fruit reads the same at any photo size.
+ * Sharpness of the fruit itself: how wide its own outline is. A blur of any kind (out of focus,
+ * motion) spreads the step from peel to background over a ramp; for a Gaussian blur of sigma s the
+ * ramp's contrast over its steepest slope is s·sqrt(2π), about 2.5 s. Measured on a copy where the
+ * largest fruit is at most BLUR_FRUIT_SIDE px across: the contrast C is the difference of the median
+ * luma of a ring inside the fruit and a ring outside it (8-12 % of the diameter from the outline),
+ * the slope G the median over the outline of the steepest luma gradient within 3 px; the figure is
+ * C / G as a share of the fruit's diameter (0.01 for a sharp photo). The peel's inner texture was
+ * tried first (the blur effect of Crété-Roffet et al. 2007 inside the eroded fruit): on smooth peel
+ * the 8-bit steps of a shading read as sharp edges and a strong blur went unseen (README.md). Null
+ * when the outline has too little contrast (under 12 levels) or too few pixels to measure.
  */
 function blurOnFruit(a: BruiseAnalysis, largestDiameter: number): number | null {
   const { work } = a;
@@ -226,41 +229,53 @@ function blurOnFruit(a: BruiseAnalysis, largestDiameter: number): number | null 
   const size = fitSize(work.width, work.height, Math.round(Math.max(work.width, work.height) * scale));
   const small = downscaleArea(work, size.width, size.height);
   const { width: w, height: h } = small;
-  const inner = erodeSquare(resizeMaskNearest(a.fruit, work.width, work.height, w, h), w, h, 6);
+  const fruit = resizeMaskNearest(a.fruit, work.width, work.height, w, h);
   const luma = new Float32Array(w * h);
   for (let i = 0; i < w * h; i++) {
     luma[i] = 0.299 * small.data[i * 4] + 0.587 * small.data[i * 4 + 1] + 0.114 * small.data[i * 4 + 2];
   }
-  const directions: [number, number][] = [
-    [1, 0],
-    [0, 1],
-  ];
-  let inside = 0;
-  for (let i = 0; i < w * h; i++) inside += inner[i];
-  // Too few pixels inside the fruit (a fruit of a few dozen pixels) give no stable figure.
-  if (inside < BLUR_MIN_PIXELS) return null;
-  let worst: number | null = null;
-  for (const [dx, dy] of directions) {
-    const step = dy * w + dx;
-    let sF = 0;
-    let sV = 0;
-    for (let y = 5; y < h - 5; y++) {
-      for (let x = 5; x < w - 5; x++) {
-        const i = y * w + x;
-        if (!inner[i]) continue;
-        const dF = Math.abs(luma[i] - luma[i - step]);
-        // 9-tap mean along the direction, at i and at its neighbour: their difference is
-        // (luma[i + 4 step] - luma[i - 5 step]) / 9.
-        const dB = Math.abs(luma[i + 4 * step] - luma[i - 5 * step]) / 9;
-        sF += dF;
-        sV += Math.max(0, dF - dB);
+  const diameter = largestDiameter * scale;
+  const inside = outlineDistanceSquared(fruit, w, h);
+  const outside = outlineDistanceSquared(invert(fruit), w, h);
+  const near = (0.08 * diameter) ** 2;
+  const far = (0.12 * diameter) ** 2;
+  const inner: number[] = [];
+  const outer: number[] = [];
+  const outline: number[] = [];
+  for (let y = 4; y < h - 4; y++) {
+    for (let x = 4; x < w - 4; x++) {
+      const i = y * w + x;
+      if (fruit[i] && inside[i] >= near && inside[i] <= far) inner.push(luma[i]);
+      else if (!fruit[i] && outside[i] >= near && outside[i] <= far) outer.push(luma[i]);
+      if (fruit[i] && (!fruit[i - 1] || !fruit[i + 1] || !fruit[i - w] || !fruit[i + w])) outline.push(i);
+    }
+  }
+  if (inner.length < 20 || outer.length < 20 || outline.length < 20) return null;
+  const contrast = Math.abs(median(inner) - median(outer));
+  if (contrast < 12) return null;
+  // Steepest central-difference gradient within 3 px of each outline pixel.
+  const slopes = outline.map((i) => {
+    let best = 0;
+    for (let dy = -3; dy <= 3; dy++) {
+      for (let dx = -3; dx <= 3; dx++) {
+        const j = i + dy * w + dx;
+        if (j - w - 1 < 0 || j + w + 1 >= w * h) continue;
+        const gx = (luma[j + 1] - luma[j - 1]) / 2;
+        const gy = (luma[j + w] - luma[j - w]) / 2;
+        best = Math.max(best, Math.hypot(gx, gy));
       }
     }
-    if (sF === 0) continue;
-    const blur = (sF - sV) / sF;
-    worst = worst === null ? blur : Math.max(worst, blur);
-  }
-  return worst === null ? null : round(worst);
+    return best;
+  });
+  const slope = median(slopes);
+  if (slope <= 0) return null;
+  return round(contrast / slope / diameter, 4);
+}
+
+function median(values: number[]): number {
+  const v = Float64Array.from(values).sort();
+  const m = v.length >> 1;
+  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
 }
 
 /**

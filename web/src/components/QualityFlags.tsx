@@ -8,7 +8,10 @@ import type { QualityFlag } from '@mango/core';
 
 /** The sentence of each flag id (English keys, translated in th.ts); shares are shown as percent. */
 const FLAG_TEXTS: Record<string, { text: string; share?: boolean }> = {
-  blur: { text: 'Out of focus: blur measure {{value}} on the fruit (limit {{threshold}}).' },
+  blur: {
+    text: "Out of focus: the fruit's outline is blurred over {{value}} of its diameter (limit {{threshold}}).",
+    share: true,
+  },
   overexposed: { text: 'Over-exposed: {{value}} of the fruit is clipped white (limit {{threshold}}).', share: true },
   underexposed: { text: 'Under-exposed: {{value}} of the fruit is clipped black (limit {{threshold}}).', share: true },
   'cut-by-edge': {

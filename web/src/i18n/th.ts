@@ -556,8 +556,8 @@ export const th: Record<string, string> = {
   'Photo quality: {{count}} warning(s)': 'คุณภาพภาพถ่าย: ข้อควรระวัง {{count}} ข้อ',
   '{{flagged}} of {{total}} photos were flagged by the photo-quality checks; they were scored all the same.':
     'ภาพ {{flagged}} จาก {{total}} ภาพถูกทำเครื่องหมายโดยการตรวจคุณภาพภาพถ่าย แต่ยังคงคำนวณผลตามปกติ',
-  'Out of focus: blur measure {{value}} on the fruit (limit {{threshold}}).':
-    'ภาพไม่ชัด: ค่าความเบลอบนผล {{value}} (เกณฑ์ {{threshold}})',
+  "Out of focus: the fruit's outline is blurred over {{value}} of its diameter (limit {{threshold}}).":
+    'ภาพไม่ชัด: ขอบของผลเบลอเป็นระยะ {{value}} ของเส้นผ่านศูนย์กลาง (เกณฑ์ {{threshold}})',
   'Over-exposed: {{value}} of the fruit is clipped white (limit {{threshold}}).':
     'แสงมากเกินไป: {{value}} ของผลเป็นสีขาวจนไม่เห็นรายละเอียด (เกณฑ์ {{threshold}})',
   'Under-exposed: {{value}} of the fruit is clipped black (limit {{threshold}}).':

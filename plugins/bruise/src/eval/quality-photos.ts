@@ -3,6 +3,9 @@
  * Node only (sharp): the tests and the quality bench share them. Each returns JPEG bytes.
  */
 import sharp, { type Sharp } from 'sharp';
+import { boundingBox } from '@mango/core';
+import { decodeImage } from '@mango/core/node';
+import { bruiseMasks } from '../analyse.ts';
 import type { QualityFlagId } from '../quality.ts';
 
 const jpeg = async (s: Sharp, quality = 92) => new Uint8Array(await s.jpeg({ quality }).toBuffer());
@@ -18,14 +21,18 @@ export const TRIP_PHOTOS: Record<QualityFlagId, { what: string; make: (photo: Ui
   },
   overexposed: { what: 'x2.5 brighter (+1.3 EV)', make: (p) => jpeg(sharp(p).linear(2.5, 0)) },
   underexposed: {
-    what: 'x0.35 (-1.5 EV) with the blacks crushed (-35 levels)',
-    make: (p) => jpeg(sharp(p).linear(0.35, -35)),
+    what: 'x0.15 (-2.7 EV) with the blacks crushed (-15 levels)',
+    make: (p) => jpeg(sharp(p).linear(0.15, -15)),
   },
   'cut-by-edge': {
-    what: 'cropped to the left 55 % of the width (through a centred fruit)',
+    what: 'cropped through the middle of the fruit (the frame ends at its centre line)',
     make: async (p) => {
-      const { width = 0, height = 0 } = await sharp(p).metadata();
-      return jpeg(sharp(p).extract({ left: 0, top: 0, width: Math.round(0.55 * width), height }));
+      // The fruit as the classical method finds it: the frame's right edge goes through its centre.
+      const masks = await bruiseMasks(await decodeImage(p), { method: 'classical' });
+      const box = boundingBox(masks.fruit, masks.width, masks.height);
+      if (!box) throw new Error('no fruit in the photo to crop through');
+      const right = Math.round(box.x + box.width / 2);
+      return jpeg(sharp(p).rotate().extract({ left: 0, top: 0, width: right, height: masks.height }));
     },
   },
   'fruit-too-small': {
