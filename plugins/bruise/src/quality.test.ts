@@ -15,13 +15,13 @@ const composites = shared ? join(shared, 'data', 'bruise-dev', 'synthetic_compos
 const CLEAN = 'syn_senmango_healthy_188.jpg';
 
 const REASONS: Record<(typeof QUALITY_FLAG_IDS)[number], RegExp> = {
-  blur: /^out of focus: the fruit's outline is blurred over [\d.]+ % of its diameter, more than 5 %/,
-  overexposed: /^over-exposed: \d+(\.\d)? % of the fruit .* clipped white .* more than 10 %/,
-  underexposed: /^under-exposed: \d+(\.\d)? % of the fruit .* clipped black .* more than 10 %/,
+  blur: /^out of focus: the fruit's outline is blurred over [\d.]+ % of its diameter, more than 4 %/,
+  overexposed: /^over-exposed: \d+(\.\d)? % of the fruit's peel .* clipped white .* more than 10 %/,
+  underexposed: /^under-exposed: \d+(\.\d)? % of the fruit's peel .* clipped black .* more than 10 %/,
   'cut-by-edge': /^a fruit is cut by the frame edge along \d+(\.\d)? % of its diameter \(more than 15 %\)/,
   'fruit-too-small': /^fruit too small: the smallest fruit is [\d.]+ px across .* fewer than 64 px/,
   'jpeg-compression': /^heavy JPEG compression: the file was saved at quality 10 .* below 40/,
-  'colour-cast': /^colour cast: the brightest background has chroma [\d.]+ .* above 14, and there is no colour card/,
+  'colour-cast': /^colour cast: the brightest background has chroma [\d.]+ .* above 20, and there is no colour card/,
 };
 
 /** The plugin run as the front ends run it (default options; no model installed: classical). */

@@ -34,10 +34,10 @@ export type QualityFlagId = (typeof QUALITY_FLAG_IDS)[number];
  */
 export const QUALITY_THRESHOLDS = {
   /** width of the fruit's outline (its blur ramp) as a share of the fruit's diameter */
-  blur: 0.05,
-  /** share of fruit pixels with two channels or more at 250 or more */
+  blur: 0.04,
+  /** share of the healthy peel's pixels (lesions left out) with two channels or more at 250 or more */
   overexposed: 0.1,
-  /** share of fruit pixels with luma at 16 or less */
+  /** share of the healthy peel's pixels (lesions left out) with luma at 16 or less */
   underexposed: 0.1,
   /** the longest stretch of a fruit's outline on the frame edge, as a share of its diameter */
   cutByEdge: 0.15,
@@ -46,7 +46,7 @@ export const QUALITY_THRESHOLDS = {
   /** the IJG quality of the JPEG's quantisation table */
   jpegQuality: 40,
   /** CIELAB chroma C*ab of the brightest background, no colour card in the photo */
-  colourCast: 14,
+  colourCast: 20,
 } as const;
 
 /** Long side, in pixels, the fruit is brought to (when larger) before its sharpness is measured. */
@@ -77,7 +77,7 @@ export function measureQuality(
   // No fruit found, or only a fragment under 1 % of the frame (a photo too dark or too bright to
   // segment): the whole frame's clipping.
   const fruitShare = a.fruit.reduce((n, v) => n + v, 0) / a.fruit.length;
-  const exposure = clipping(work, fruitShare >= 0.01 ? a.fruit : new Uint8Array(a.fruit.length).fill(1));
+  const exposure = clipping(work, fruitShare >= 0.01 ? healthyPeel(a) : new Uint8Array(a.fruit.length).fill(1));
   // The copy lesions are found on: the working copy, or for the model the larger copy it reads.
   const longWork = Math.max(work.width, work.height);
   const longPhoto = Math.max(a.width, a.height);
@@ -114,14 +114,14 @@ export function qualityFlags(m: QualityMeasures, colourCard = false): QualityFla
   if (m.overexposed !== null && m.overexposed > t.overexposed)
     flags.push({
       id: 'overexposed',
-      message: `over-exposed: ${pct(m.overexposed)} of the fruit (of the photo when no fruit was found) is clipped white (two channels at 250 or more), more than ${pct(t.overexposed)}`,
+      message: `over-exposed: ${pct(m.overexposed)} of the fruit's peel (of the photo when no fruit was found) is clipped white (two channels at 250 or more), more than ${pct(t.overexposed)}`,
       value: m.overexposed,
       threshold: t.overexposed,
     });
   if (m.underexposed !== null && m.underexposed > t.underexposed)
     flags.push({
       id: 'underexposed',
-      message: `under-exposed: ${pct(m.underexposed)} of the fruit (of the photo when no fruit was found) is clipped black (luma at 16 or less), more than ${pct(t.underexposed)}`,
+      message: `under-exposed: ${pct(m.underexposed)} of the fruit's peel (of the photo when no fruit was found) is clipped black (luma at 16 or less), more than ${pct(t.underexposed)}`,
       value: m.underexposed,
       threshold: t.underexposed,
     });
@@ -187,6 +187,26 @@ function perFruit(a: BruiseAnalysis) {
     edge = Math.max(edge, longest / d);
   }
   return { smallestDiameter: smallest, largestDiameter: largest, edge };
+}
+
+/**
+ * The fruit without its lesions: a dark rot or bruise is the finding, not a fault of the exposure.
+ * When the lesions cover most of the fruit (a photo so dark that its peel reads as lesion) the
+ * whole fruit.
+ */
+function healthyPeel(a: BruiseAnalysis): Uint8Array {
+  const peel = new Uint8Array(a.fruit.length);
+  let fruit = 0;
+  let healthy = 0;
+  for (let i = 0; i < peel.length; i++) {
+    if (!a.fruit[i]) continue;
+    fruit++;
+    if (!a.bruise[i]) {
+      peel[i] = 1;
+      healthy++;
+    }
+  }
+  return healthy * 2 >= fruit ? peel : a.fruit;
 }
 
 /**

@@ -327,7 +327,7 @@ export default function Run() {
         )}
 
         {bruise && flagged.length > 0 && (
-          <div className="card" data-testid="run-quality">
+          <div className="card" data-testid="run-quality" style={{ marginTop: 20 }}>
             <h2>{t('Photo quality')}</h2>
             <p>
               {t(
