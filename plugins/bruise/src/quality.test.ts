@@ -15,7 +15,7 @@ const composites = shared ? join(shared, 'data', 'bruise-dev', 'synthetic_compos
 const CLEAN = 'syn_senmango_healthy_188.jpg';
 
 const REASONS: Record<(typeof QUALITY_FLAG_IDS)[number], RegExp> = {
-  blur: /^out of focus: the fruit's outline is blurred over [\d.]+ % of its diameter, more than 4 %/,
+  blur: /^out of focus: the fruit's outline is blurred over [\d.]+ % of its diameter, more than 3.5 %/,
   overexposed: /^over-exposed: \d+(\.\d)? % of the fruit's peel .* clipped white .* more than 10 %/,
   underexposed: /^under-exposed: \d+(\.\d)? % of the fruit's peel .* clipped black .* more than 10 %/,
   'cut-by-edge': /^a fruit is cut by the frame edge along \d+(\.\d)? % of its diameter \(more than 15 %\)/,

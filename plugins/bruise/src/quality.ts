@@ -34,7 +34,7 @@ export type QualityFlagId = (typeof QUALITY_FLAG_IDS)[number];
  */
 export const QUALITY_THRESHOLDS = {
   /** width of the fruit's outline (its blur ramp) as a share of the fruit's diameter */
-  blur: 0.04,
+  blur: 0.035,
   /** share of the healthy peel's pixels (lesions left out) with two channels or more at 250 or more */
   overexposed: 0.1,
   /** share of the healthy peel's pixels (lesions left out) with luma at 16 or less */
@@ -48,6 +48,9 @@ export const QUALITY_THRESHOLDS = {
   /** CIELAB chroma C*ab of the brightest background, no colour card in the photo */
   colourCast: 20,
 } as const;
+
+/** How close to the frame (working pixels) a fruit's outline counts as lying along it. */
+const EDGE_MARGIN = 2;
 
 /** Long side, in pixels, the fruit is brought to (when larger) before its sharpness is measured. */
 export const BLUR_FRUIT_SIDE = 320;
@@ -162,17 +165,26 @@ function perFruit(a: BruiseAnalysis) {
   const k = a.fruitCount;
   const area = new Float64Array(k + 1);
   for (let i = 0; i < w * h; i++) area[a.fruitLabels[i]]++;
-  // Pixels of each fruit on each of the four sides of the frame: a fruit cut by the frame lies
-  // along it; its stretch on the longest side, as a share of its diameter, is the figure.
+  // Pixels of each fruit along each of the four sides of the frame, within EDGE_MARGIN px of it (the
+  // learned segmentation may stop a pixel short of the frame): a fruit cut by the frame lies along
+  // it; its stretch on the longest side, as a share of its diameter, is the figure.
   const sides = new Float64Array((k + 1) * 4);
-  for (let x = 0; x < w; x++) {
-    sides[a.fruitLabels[x] * 4]++;
-    sides[a.fruitLabels[(h - 1) * w + x] * 4 + 1]++;
-  }
-  for (let y = 0; y < h; y++) {
-    sides[a.fruitLabels[y * w] * 4 + 2]++;
-    sides[a.fruitLabels[y * w + w - 1] * 4 + 3]++;
-  }
+  const margin = Math.min(EDGE_MARGIN, w - 1, h - 1);
+  const along = (side: number, n: number, at: (along: number, depth: number) => number) => {
+    for (let p = 0; p < n; p++) {
+      for (let d = 0; d <= margin; d++) {
+        const l = a.fruitLabels[at(p, d)];
+        if (l) {
+          sides[l * 4 + side]++;
+          break;
+        }
+      }
+    }
+  };
+  along(0, w, (x, d) => d * w + x);
+  along(1, w, (x, d) => (h - 1 - d) * w + x);
+  along(2, h, (y, d) => y * w + d);
+  along(3, h, (y, d) => y * w + w - 1 - d);
   let largest = 0;
   for (let l = 1; l <= k; l++) largest = Math.max(largest, Math.sqrt((4 * area[l]) / Math.PI));
   let smallest = Infinity;
