@@ -83,6 +83,7 @@ const out = flag('--json');
 if (out) writeFileSync(out, JSON.stringify(rows, null, 1));
 
 const variants = Number(flag('--variants') ?? 0);
+const onlyIds = flag('--variant-ids')?.split(',');
 /** The figure each check compares, by flag id. */
 const FIGURE: Record<string, keyof QualityMeasures> = {
   blur: 'blur',
@@ -102,6 +103,7 @@ if (variants > 0) {
       const bytes = new Uint8Array(readFileSync(join(dir, file)));
       const original = await measureFile(bytes, file);
       for (const [id, trip] of Object.entries(TRIP_PHOTOS)) {
+        if (onlyIds && !onlyIds.includes(id)) continue;
         const m = await measureFile(await trip.make(bytes), file);
         const entry = (made[id] ??= { tripped: 0, n: 0, pairs: [] });
         entry.n++;

@@ -50,7 +50,7 @@ export const QUALITY_THRESHOLDS = {
 } as const;
 
 /** How close to the frame (working pixels) a fruit's outline counts as lying along it. */
-const EDGE_MARGIN = 2;
+const EDGE_MARGIN = 1;
 
 /** Long side, in pixels, the fruit is brought to (when larger) before its sharpness is measured. */
 export const BLUR_FRUIT_SIDE = 320;
@@ -193,8 +193,9 @@ function perFruit(a: BruiseAnalysis) {
     if (!area[l]) continue;
     const d = Math.sqrt((4 * area[l]) / Math.PI);
     // Pieces under a third of the largest fruit's diameter (a tenth of its area) are fragments of
-    // the segmentation, not a fruit the photo was taken of: they do not decide the size check.
-    if (d >= largest / Math.sqrt(10)) smallest = Math.min(smallest, d);
+    // the segmentation, not a fruit the photo was taken of: they decide neither check.
+    if (d < largest / Math.sqrt(10)) continue;
+    smallest = Math.min(smallest, d);
     const longest = Math.max(sides[l * 4], sides[l * 4 + 1], sides[l * 4 + 2], sides[l * 4 + 3]);
     edge = Math.max(edge, longest / d);
   }
