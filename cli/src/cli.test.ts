@@ -261,7 +261,7 @@ describe('mango CLI', () => {
     const csv = join(dir, 'lot.csv');
     expect((await mango(['bruise', lot, '--method', 'classical', '--out', csv])).code).toBe(0);
     expect(fs.readFileSync(csv, 'utf8').split('\n')[0]).toBe(
-      'image,fruit_count,fruit_pixels,bruise_pixels,bruise_percent,non_bruise_percent,lesion_count,colour_difference,method,model_id,px_per_cm,fruit_area_cm2,bruise_area_cm2,scale_status,scale_source,error',
+      'image,fruit_count,fruit_pixels,bruise_pixels,bruise_percent,non_bruise_percent,lesion_count,colour_difference,method,model_id,px_per_cm,fruit_area_cm2,bruise_area_cm2,scale_status,scale_source,quality,error',
     );
     expect(JSON.parse(fs.readFileSync(`${csv}.provenance.json`, 'utf8')).inputs).toEqual(sidecar.inputs);
 

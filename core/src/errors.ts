@@ -18,7 +18,9 @@ export type MangoErrorCode =
   /** the server's work queue is full: try again later (answered with Retry-After) */
   | 'BUSY'
   /** one photo took longer than the per-photo time limit */
-  | 'TIMED_OUT';
+  | 'TIMED_OUT'
+  /** the photo failed a quality check the caller made strict (e.g. the bruise tool's strictQuality) */
+  | 'POOR_QUALITY';
 
 const STATUS: Record<MangoErrorCode, number> = {
   INVALID_INPUT: 400,
@@ -35,6 +37,7 @@ const STATUS: Record<MangoErrorCode, number> = {
   NOT_AVAILABLE: 501,
   BUSY: 503,
   TIMED_OUT: 422,
+  POOR_QUALITY: 422,
 };
 
 export class MangoError extends Error {

@@ -9,6 +9,11 @@ export interface RasterImage {
    * report them at this size.
    */
   source?: { width: number; height: number };
+  /**
+   * Set by the decoders when the photo was a JPEG: the IJG quality (1-100) its luminance
+   * quantisation table stands for (core/src/jpeg.ts), for checks of heavy compression.
+   */
+  jpegQuality?: number;
 }
 
 /** The size of the photo a raster stands for: its `source` when it is a reduced copy, else its own. */

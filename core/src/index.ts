@@ -1,4 +1,5 @@
 export * from './image.ts';
+export * from './jpeg.ts';
 export * from './errors.ts';
 export * from './plugin.ts';
 export * from './registry.ts';

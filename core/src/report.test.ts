@@ -154,3 +154,29 @@ describe('run report: plots', () => {
     expect(reportHtml(f)).not.toContain('<h2>Plots</h2>');
   });
 });
+
+describe('photo-quality section of the report', () => {
+  const flag = (id: string, message: string) => ({ id, message, value: 0.3, threshold: 0.1 });
+  it('lists each flag with its reason, value and threshold, escaped; counts the photos that passed', () => {
+    const html = reportHtml(
+      file([
+        { name: 'ok.jpg', fruits: [fruit(1)], extra: { quality: { flags: [] } } },
+        {
+          name: 'bright.jpg',
+          fruits: [fruit(2)],
+          extra: { quality: { flags: [flag('overexposed', 'over-exposed: 30 % <clipped> & more')] } },
+        },
+      ]),
+    );
+    expect(html).toContain('<h2>Photo quality</h2>');
+    expect(html).toContain('1 of 2 photo(s) passed every check; 1 flagged.');
+    expect(html).toContain(
+      '<tr><td>bright.jpg</td><td><span class="flag">overexposed</span></td><td>over-exposed: 30 % &lt;clipped&gt; &amp; more</td><td class="num">0.3</td><td class="num">0.1</td></tr>',
+    );
+  });
+  it('says so when the results hold no checks (made before them)', () => {
+    expect(reportHtml(file([{ name: 'old.jpg', fruits: [fruit(1)] }]))).toContain(
+      'These results hold no photo-quality checks.',
+    );
+  });
+});

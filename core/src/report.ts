@@ -108,6 +108,27 @@ function fruitSection(items: ReturnType<typeof bruiseFiguresOf>): string {
   return `<table class="fruit">${head}${body}</table>${lot}`;
 }
 
+/**
+ * The photo-quality checks: one row per flag a photo raised (its message: why, in words and
+ * figures), and how many photos were checked and passed.
+ */
+function qualitySection(file: ResultsFile): string {
+  const checked = file.photos.filter((p) => isBruiseFigures(p.result) && p.result.quality);
+  if (checked.length === 0) return '<p>These results hold no photo-quality checks.</p>';
+  const rows = checked.flatMap((photo) =>
+    isBruiseFigures(photo.result)
+      ? (photo.result.quality?.flags ?? []).map(
+          (f) =>
+            `<tr><td>${escapeHtml(photo.filename)}</td><td><span class="flag">${escapeHtml(f.id)}</span></td><td>${escapeHtml(f.message)}</td><td class="num">${escapeHtml(String(f.value))}</td><td class="num">${escapeHtml(String(f.threshold))}</td></tr>`,
+        )
+      : [],
+  );
+  const flagged = checked.filter((p) => isBruiseFigures(p.result) && (p.result.quality?.flags.length ?? 0) > 0);
+  const head = `<p class="quality-summary">${checked.length - flagged.length} of ${checked.length} photo(s) passed every check; ${flagged.length} flagged.</p>`;
+  if (rows.length === 0) return head;
+  return `${head}<table class="quality"><thead><tr><th>Photo</th><th>Flag</th><th>Why</th><th class="num">Value</th><th class="num">Threshold</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
 const STYLE = `
 body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2a1f;margin:2rem auto;max-width:1100px;padding:0 1rem}
 h1{font-size:1.6rem;margin-bottom:.2rem}h2{font-size:1.15rem;margin-top:2rem;border-bottom:2px solid #f0a830;padding-bottom:.2rem}
@@ -119,6 +140,7 @@ td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}.stats th{font-
 .label{position:absolute;bottom:-1.4rem;font-size:11px;color:#555;white-space:nowrap}.axis{margin-top:1.8rem;color:#5a6b5a;font-size:12px}
 .gallery{display:grid;grid-template-columns:repeat(auto-fill,minmax(320px,1fr));gap:12px}.pair{display:flex;gap:4px}.pair img{width:50%;object-fit:contain}.gallery figure{margin:0;border:1px solid #e3e8e3;border-radius:6px;padding:6px}
 .gallery img{max-width:100%;display:block;margin:auto}.gallery figcaption{font-size:12px;margin-top:4px;word-break:break-all}
+.flag{display:inline-block;background:#fde7c2;color:#7a4100;border-radius:4px;padding:0 .4rem;font-size:12px;white-space:nowrap}
 pre{background:#f5f7f5;padding:.8rem;border-radius:6px;overflow:auto;font-size:12px}code{word-break:break-all}
 .plots figure{margin:1rem 0;overflow-x:auto}.plots figcaption{font-size:12px;color:#5a6b5a}.plots svg{max-width:100%;height:auto}
 @media print{.gallery{grid-template-columns:repeat(4,1fr)}}`;
@@ -221,6 +243,8 @@ ${histogram(values)}
 ${options.plots ? `<h2>Plots</h2>\n${options.plots}` : ''}
 <h2>Photos</h2>
 <table class="photos"><thead><tr><th>Photo</th><th class="num">Fruit</th><th class="num">Fruit pixels</th><th class="num">Bruise %</th><th class="num">Non-bruise %</th><th class="num">Lesions</th><th class="num">Colour difference (ΔE00)</th><th>Method</th><th>sha256</th></tr></thead><tbody>${rows}</tbody></table>
+<h2>Photo quality</h2>
+${qualitySection(file)}
 <h2>Fruit</h2>
 ${fruitSection(items)}
 <h2>Overlays</h2>

@@ -58,9 +58,9 @@ describe('tidy tables', () => {
     const old = item('old.png', [fruit(1, 2, null)], { severity: 7.25 });
     delete (old as Partial<BruiseFigures>).colour_difference;
     expect(imageTableCsv([items[1], old]).split('\n')).toEqual([
-      'image,fruit_count,fruit_pixels,bruise_pixels,bruise_percent,non_bruise_percent,lesion_count,colour_difference,method,model_id,px_per_cm,fruit_area_cm2,bruise_area_cm2,scale_status,scale_source,error',
-      'c.png,1,1000,40,4,96,1,12,classical,,,,,none,,',
-      'old.png,1,1000,20,2,98,1,7.25,classical,,,,,none,,',
+      'image,fruit_count,fruit_pixels,bruise_pixels,bruise_percent,non_bruise_percent,lesion_count,colour_difference,method,model_id,px_per_cm,fruit_area_cm2,bruise_area_cm2,scale_status,scale_source,quality,error',
+      'c.png,1,1000,40,4,96,1,12,classical,,,,,none,,,',
+      'old.png,1,1000,20,2,98,1,7.25,classical,,,,,none,,,',
       '',
     ]);
   });
@@ -83,14 +83,23 @@ describe('tidy tables', () => {
       given,
     ]).split('\n');
     expect(lines.slice(1)).toEqual([
-      'coin.png,1,1000,20,2,98,1,,classical,,40,0.625,0.0125,found,reference,',
-      "'=evil.jpg,,,,,,,,,,,,,,,not a supported image",
-      'nocoin.png,1,1000,0,0,100,0,,classical,,,,,not-found,,',
-      'typed.png,1,1000,0,0,100,0,,classical,,12,,,given,given,',
+      'coin.png,1,1000,20,2,98,1,,classical,,40,0.625,0.0125,found,reference,,',
+      "'=evil.jpg,,,,,,,,,,,,,,,,not a supported image",
+      'nocoin.png,1,1000,0,0,100,0,,classical,,,,,not-found,,,',
+      'typed.png,1,1000,0,0,100,0,,classical,,12,,,given,given,,',
       '',
     ]);
     expect(scaleStatusOf(notFound)).toBe('not-found');
     expect(fruitTableCsv([found]).split('\n')[1].endsWith(',found')).toBe(true);
+  });
+
+  it('the quality column holds the ids of the flags a photo raised, joined by ;', () => {
+    const flag = (id: string) => ({ id, message: `${id}: why`, value: 1, threshold: 0.5 });
+    const flagged = item('f.jpg', [fruit(1, 2, null)], { quality: { flags: [flag('blur'), flag('overexposed')] } });
+    const passed = item('p.jpg', [fruit(1, 2, null)], { quality: { flags: [] } });
+    const rows = imageTableCsv([flagged, passed]).split('\n');
+    expect(rows[1].split(',').at(-2)).toBe('blur;overexposed');
+    expect(rows[2].split(',').at(-2)).toBe('');
   });
 
   it("keeps data.csv's four columns with 2-decimal percentages", () => {

@@ -210,6 +210,8 @@ export const FRUIT_COLUMNS: CsvColumn<FruitRow>[] = [
 ];
 
 const lesionTotal = (r: BruiseFigures) => r.fruits.reduce((a, f) => a + f.lesion_count, 0);
+/** The ids of the photo-quality flags a photo raised, joined by ';' (empty: none, or not checked). */
+export const qualityCell = (r: Pick<BruiseFigures, 'quality'>) => (r.quality?.flags ?? []).map((f) => f.id).join(';');
 
 /** A photo that could not be scored: its name and the reason (a stored run's failed item, a CLI failure). */
 export interface FailedPhoto {
@@ -253,6 +255,7 @@ export const IMAGE_COLUMNS: CsvColumn<ImageRow>[] = [
       ['bruise_area_cm2', (r) => blank(r.bruise_area_cm2)],
       ['scale_status', scaleStatusOf],
       ['scale_source', (r) => blank(r.scale_source)],
+      ['quality', qualityCell],
     ] satisfies CsvColumn<BruiseFigures>[]
   ).map(scored),
   ['error', (r) => (isFailedPhoto(r) ? r.error : '')],

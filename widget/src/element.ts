@@ -315,6 +315,14 @@ export class MangoBruiseWidget extends ElementBase {
         figure('healthy', t.healthy, formatPercent(item.non_bruise_percent));
         figure('pixels', t.fruitPixels, formatCount(item.total_mango_pixels));
         li.append(dl);
+        const flags = item.quality?.flags ?? [];
+        if (flags.length) {
+          const box = el('div', { class: 'quality', part: 'quality', role: 'note' });
+          const list = el('ul');
+          for (const f of flags) list.append(el('li', { 'data-flag': f.id }, f.message));
+          box.append(el('strong', {}, t.quality(flags.length)), list);
+          li.append(box);
+        }
         if (item.fruits?.length) li.append(this.fruitTable(item.fruits, t));
         return li;
       }),

@@ -26,6 +26,8 @@ export interface WidgetStrings {
   area: string;
   overlayAlt: (filename: string) => string;
   localNote: string;
+  /** the heading of a photo's photo-quality flags (their reasons are the plugin's words) */
+  quality: (count: number) => string;
 }
 
 const en: WidgetStrings = {
@@ -53,6 +55,7 @@ const en: WidgetStrings = {
   area: 'Area (cm²)',
   overlayAlt: (f) => `Bruise overlay of ${f}: bruised areas are highlighted`,
   localNote: 'Photos are measured in this browser and never uploaded.',
+  quality: (n) => `Photo quality: ${n} warning${n === 1 ? '' : 's'}`,
 };
 
 const th: WidgetStrings = {
@@ -80,6 +83,7 @@ const th: WidgetStrings = {
   area: 'พื้นที่ (ตร.ซม.)',
   overlayAlt: (f) => `ภาพซ้อนรอยช้ำของ ${f}: บริเวณที่ช้ำถูกเน้นสี`,
   localNote: 'รูปถูกวัดในเบราว์เซอร์นี้และไม่ถูกอัปโหลด',
+  quality: (n) => `คุณภาพภาพถ่าย: ข้อควรระวัง ${n} ข้อ`,
 };
 
 export const LOCALES: Record<string, WidgetStrings> = { en, th };

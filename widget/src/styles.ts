@@ -67,6 +67,8 @@ progress[hidden] { display: none; }
 .figures { display: flex; flex-wrap: wrap; gap: 8px 24px; margin: 10px 0 0; }
 .figures div { display: flex; flex-direction: column; }
 .figures dt { color: var(--_muted); font-size: 0.85em; }
+.quality { margin: 10px 0 0; padding: 6px 10px; border: 1px solid #f0b45a; background: #fff7e8; border-radius: 6px; color: #5a3300; }
+.quality ul { margin: 4px 0 0; padding-left: 1.2em; }
 .figures dd { margin: 0; font-size: 1.3em; font-weight: 700; font-variant-numeric: tabular-nums; }
 .figures .bruise dd { color: var(--_bruise); }
 .figures .healthy dd { color: var(--_healthy); }

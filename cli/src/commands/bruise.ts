@@ -79,6 +79,7 @@ interface BruiseFlags extends MetaFlags {
   referenceMm?: string;
   colourCard?: string;
   cardKind?: string;
+  strictQuality?: boolean;
   grades?: string;
   weights?: string;
   lot?: string;
@@ -108,6 +109,10 @@ export const BRUISE_FLAG_HELP: Record<string, FlagHelp> = {
       'auto: correct each photo to a ColorChecker found in it (and take the scale from it when no other is given); off: never',
   },
   cardKind: { value: 'classic|passport', description: 'the ColorChecker in the photos (its size sets the scale)' },
+  strictQuality: {
+    description:
+      'refuse photos that fail a photo-quality check (blur, exposure, cut by the edge, fruit too small, JPEG compression, colour cast): listed as failed; without it they are scored and flagged (column quality)',
+  },
 };
 
 /** Each photo's warnings (a reference object not found, ...) on stderr, one line each. */
@@ -128,7 +133,7 @@ export function bruiseCommand(program: Command) {
     .option('--overlays <dir>', 'write each overlay (fruit outline, bruises tinted) as <name>.overlay.jpg')
     .option('--masks <dir>', 'write <name>.fruit.png and <name>.bruise.png (8-bit, 0 or 255, input size)');
   addSchemaOptions(cmd, BruiseOptions, {
-    only: ['method', 'pxPerCm', 'referenceMm', 'requireScale', 'colourCard', 'cardKind'],
+    only: ['method', 'pxPerCm', 'referenceMm', 'requireScale', 'colourCard', 'cardKind', 'strictQuality'],
     help: BRUISE_FLAG_HELP,
   });
   cmd
@@ -153,7 +158,7 @@ export function bruiseCommand(program: Command) {
     .option('--api-key <key>', 'the API key for --server (default: MANGO_API_KEY)')
     .action(async (inputs: string[], o: BruiseFlags) => {
       const options = parseOrExit(BruiseOptions, readSchemaOptions(BruiseOptions, o));
-      // The options the plugin runs with (and provenance records): method, and the scale when given.
+      // The options the plugin runs with (and provenance records): method, the scale and strict quality when given.
       const pluginOptions = {
         method: options.method,
         ...(options.pxPerCm ? { pxPerCm: options.pxPerCm } : {}),
@@ -161,6 +166,7 @@ export function bruiseCommand(program: Command) {
         ...(options.requireScale ? { requireScale: true } : {}),
         ...(options.colourCard !== 'auto' ? { colourCard: options.colourCard } : {}),
         ...(options.cardKind !== 'classic' ? { cardKind: options.cardKind } : {}),
+        ...(options.strictQuality ? { strictQuality: true } : {}),
       };
       const maxPixels = maxPixelsOf(o);
       // Grades: the rules and the weights are checked before any photo is read (usage errors, exit 2).

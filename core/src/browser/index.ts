@@ -2,6 +2,7 @@
 import type { DecodedImage, DecodeOptions, ImageBackend } from '../plugin.ts';
 import type { RasterImage } from '../image.ts';
 import { corruptImage, emptyFile, unsupportedImage } from '../errors.ts';
+import { jpegQuality } from '../jpeg.ts';
 
 type AnyCanvas = OffscreenCanvas | HTMLCanvasElement;
 
@@ -68,6 +69,8 @@ export async function decodeImage(
     }
   const image: DecodedImage = { width: id.width, height: id.height, data: id.data, format, hasAlpha };
   if (scale < 1) image.source = full;
+  const quality = format === 'jpeg' ? jpegQuality(bytes) : null;
+  if (quality !== null) image.jpegQuality = quality;
   return image;
 }
 

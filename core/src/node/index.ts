@@ -3,6 +3,7 @@ import sharp, { type Metadata } from 'sharp';
 import type { DecodedImage, DecodeOptions, ImageBackend } from '../plugin.ts';
 import { hasTransparency, type RasterImage } from '../image.ts';
 import { MangoError, corruptImage, emptyFile, unsupportedImage } from '../errors.ts';
+import { jpegQuality } from '../jpeg.ts';
 
 export { readCsv } from './csv.ts';
 
@@ -120,6 +121,8 @@ export async function decodeImage(
       hasAlpha: info.hasAlpha,
     };
     if (max !== undefined && Math.max(info.width, info.height) > max) image.source = info.oriented;
+    const quality = info.format === 'jpeg' ? jpegQuality(bytes) : null;
+    if (quality !== null) image.jpegQuality = quality;
     return image;
   } catch (e) {
     throw corruptImage(`${label(name)}the image data is corrupt or truncated: ${(e as Error).message}`, e);

@@ -144,6 +144,20 @@ export const ColourCardResult = z.object({
 });
 export type ColourCardResult = z.infer<typeof ColourCardResult>;
 
+/** One photo-quality check a photo failed: why in words, the measured figure and its threshold. */
+export const QualityFlag = z.object({
+  /** blur, overexposed, underexposed, cut-by-edge, fruit-too-small, jpeg-compression, colour-cast */
+  id: z.string(),
+  message: z.string(),
+  value: z.number(),
+  threshold: z.number(),
+});
+export type QualityFlag = z.infer<typeof QualityFlag>;
+
+/** The photo-quality checks of a result: the flags it raised (empty: every check passed). */
+export const PhotoQuality = z.object({ flags: z.array(QualityFlag) });
+export type PhotoQuality = z.infer<typeof PhotoQuality>;
+
 /** Bruise result item. The first five fields are the original contract; the rest are additions. */
 export const BruiseResultItem = z.object({
   filename: z.string(),
@@ -187,6 +201,8 @@ export const BruiseResultItem = z.object({
   grades: z.string().optional(),
   /** the photo's experiment metadata (fields meta / meta_csv), when they were given */
   meta: PhotoMeta.optional(),
+  /** photo-quality checks (blur, exposure, cut by the edge, fruit size, JPEG compression, colour cast) */
+  quality: PhotoQuality.optional(),
   /** the stored run of the call (GET /api-node/runs/{id}); null when it is not stored (browser partner keys) */
   run_id: z.string().nullable().optional(),
 });

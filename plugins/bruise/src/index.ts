@@ -1,8 +1,9 @@
-import { definePlugin, invalidInput, throwIfAborted, wantsImage, type PluginImages } from '@mango/core';
+import { MangoError, definePlugin, invalidInput, throwIfAborted, wantsImage, type PluginImages } from '@mango/core';
 import { analyseBruise, fullResolutionLabels, fullResolutionMasks, scaleOf, summariseBruise } from './analyse.ts';
 import { renderOverlay } from './overlay.ts';
 import { BRUISE_IMAGES, BruiseOptions, BruiseResult } from './schema.ts';
 import { bruiseRuns } from './runs.ts';
+import { measureQuality, qualityFlags } from './quality.ts';
 
 export const BRUISE_VERSION = '0.1.0';
 
@@ -53,6 +54,15 @@ export default definePlugin({
       ...scale.fields,
       ...(scale.warnings.length ? { warnings: scale.warnings } : {}),
     };
+    // Photo-quality checks; a colour card in the photo (when a card step reported one) corrects casts.
+    const card = (summary as { colour_card?: { found?: boolean } | null }).colour_card;
+    const flags = qualityFlags(measureQuality(analysis, image, options), card?.found === true);
+    if (options.strictQuality && flags.length > 0) {
+      throw new MangoError(
+        'POOR_QUALITY',
+        `${ctx.filename}: refused by strict quality: ${flags.map((f) => f.message).join('; ')}`,
+      );
+    }
     // The masks of this same analysis: their pixel counts are the result's.
     const images: PluginImages = {};
     const ref = analysis.reference;
@@ -88,6 +98,7 @@ export default definePlugin({
     const result: BruiseResult = {
       filename: ctx.filename,
       ...summary,
+      quality: { flags },
       images,
       version: BRUISE_VERSION,
       elapsed_ms: Math.round((performance.now() - start) * 10) / 10,

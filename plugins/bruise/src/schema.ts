@@ -77,6 +77,12 @@ export const BruiseOptions = z.object({
     .max(0.1)
     .default(0.002)
     .describe('smallest lesion kept, as a fraction of its fruit area (lenticel dots are smaller)'),
+  strictQuality: z
+    .boolean()
+    .default(false)
+    .describe(
+      'refuse a photo that fails a photo-quality check (blur, exposure, fruit cut by the edge or too small, heavy JPEG compression, colour cast) instead of scoring and flagging it',
+    ),
 });
 export type BruiseOptions = z.output<typeof BruiseOptions>;
 export type BruiseOptionsInput = z.input<typeof BruiseOptions>;

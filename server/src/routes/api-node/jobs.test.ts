@@ -147,6 +147,31 @@ describe.each(TEST_DATABASES)('batch jobs on %s', (database) => {
     }
   });
 
+  it('strict_quality in a job: a flagged photo is stored as failed with the reason, the others are scored', async () => {
+    const q10 = await encodeImage(bruisedPairScene().image, 'jpeg', { quality: 10 });
+    const sent = await submit(
+      server.url,
+      alice.accessToken,
+      [
+        ['pair.png', png],
+        ['pair-q10.jpg', q10],
+      ],
+      { operation: 'bruise', options: JSON.stringify({ method: 'classical', strict_quality: true }) },
+    );
+    expect(sent.status).toBe(202);
+    const end = await followJob(server.url, sent.body.id!, alice.accessToken, () => {});
+    expect(end).toMatchObject({ state: 'done', total: 2, done: 1, failed: 1 });
+    const run = await api.get<{ options: Record<string, unknown>; items: { result: Record<string, unknown> }[] }>(
+      `/api-node/runs/${end.run_id}`,
+      alice.accessToken,
+    );
+    expect(run.body.options).toMatchObject({ strictQuality: true });
+    expect(run.body.items[0].result.quality).toEqual({ flags: [] });
+    expect(run.body.items[1].result.error).toMatch(
+      /^pair-q10\.jpg: refused by strict quality: heavy JPEG compression: the file was saved at quality 10 /,
+    );
+  });
+
   it('refuses a bad operation, bad options and no photos with 400', async () => {
     expect((await submit(server.url, alice.accessToken, [['a.png', png]], { operation: 'resize' })).status).toBe(400);
     const badOptions = await submit(server.url, alice.accessToken, [['a.png', png]], {

@@ -15,7 +15,7 @@ import { client, signUp, type Client, type SignedIn } from '../../testing/accoun
 const FRUIT_HEADER =
   'image,fruit,bbox_x,bbox_y,bbox_w,bbox_h,fruit_pixels,bruise_pixels,bruise_percent,lesion_count,fruit_area_cm2,bruise_area_cm2,colour_difference,grade,size_group,weight_g,size_source,scale_status';
 const IMAGE_HEADER =
-  'image,fruit_count,fruit_pixels,bruise_pixels,bruise_percent,non_bruise_percent,lesion_count,colour_difference,method,model_id,px_per_cm,fruit_area_cm2,bruise_area_cm2,scale_status,scale_source,error';
+  'image,fruit_count,fruit_pixels,bruise_pixels,bruise_percent,non_bruise_percent,lesion_count,colour_difference,method,model_id,px_per_cm,fruit_area_cm2,bruise_area_cm2,scale_status,scale_source,quality,error';
 
 /** Two shaded mangoes on a grey table, the left one with a dark brown bruise. */
 const twoMangoes = () => encodeImage(bruisedPairScene().image, 'png');

@@ -5,6 +5,8 @@ import { decodeImage, encodeImage } from '@mango/core/node';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MODELS_DIR, readManifest } from '@mango/models';
+import { SHARED_MISSING, sharedDir } from '@mango/core/testing/node';
+import sharp from 'sharp';
 import { client, signUp } from '../../testing/accounts.ts';
 import { startTestServer, type TestServer } from '../../testing/index.ts';
 
@@ -360,6 +362,47 @@ describe('/api-py input handling', () => {
     expect(p.fruits[0].bruise_percent).toBeGreaterThan(1);
     expect(p.fruits.map((f) => f.grade)).toEqual(['B', 'A', 'A']);
   });
+
+  const shared = sharedDir();
+  it.skipIf(!shared)(
+    `quality flags on each item; strict_quality refuses a flagged photo with its reason${shared ? '' : ` (${SHARED_MISSING})`}`,
+    async () => {
+      const clean = readFileSync(
+        join(shared!, 'data/bruise-dev/synthetic_composites/images/syn_senmango_healthy_188.jpg'),
+      );
+      const q10 = new Uint8Array(await sharp(clean).jpeg({ quality: 10 }).toBuffer());
+      const res = await post(
+        '/api-py/python/bruise_detection/Classical',
+        await form([
+          ['clean.jpg', clean],
+          ['q10.jpg', q10],
+        ]),
+      );
+      expect(res.status).toBe(200);
+      const [ok, flagged] = (await res.json()) as { quality: { flags: { id: string; value: number }[] } }[];
+      expect(ok.quality).toEqual({ flags: [] });
+      expect(flagged.quality.flags.map((f) => [f.id, f.value])).toEqual([['jpeg-compression', 10]]);
+      // strict: the flagged photo is refused (422) with the reason in words and figures
+      const strict = await post(
+        '/api-py/python/bruise_detection/Classical',
+        await form([['q10.jpg', q10]], { strict_quality: 'true' }),
+      );
+      expect(strict.status).toBe(422);
+      expect((await strict.json()).detail).toMatch(
+        /^q10\.jpg: refused by strict quality: heavy JPEG compression: the file was saved at quality 10 .*below 40/,
+      );
+      const passes = await post(
+        '/api-py/python/bruise_detection/Classical',
+        await form([['clean.jpg', clean]], { strict_quality: '1' }),
+      );
+      expect(passes.status).toBe(200);
+      const bad = await post(
+        '/api-py/python/bruise_detection/Classical',
+        await form([['clean.jpg', clean]], { strict_quality: 'maybe' }),
+      );
+      expect(bad.status).toBe(400);
+    },
+  );
 
   it('remove_background wants exactly one image', async () => {
     const png = await encodeImage(createImage(8, 8, [200, 100, 0, 255]), 'png');

@@ -89,6 +89,21 @@ describe('/api-py form fields', () => {
         type: 'string',
         description: expect.stringMatching(/^Optional grade rules applied to each fruit: codex-mango or percent/),
       },
+      strict_quality: {
+        type: 'string',
+        enum: ['true', 'false', '1', '0'],
+        description: expect.stringMatching(/^refuse a photo that fails a photo-quality check \(blur, exposure/),
+      },
     });
+  });
+
+  it('reads strict_quality through BruiseOptions.strictQuality: true/1, false/0, or absent', () => {
+    expect(readFields(BRUISE_FIELDS, { strict_quality: ['true'] }).strict_quality).toBe(true);
+    expect(readFields(BRUISE_FIELDS, { strict_quality: ['1'] }).strict_quality).toBe(true);
+    expect(readFields(BRUISE_FIELDS, { strict_quality: ['0'] }).strict_quality).toBe(false);
+    expect(readFields(BRUISE_FIELDS, {}).strict_quality).toBeUndefined();
+    expect(detail(() => readFields(BRUISE_FIELDS, { strict_quality: ['yes'] })).message).toBe(
+      '`strict_quality` must be true, false, 1 or 0',
+    );
   });
 });

@@ -126,10 +126,30 @@ function bruiseChoiceField(option: 'colourCard' | 'cardKind'): FormField<string 
   };
 }
 
+/**
+ * A yes/no field that sets one boolean bruise option ('true' or '1' sets it; absent: the option's
+ * default), named by the option's wire name (`strictQuality` -> `strict_quality`).
+ */
+function bruiseBooleanField(option: 'strictQuality'): FormField<boolean | undefined> {
+  const schema = bruise.options.shape[option];
+  return {
+    wire: z.literal(['true', 'false', '1', '0']).meta({ description: schema.description }),
+    read(values) {
+      if (values.length === 0 || values[0] === '') return undefined;
+      if (!['true', 'false', '1', '0'].includes(values[0])) {
+        throw invalid(`\`${wireName(option)}\` must be true, false, 1 or 0`);
+      }
+      return values[0] === 'true' || values[0] === '1';
+    },
+  };
+}
+
 /** `colour_card`: auto (correct to a ColorChecker found in the photo) or off. */
 export const colourCardField = bruiseChoiceField('colourCard');
 /** `card_kind`: classic or passport (the card's size, for the scale). */
 export const cardKindField = bruiseChoiceField('cardKind');
+/** `strict_quality`: refuse photos that fail a photo-quality check (BruiseOptions.strictQuality). */
+export const strictQualityField = bruiseBooleanField('strictQuality');
 
 /** `grades`: a preset id or the JSON text of a rules file (core/README.md, "Grades"). */
 export const gradesField: FormField<GradeRules | undefined> = {
@@ -154,6 +174,7 @@ export const BRUISE_FIELDS = {
   keep_going: keepGoingField,
   [wireName('colourCard')]: colourCardField,
   [wireName('cardKind')]: cardKindField,
+  [wireName('strictQuality')]: strictQualityField,
 };
 
 type Fields = Record<string, FormField<unknown>>;

@@ -185,6 +185,7 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
       keep_going: keepGoing,
       colour_card: colourCard,
       card_kind: cardKind,
+      strict_quality: strictQuality,
     } = readFields(BRUISE_FIELDS, fields);
     if (grades && needsScale(grades) && pxPerCm === undefined && referenceMm === undefined) {
       throw new MangoError('INVALID_INPUT', scaleNeededMessage(grades));
@@ -196,6 +197,7 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
       ...(requireScale ? { requireScale } : {}),
       ...(colourCard !== undefined ? { colourCard } : {}),
       ...(cardKind !== undefined ? { cardKind } : {}),
+      ...(strictQuality ? { strictQuality } : {}),
       // A preset by its id; rules sent as JSON are kept whole with the run.
       ...(grades ? { grades: GRADE_PRESETS[grades.id] === grades ? grades.id : grades } : {}),
     });

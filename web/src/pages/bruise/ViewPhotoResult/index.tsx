@@ -3,6 +3,7 @@ import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import Layout from '#web/components/Layout.tsx';
 import TableHead from '#web/components/TableHead.tsx';
 import OverlayImage from '#web/components/OverlayImage.tsx';
+import QualityFlags from '#web/components/QualityFlags.tsx';
 import { GRADE_PRESETS } from '@mango/core/grades';
 import { toRows } from '#web/lib/bruiseResults.ts';
 import { fruitGradeText } from '#web/lib/fruitGrade.ts';
@@ -82,6 +83,7 @@ export default function ViewPhotoResult() {
                 </>
               )}
             </dl>
+            <QualityFlags flags={imageData.quality?.flags} />
             <div className="tool-actions">
               <button type="button" className="btn btn-primary" onClick={back}>
                 {t('Back')}

@@ -13,6 +13,7 @@ import Layout from '#web/components/Layout.tsx';
 import ConfirmDialog from '#web/components/ConfirmDialog.tsx';
 import TableHead from '#web/components/TableHead.tsx';
 import EmptyState from '#web/components/EmptyState.tsx';
+import QualityFlags from '#web/components/QualityFlags.tsx';
 import { formatTime } from '#web/pages/home/Dashboard/history.ts';
 import {
   bruiseItems,
@@ -115,6 +116,7 @@ export default function Run() {
   const percents = useMemo(() => photos.map((p) => p.figures.bruise_percent), [photos]);
   // A full-resolution export scores the kept photos again: every scored photo must be kept.
   const photosKept = photos.length > 0 && photos.every((p) => p.item.photo_kept);
+  const flagged = useMemo(() => photos.filter((p) => (p.figures.quality?.flags.length ?? 0) > 0), [photos]);
   const stats = useMemo(() => summaryStats(percents, threshold), [percents, threshold]);
   const bins = useMemo(() => histogramBins(percents), [percents]);
   // The lot summary of a graded run (the rules' own order when they are a preset).
@@ -337,6 +339,27 @@ export default function Run() {
                 </li>
               ))}
             </ul>
+          </div>
+        )}
+
+        {bruise && flagged.length > 0 && (
+          <div className="card" data-testid="run-quality" style={{ marginTop: 20 }}>
+            <h2>{t('Photo quality')}</h2>
+            <p>
+              {t(
+                '{{flagged}} of {{total}} photos were flagged by the photo-quality checks; they were scored all the same.',
+                {
+                  flagged: flagged.length,
+                  total: photos.length,
+                },
+              )}
+            </p>
+            {flagged.map(({ item, figures }) => (
+              <div key={item.id} data-testid="run-quality-photo">
+                <strong>{item.filename}</strong>
+                <QualityFlags flags={figures.quality?.flags} />
+              </div>
+            ))}
           </div>
         )}
 

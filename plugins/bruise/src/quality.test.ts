@@ -1,0 +1,106 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { BruiseResultItem, createContext, runPlugin } from '@mango/core';
+import { decodeImage, nodeImages } from '@mango/core/node';
+import { SHARED_MISSING, sharedDir } from '@mango/core/testing/node';
+import bruise from './index.ts';
+import { TRIP_PHOTOS } from './eval/quality-photos.ts';
+import { QUALITY_FLAG_IDS, QUALITY_THRESHOLDS, qualityFlags, type QualityMeasures } from './quality.ts';
+
+const shared = sharedDir();
+const composites = shared ? join(shared, 'data', 'bruise-dev', 'synthetic_composites', 'images') : null;
+/** A real dev photo (224 px, one whole green mango on grey) that passes every check. */
+const CLEAN = 'syn_senmango_healthy_188.jpg';
+
+const REASONS: Record<(typeof QUALITY_FLAG_IDS)[number], RegExp> = {
+  blur: /^out of focus: the fruit's outline is blurred over [\d.]+ % of its diameter, more than 3.5 %/,
+  overexposed: /^over-exposed: \d+(\.\d)? % of the fruit's peel .* clipped white .* more than 10 %/,
+  underexposed: /^under-exposed: \d+(\.\d)? % of the fruit's peel .* clipped black .* more than 10 %/,
+  'cut-by-edge': /^a fruit is cut by the frame edge along \d+(\.\d)? % of its diameter \(more than 15 %\)/,
+  'fruit-too-small': /^fruit too small: the smallest fruit is [\d.]+ px across .* fewer than 64 px/,
+  'jpeg-compression': /^heavy JPEG compression: the file was saved at quality 10 .* below 40/,
+  'colour-cast': /^colour cast: the brightest background has chroma [\d.]+ .* above 20, and there is no colour card/,
+};
+
+/** The plugin run as the front ends run it (default options; no model installed: classical). */
+async function score(bytes: Uint8Array, options: Record<string, unknown> = {}) {
+  const image = await decodeImage(bytes, 'photo.jpg', undefined, { maxSide: 640 });
+  return runPlugin(bruise, image, options, createContext(nodeImages, { filename: 'photo.jpg', want: [] }));
+}
+
+describe.skipIf(!composites || !existsSync(composites))(
+  `photo-quality flags on real dev photos made to trip them${shared ? '' : ` (${SHARED_MISSING})`}`,
+  () => {
+    const clean = () => new Uint8Array(readFileSync(join(composites!, CLEAN)));
+
+    it('the clean dev photo raises no flag, and its result carries an empty list', async () => {
+      const r = await score(clean());
+      expect(r.quality).toEqual({ flags: [] });
+      expect(BruiseResultItem.omit({ overlay_img: true }).safeParse(r).success).toBe(true);
+    });
+
+    for (const id of QUALITY_FLAG_IDS) {
+      it(`${id}: ${TRIP_PHOTOS[id].what} trips it, with its figure past the threshold and a reason`, async () => {
+        const before = await score(clean());
+        expect(before.quality!.flags.map((f) => f.id)).not.toContain(id);
+        const r = await score(await TRIP_PHOTOS[id].make(clean()));
+        const flag = r.quality!.flags.find((f) => f.id === id);
+        expect(flag, JSON.stringify(r.quality)).toBeDefined();
+        const low = id === 'fruit-too-small' || id === 'jpeg-compression';
+        if (low) expect(flag!.value).toBeLessThan(flag!.threshold);
+        else expect(flag!.value).toBeGreaterThan(flag!.threshold);
+        // the reason says what is wrong in words, with the figure and the threshold
+        expect(flag!.message).toMatch(REASONS[id]);
+        expect(flag!.message).toMatch(/\d.*\d/);
+      });
+    }
+
+    it('strictQuality refuses a flagged photo with the reason and scores a clean one', async () => {
+      const q10 = await TRIP_PHOTOS['jpeg-compression'].make(clean());
+      await expect(score(q10, { strictQuality: true })).rejects.toMatchObject({
+        code: 'POOR_QUALITY',
+        status: 422,
+        message: expect.stringMatching(/refused by strict quality: heavy JPEG compression: .*quality 10/),
+      });
+      const ok = await score(clean(), { strictQuality: true });
+      expect(ok.quality).toEqual({ flags: [] });
+      expect(ok.total_mango_pixels).toBeGreaterThan(10_000);
+    });
+
+    it('the JPEG quality is read from the file: q30 is flagged with value 30, q50 passes', async () => {
+      const save = async (q: number) => score(new Uint8Array(await sharp(clean()).jpeg({ quality: q }).toBuffer()));
+      expect((await save(30)).quality!.flags.find((f) => f.id === 'jpeg-compression')!.value).toBe(30);
+      expect((await save(50)).quality!.flags.map((f) => f.id)).not.toContain('jpeg-compression');
+    });
+  },
+);
+
+describe('qualityFlags', () => {
+  const none: QualityMeasures = {
+    blur: null,
+    overexposed: null,
+    underexposed: null,
+    cutByEdge: null,
+    fruitAcross: null,
+    jpegQuality: null,
+    colourCast: null,
+  };
+  it('a figure at its threshold passes; past it, flags; null is not measured', () => {
+    const t = QUALITY_THRESHOLDS;
+    expect(qualityFlags(none)).toEqual([]);
+    expect(qualityFlags({ ...none, blur: t.blur, fruitAcross: t.fruitAcross, jpegQuality: t.jpegQuality })).toEqual([]);
+    const flags = qualityFlags({ ...none, blur: t.blur + 0.01, fruitAcross: t.fruitAcross - 1, jpegQuality: 39 });
+    expect(flags.map((f) => [f.id, f.value, f.threshold])).toEqual([
+      ['blur', t.blur + 0.01, t.blur],
+      ['fruit-too-small', t.fruitAcross - 1, t.fruitAcross],
+      ['jpeg-compression', 39, t.jpegQuality],
+    ]);
+  });
+  it('a colour card in the photo (colour_card.found) silences the cast flag', () => {
+    const cast = { ...none, colourCast: QUALITY_THRESHOLDS.colourCast + 10 };
+    expect(qualityFlags(cast).map((f) => f.id)).toEqual(['colour-cast']);
+    expect(qualityFlags(cast, true)).toEqual([]);
+  });
+});
