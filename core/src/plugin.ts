@@ -72,6 +72,12 @@ export interface PluginContext {
    * RGBA buffer is 48 MB of new memory). Unset: the input is left untouched.
    */
   ownsImage?: boolean;
+  /**
+   * The photo at its own size, decoded when called: set when the image given is a reduced copy
+   * (shrink-on-load, `decodeMaxSide`), for the rare output that must be drawn at the photo's size
+   * (a full-resolution overlay). Unset: the image given is the photo.
+   */
+  fullImage?: () => Promise<RasterImage>;
 }
 
 /** Whether the front end asked for the extra image `name` (ctx.want), or else `byDefault`. */
@@ -141,6 +147,7 @@ export function createContext(
     filename: partial.filename ?? 'image',
     want: partial.want,
     ownsImage: partial.ownsImage,
+    fullImage: partial.fullImage,
     images,
   };
 }

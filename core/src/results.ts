@@ -126,6 +126,10 @@ export const StoredRunItem = ResultsPhoto.extend({
     description:
       'The full-size overlay is kept (a job sent with keep_overlays): GET /api-node/runs/{id}/items/{position}/overlay',
   }),
+  photo_kept: z.boolean().meta({
+    description:
+      'The uploaded photo is kept with the run (KEEP_RUN_PHOTOS; a scored photo of a run made since): GET /api-node/runs/{id}/items/{position}/photo, and the full-resolution export (export?format=zip&resolution=full). False for a run made before photos were kept, with the setting off, or a photo that could not be scored',
+  }),
 }).meta({ id: 'RunItem' });
 export type StoredRunItem = z.infer<typeof StoredRunItem>;
 

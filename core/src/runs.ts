@@ -55,6 +55,13 @@ export interface RunDeclaration<O extends z.ZodObject = z.ZodObject> {
   photoThumbnail: boolean;
   /** a stored run keeps a small copy of this extra image of the plugin (`images`), or of its output image */
   overlay?: string | 'output';
+  /**
+   * The full-resolution files of a complete export (GET /api-node/runs/{id}/export?format=zip&resolution=full,
+   * the web app's results zip), per scored photo: the extra image (`Plugin.images`) its plugin is
+   * asked for, the zip folder, and the file's suffix after the photo's stem (`exportFileName`).
+   * Unset: a run of this kind has no full-resolution export.
+   */
+  fullExport?: readonly ExportImage[];
   /** the run list's figures of the run's stored items (successful ones; failed ones count in `n` only) */
   summary(results: readonly ResultFigures[], failed: number): Record<string, number | null>;
   /**
@@ -64,6 +71,16 @@ export interface RunDeclaration<O extends z.ZodObject = z.ZodObject> {
   tables: Readonly<Record<string, (results: readonly ResultFigures[]) => string>>;
   /** the HTML report of the run's results file (core/src/results.ts ResultsFile), when there is one */
   report?(file: unknown, options: { threshold?: number }): string;
+}
+
+/** One image file a complete export holds per photo (RunDeclaration.fullExport). */
+export interface ExportImage {
+  /** the plugin's extra image (`fruit-mask`) */
+  image: string;
+  /** the zip folder (`masks`) */
+  folder: string;
+  /** after the photo's stem (`.fruit.png`) */
+  suffix: string;
 }
 
 /** Declares a plugin's runs (typed by its options schema). */

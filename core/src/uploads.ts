@@ -205,3 +205,24 @@ export function archiveEntryName(path: string): string {
     })
     .join('/');
 }
+
+/**
+ * The stem each photo's files get in an export (`<stem>.overlay.jpg`, `<stem>.fruit.png`, ...): its
+ * name without the extension, made safe for every unzip (`archiveEntryName`), unique in the export
+ * regardless of case (names that differ only in case are one file on Windows and macOS): a later
+ * photo of the same stem gets `_2`, `_3`, ... In the order of `names`.
+ */
+export function exportStems(names: readonly string[]): string[] {
+  const used = new Set<string>();
+  return names.map((name) => {
+    const dot = name.lastIndexOf('.');
+    const base = archiveEntryName((dot > 0 ? name.slice(0, dot) : name) || 'image');
+    let stem = base;
+    for (let n = 2; used.has(stem.toLowerCase()); n++) stem = `${base}_${n}`;
+    used.add(stem.toLowerCase());
+    return stem;
+  });
+}
+
+/** The file of one of a photo's exported images: its stem and the image's suffix (`.overlay.jpg`). */
+export const exportFileName = (stem: string, suffix: string): string => `${stem}${suffix}`;

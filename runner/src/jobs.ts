@@ -169,6 +169,8 @@ export async function runImageJob(job: ImageJob): Promise<JobResult> {
       filename: name,
       want: job.images,
       ownsImage: true,
+      // A reduced decode: the photo at full size on demand (a full-resolution overlay).
+      fullImage: decoded.source ? () => backend.decode(bytes, name) : undefined,
     });
     const size = sourceSize(decoded);
     const raw = (await runPipeline(registry, job.steps, decoded, ctx)) as Record<string, unknown>;

@@ -11,6 +11,7 @@ import type { ServerConfig } from './config.ts';
 import { migrateToLatest, openDatabase } from './db/index.ts';
 import { ensurePrivateDir } from './db/private-files.ts';
 import { createJobs } from './jobs/index.ts';
+import { sweepRunPhotos } from './runs/photos.ts';
 import type { ServerContext } from './context.ts';
 
 export type { ServerContext };
@@ -34,6 +35,8 @@ export async function createServerContext(
 ): Promise<ServerContext> {
   const opened = openDatabase(config);
   await migrateToLatest(opened);
+  // SQLite: the photo folders of runs that are gone (with their account, or a crash mid-deletion).
+  if (opened.dialect === 'sqlite') await sweepRunPhotos(opened.db, config.dataDir);
   const pool = createJobPool({
     threads: config.workerThreads,
     maxQueue: config.workerQueue,

@@ -66,6 +66,11 @@ export interface ServerConfig {
    * default: in the database. Set it on PostgreSQL to a directory every worker mounts.
    */
   jobFilesDir?: string;
+  /**
+   * Each stored run keeps its uploaded photos (KEEP_RUN_PHOTOS, default 1; 0: none kept): SQLite in
+   * DATA_DIR/run-photos, PostgreSQL in the database (runs/photos.ts).
+   */
+  keepRunPhotos: boolean;
   /** PostgreSQL: this server instance scores job photos too (JOB_WORKER, default 1; 0: only `mango worker`s do). */
   jobWorker: boolean;
   /** Retries of a photo whose worker died or timed out (JOB_RETRIES, default 2). */
@@ -119,6 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     maxQueuedPhotosPerUser: num(env.MAX_QUEUED_PHOTOS_PER_USER, 5000),
     maxJobBytes: num(env.MAX_JOB_MB, 10_240) * 1024 * 1024,
     jobFilesDir: env.JOB_FILES_DIR ? resolve(env.JOB_FILES_DIR) : undefined,
+    keepRunPhotos: env.KEEP_RUN_PHOTOS !== '0',
     jobWorker: env.JOB_WORKER !== '0',
     jobRetries: num(env.JOB_RETRIES, 2),
     jobHeartbeatSeconds: Math.max(10, num(env.JOB_HEARTBEAT_S, 10)),

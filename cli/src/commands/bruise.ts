@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
-import { finishResult, planRun, toWireNames } from '@mango/core';
+import { exportFileName, finishResult, planRun, toWireNames } from '@mango/core';
 import { registry } from '@mango/plugins';
 import { thumbnailDataUrl } from '@mango/core/node';
 import {
@@ -18,7 +18,7 @@ import {
   type ResultsFile,
 } from '@mango/core/results';
 import type { JobResult } from '@mango/runner';
-import { BruiseOptions } from '@mango/plugin-bruise';
+import { BRUISE_FILE_SUFFIXES, BruiseOptions } from '@mango/plugin-bruise';
 import type { CocoPhoto } from '@mango/plugin-bruise/coco';
 import { requireInputs, INPUTS_HELP, type InputFile } from '../inputs.ts';
 import { addMaxMegapixels, maxPixelsOf } from '../limits.ts';
@@ -202,17 +202,22 @@ export function bruiseCommand(program: Command) {
               });
             }
             const write = async (dir: string, suffix: string, bytes: Uint8Array) => {
-              const target = join(dir, `${f.stem}${suffix}`);
+              const target = join(dir, exportFileName(f.stem, suffix));
               await mkdir(dirname(target), { recursive: true });
               await writeFile(target, bytes);
             };
             const { overlay, 'fruit-mask': fruit, 'bruise-mask': bruise } = r.images;
             if (o.overlays && overlay) {
-              await write(o.overlays, overlay.mime === 'image/png' ? '.overlay.png' : '.overlay.jpg', overlay.bytes);
+              const suffix = BRUISE_FILE_SUFFIXES.overlay;
+              await write(
+                o.overlays,
+                overlay.mime === 'image/png' ? suffix.replace(/jpg$/, 'png') : suffix,
+                overlay.bytes,
+              );
             }
             if (o.masks && fruit && bruise) {
-              await write(o.masks, '.fruit.png', fruit.bytes);
-              await write(o.masks, '.bruise.png', bruise.bytes);
+              await write(o.masks, BRUISE_FILE_SUFFIXES.fruitMask, fruit.bytes);
+              await write(o.masks, BRUISE_FILE_SUFFIXES.bruiseMask, bruise.bytes);
             }
             // COCO: each photo's regions as RLE now (the full-size masks are not kept).
             if (cocoLib && fruit && bruise) {

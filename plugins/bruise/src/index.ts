@@ -8,7 +8,7 @@ export const BRUISE_VERSION = '0.1.0';
 
 // What other packages use besides the plugin (the CLI, the widget, the models' tests and training
 // scripts); everything else is imported from its module inside this package.
-export { BruiseOptions } from './schema.ts';
+export { BruiseOptions, BRUISE_FILE_SUFFIXES } from './schema.ts';
 export { analyseBruise, summariseBruise } from './analyse.ts';
 export { INVARIANCE_VARIANTS } from './invariance.ts';
 export { cropSquarePlanes } from './model.ts';
@@ -55,18 +55,14 @@ export default definePlugin({
     };
     // The masks of this same analysis: their pixel counts are the result's.
     const images: PluginImages = {};
+    const ref = analysis.reference;
+    const ring = ref ? { x: ref.x, y: ref.y, diameter: ref.diameter_px, photoWidth: analysis.width } : undefined;
     if (wantsImage(ctx, 'overlay', true)) {
-      const ref = analysis.reference;
-      const overlay = renderOverlay(
-        analysis.work,
-        analysis.fruit,
-        analysis.bruise,
-        options.overlayMaxSide,
-        ref ? { x: ref.x, y: ref.y, diameter: ref.diameter_px, photoWidth: analysis.width } : undefined,
-      );
+      const overlay = renderOverlay(analysis.work, analysis.fruit, analysis.bruise, options.overlayMaxSide, ring);
       images.overlay = { kind: 'picture', image: overlay, format: 'jpeg', quality: 85 };
     }
-    if (wantsImage(ctx, 'fruit-mask') || wantsImage(ctx, 'bruise-mask')) {
+    const overlayFull = wantsImage(ctx, 'overlay-full');
+    if (overlayFull || wantsImage(ctx, 'fruit-mask') || wantsImage(ctx, 'bruise-mask')) {
       const full = fullResolutionMasks(analysis);
       const mask = (data: Uint8Array) => ({
         kind: 'mask' as const,
@@ -74,6 +70,15 @@ export default definePlugin({
       });
       if (wantsImage(ctx, 'fruit-mask')) images['fruit-mask'] = mask(full.fruit);
       if (wantsImage(ctx, 'bruise-mask')) images['bruise-mask'] = mask(full.bruise);
+      if (overlayFull) {
+        // The same masks drawn on the photo at its own size (a reduced decode asks for the full one).
+        const photo = image.source && ctx.fullImage ? await ctx.fullImage() : image;
+        if (photo.width !== full.width || photo.height !== full.height)
+          throw new Error(`the full photo is ${photo.width}x${photo.height}, its masks ${full.width}x${full.height}`);
+        const side = Math.max(photo.width, photo.height);
+        const overlay = renderOverlay(photo, full.fruit, full.bruise, side, ring);
+        images['overlay-full'] = { kind: 'picture', image: overlay, format: 'jpeg', quality: 85 };
+      }
     }
     ctx.progress(1);
     const result: BruiseResult = {

@@ -8,7 +8,7 @@ import { defineRuns } from '@mango/core';
 import { GRADE_PRESETS, GradeRules, gradeResult, type FruitWeights } from '@mango/core/grades';
 import { fruitTableCsv, imageTableCsv, isBruiseFigures, type ResultsFile } from '@mango/core/results';
 import { reportHtml } from '@mango/core/report';
-import { BruiseOptions } from './schema.ts';
+import { BRUISE_FILE_SUFFIXES, BruiseOptions } from './schema.ts';
 
 /** A preset's id (core/src/grades) or the rules themselves. */
 export const GradesOption = z
@@ -57,6 +57,12 @@ export const bruiseRuns = defineRuns({
   nameKey: 'filename',
   photoThumbnail: true,
   overlay: 'overlay',
+  // A complete export: the overlay at the photo's size and the two masks, named as `mango bruise` names them.
+  fullExport: [
+    { image: 'overlay-full', folder: 'overlays', suffix: BRUISE_FILE_SUFFIXES.overlay },
+    { image: 'fruit-mask', folder: 'masks', suffix: BRUISE_FILE_SUFFIXES.fruitMask },
+    { image: 'bruise-mask', folder: 'masks', suffix: BRUISE_FILE_SUFFIXES.bruiseMask },
+  ],
   summary: (results) => {
     const percents = results.map((r) => r.bruise_percent).filter((v): v is number => typeof v === 'number');
     return {

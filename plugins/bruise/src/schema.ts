@@ -82,4 +82,15 @@ export const BRUISE_IMAGES = {
   overlay: 'the photo (long side at most overlayMaxSide) with the fruit outlined and the bruises tinted; JPEG',
   'fruit-mask': 'the fruit mask at the photo size (1 = fruit)',
   'bruise-mask': 'the bruise mask at the photo size (1 = bruised peel)',
+  'overlay-full': 'the overlay drawn on the photo at its own size (full resolution); JPEG',
+} as const;
+
+/**
+ * The files a photo's images are written as, after its stem (`exportFileName` of @mango/core):
+ * `mango bruise --overlays` and `--masks`, and the complete exports (runs.ts `fullExport`).
+ */
+export const BRUISE_FILE_SUFFIXES = {
+  overlay: '.overlay.jpg',
+  fruitMask: '.fruit.png',
+  bruiseMask: '.bruise.png',
 } as const;

@@ -272,6 +272,23 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('run_items').addColumn('overlay_image_type', 'text').execute();
       },
     },
+    '0014_run_photos': {
+      async up(db: Kysely<unknown>) {
+        // Each stored run keeps its uploaded photos (KEEP_RUN_PHOTOS, runs/photos.ts), so it can be
+        // exported at full resolution and corrected later. One row per kept photo: its size and media
+        // type, and its bytes on PostgreSQL (every machine reaches them); on SQLite the bytes are a
+        // file under DATA_DIR/run-photos/<run>/<position> and `data` is null. Deleted with the run.
+        await db.schema
+          .createTable('run_photos')
+          .addColumn('run_id', 'text', (c) => c.notNull().references('runs.id').onDelete('cascade'))
+          .addColumn('position', 'integer', (c) => c.notNull())
+          .addColumn('size', 'integer', (c) => c.notNull())
+          .addColumn('type', 'text', (c) => c.notNull())
+          .addColumn('data', dialect === 'postgres' ? 'bytea' : 'blob')
+          .addPrimaryKeyConstraint('run_photos_pk', ['run_id', 'position'])
+          .execute();
+      },
+    },
     '0016_model_registry': {
       async up(db: Kysely<unknown>) {
         // The model registry (models/registry.ts): versions trained here (the shipped models of

@@ -146,6 +146,19 @@ export interface RunItemsTable {
   overlay_image_type: string | null;
 }
 
+/** A photo a stored run keeps (KEEP_RUN_PHOTOS; runs/photos.ts), as it was uploaded. */
+export interface RunPhotosTable {
+  run_id: string;
+  /** the item's position */
+  position: number;
+  /** bytes */
+  size: number;
+  /** media type read from the bytes (image/jpeg, image/png, ...) */
+  type: string;
+  /** the bytes, when kept in the database (PostgreSQL); null: in DATA_DIR/run-photos (SQLite) */
+  data: Uint8Array | null;
+}
+
 /** A batch job (POST /api-node/jobs). */
 export interface JobsTable {
   /** random UUID */
@@ -234,6 +247,7 @@ export interface Database {
   job_files: JobFilesTable;
   runs: RunsTable;
   run_items: RunItemsTable;
+  run_photos: RunPhotosTable;
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
   actions: ActionsTable;

@@ -9,6 +9,7 @@ import { createModelRegistry, type ModelRegistry } from '../models/registry.ts';
 import { createLocalQueue, createPgBossQueue, type JobQueue } from './queue.ts';
 import { databasePhotoStore, directoryPhotoStore, type PhotoStore } from './store.ts';
 import type { JobWorkDeps } from './work.ts';
+import { runPhotoStoreFor, type RunPhotoStore } from '../runs/photos.ts';
 
 export type { JobQueue } from './queue.ts';
 export type { JobView, JobOperation, PhotoStore } from './store.ts';
@@ -18,6 +19,10 @@ export interface Jobs {
   store: PhotoStore;
   /** the model registry the jobs' photos are scored with */
   models: ModelRegistry;
+  /** where stored runs keep their photos (read and deleted whatever KEEP_RUN_PHOTOS says) */
+  runPhotos: RunPhotoStore;
+  /** the store new runs keep their photos in: null with KEEP_RUN_PHOTOS=0 */
+  keptRunPhotos: RunPhotoStore | null;
 }
 
 /** Photos in a directory (SQLite, or JOB_FILES_DIR), otherwise in the database. */
@@ -36,10 +41,12 @@ export async function createJobs(
 ): Promise<Jobs> {
   const store = photoStoreFor(config, opened.dialect);
   const models = createModelRegistry({ ...opened, dataDir: config.dataDir, modelsDir: config.modelsDir });
+  const runPhotos = runPhotoStoreFor(config, opened.dialect);
   const deps: JobWorkDeps = {
     models,
     db: opened.db,
     store,
+    runPhotos: config.keepRunPhotos ? runPhotos : null,
     pool,
     registry,
     logger,
@@ -62,5 +69,5 @@ export async function createJobs(
           stuckAfterMs: config.jobStuckAfterMs,
           logger,
         });
-  return { queue, store, models };
+  return { queue, store, models, runPhotos, keptRunPhotos: config.keepRunPhotos ? runPhotos : null };
 }

@@ -11,7 +11,7 @@ import { runKindFor, type PluginRegistry, type RunKind } from '@mango/core';
 import type { JobProgress, JobState } from '@mango/core/jobs';
 import type { ExpressionBuilder } from 'kysely';
 import type { DB } from '../db/index.ts';
-import type { Database } from '../db/schema.ts';
+import type { Database, RunPhotosTable } from '../db/schema.ts';
 import { now } from '../db/index.ts';
 import { PRIVATE_DIR_MODE } from '../db/private-files.ts';
 import { runFigures, runRowOf, type RunItemRow, type RunOwner } from '../runs/store.ts';
@@ -247,13 +247,30 @@ export async function hasResult(db: DB, runId: string, position: number): Promis
   return Boolean(row);
 }
 
+/** True when run `runId` keeps the photo of item `position` (its `run_photos` row). */
+export async function hasKeptPhoto(db: DB, runId: string, position: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('run_photos')
+    .select('position')
+    .where('run_id', '=', runId)
+    .where('position', '=', position)
+    .executeTakeFirst();
+  return Boolean(row);
+}
+
 class JobNotActive extends Error {}
 
 /**
  * Stores one photo's result and counts it, once: a second result for the same photo is dropped.
  * Answers true when this call completed the job (every photo has a result or an error).
  */
-export async function recordPhoto(db: DB, jobId: string, item: RunItemRow, failed: boolean): Promise<boolean> {
+export async function recordPhoto(
+  db: DB,
+  jobId: string,
+  item: RunItemRow,
+  failed: boolean,
+  photo: RunPhotosTable | null = null,
+): Promise<boolean> {
   try {
     return await db.transaction().execute(async (trx) => {
       // The job's row first: it is locked until this transaction ends (on PostgreSQL; SQLite runs one
@@ -273,6 +290,8 @@ export async function recordPhoto(db: DB, jobId: string, item: RunItemRow, faile
         .onConflict((oc) => oc.columns(['run_id', 'position']).doNothing())
         .executeTakeFirst();
       if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return false;
+      // The photo its run keeps (runs/photos.ts), with its item.
+      if (photo) await trx.insertInto('run_photos').values(photo).execute();
       const counter = failed ? 'failed' : 'done';
       const row = await trx
         .updateTable('jobs')

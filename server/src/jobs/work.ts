@@ -4,17 +4,19 @@
  * A photo the plugin refuses (not an image, too large, too slow) is stored with its error and the
  * job goes on; only a crash of the process (or of the database) leaves it to be retried.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
-import { isMangoError, type Logger, type PluginRegistry } from '@mango/core';
+import type { Logger, PluginRegistry } from '@mango/core';
 import type { JobPool, JobResult } from '@mango/runner';
 import type { DB } from '../db/index.ts';
 import type { ModelRegistry } from '../models/registry.ts';
-import { planRun, scoreUploads, type ScoredPhoto } from '../runs/service.ts';
-import { closeJob, hasResult, jobForPhoto, recordPhoto, type PhotoStore } from './store.ts';
+import { keptPhotoRow, planRun, runWhenFree, scoreUploads, type ScoredPhoto } from '../runs/service.ts';
+import type { RunPhotoStore } from '../runs/photos.ts';
+import { closeJob, hasKeptPhoto, hasResult, jobForPhoto, recordPhoto, type PhotoStore } from './store.ts';
 
 export interface JobWorkDeps {
   db: DB;
   store: PhotoStore;
+  /** where the job's run keeps each scored photo (null: KEEP_RUN_PHOTOS=0) */
+  runPhotos?: RunPhotoStore | null;
   pool: JobPool;
   /** the plugins whose declared runs the jobs ask for */
   registry: PluginRegistry;
@@ -25,23 +27,17 @@ export interface JobWorkDeps {
   models: ModelRegistry;
 }
 
-/** Runs the job on the pool; a full pool (BUSY: /api-py calls take it too) is waited out, not failed. */
-async function runOnPool(pool: JobPool, job: Parameters<JobPool['run']>[0]): Promise<JobResult> {
-  for (;;) {
-    try {
-      return await pool.run({ ...job, bytes: job.bytes?.slice() });
-    } catch (e) {
-      if (!(isMangoError(e) && e.code === 'BUSY')) throw e;
-      await sleep(500);
-    }
-  }
-}
-
 type Job = NonNullable<Awaited<ReturnType<typeof jobForPhoto>>>;
 
 async function store(deps: JobWorkDeps, job: Job, position: number, scored: ScoredPhoto) {
   const item = { ...scored.item!, run_id: job.run_id, position };
-  if (await recordPhoto(deps.db, job.id, item, !scored.result.ok)) {
+  const photo = await keptPhotoRow(deps.runPhotos ?? null, job.run_id, position, scored);
+  const completed = await recordPhoto(deps.db, job.id, item, !scored.result.ok, photo);
+  // A directory store wrote the file first: it goes again when its row was not inserted (a
+  // duplicate of a retried photo keeps the first one's row, so its file is kept).
+  if (photo && deps.runPhotos && !deps.runPhotos.inDatabase && !(await hasKeptPhoto(deps.db, job.run_id, position)))
+    await deps.runPhotos.discard(job.run_id, position);
+  if (completed) {
     await closeJob(deps.db, deps.store, deps.registry, job.id);
     deps.logger.info(`job ${job.id} done`);
   }
@@ -52,7 +48,7 @@ async function scoreOne(
   deps: JobWorkDeps,
   job: Job,
   bytes: Uint8Array,
-  run = (j: Parameters<JobPool['run']>[0]) => runOnPool(deps.pool, j),
+  run = (j: Parameters<JobPool['run']>[0]) => runWhenFree(deps.pool, j),
 ) {
   const plan = planRun(deps.registry, job.operation, job.options);
   // The job's own models (fixed when it was made), so its run records one model.

@@ -275,6 +275,47 @@ const EXAMPLES: Record<string, Example[]> = {
       async (t) => call(t, 'GET', `/api-node/runs/${await t.run()}/export?format=pdf`, { token: t.alice.accessToken }),
     ],
     [404, (t) => call(t, 'GET', '/api-node/runs/no-such-run/export', { token: t.alice.accessToken })],
+    [
+      200,
+      async (t) =>
+        call(t, 'GET', `/api-node/runs/${await t.run()}/export?format=zip&resolution=full`, {
+          token: t.alice.accessToken,
+        }),
+    ],
+    // a run whose photos were not kept (as one made before runs kept them)
+    [
+      409,
+      async (t) => {
+        const res = await upload(
+          t,
+          '/api-py/python/bruise_detection/Classical',
+          {},
+          [['b.png', t.png]],
+          t.alice.accessToken,
+        );
+        const [{ run_id }] = (await res.json()) as { run_id: string }[];
+        await t.server.ctx.db.deleteFrom('run_photos').where('run_id', '=', run_id).execute();
+        return call(t, 'GET', `/api-node/runs/${run_id}/export?format=zip&resolution=full`, {
+          token: t.alice.accessToken,
+        });
+      },
+    ],
+    // a kind of run without a full-resolution export (a feature analysis)
+    [
+      422,
+      async (t) => {
+        const fields = { features: '["area"]' };
+        const res = await upload(t, '/api-py/python/analyze', fields, [['c.png', t.png]], t.alice.accessToken);
+        const [{ run_id }] = (await res.json()) as { run_id: string }[];
+        return call(t, 'GET', `/api-node/runs/${run_id}/export?format=zip&resolution=full`, {
+          token: t.alice.accessToken,
+        });
+      },
+    ],
+  ],
+  'GET /api-node/runs/{id}/items/{position}/photo': [
+    [200, async (t) => call(t, 'GET', `/api-node/runs/${await t.run()}/items/0/photo`, { token: t.alice.accessToken })],
+    [404, async (t) => call(t, 'GET', `/api-node/runs/${await t.run()}/items/9/photo`, { token: t.alice.accessToken })],
   ],
   'GET /api-node/runs/{id}/items/{position}/overlay': [
     [

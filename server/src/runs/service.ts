@@ -17,11 +17,13 @@ import {
   type RunPlan,
 } from '@mango/core';
 import { THUMBNAIL_MAX_SIDE } from '@mango/core/results';
-import type { EncodedImage, ImageJob, JobResult, JobSuccess } from '@mango/runner';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { EncodedImage, ImageJob, JobPool, JobResult, JobSuccess } from '@mango/runner';
 import type { DB } from '../db/index.ts';
 import { cancelJobsOfRun, type PhotoStore } from '../jobs/store.ts';
 export { planRun, type RunPlan } from '@mango/core';
 import { deleteRunRows, insertRun, isOwnedRun, runRowOf, type RunItemRow, type RunOwner } from './store.ts';
+import type { RunPhotoRow, RunPhotoStore } from './photos.ts';
 
 /** A photo to score: spooled to disk by a request, or its bytes (a job's photo store). */
 export interface PhotoInput {
@@ -55,6 +57,8 @@ export interface ScoredPhoto {
   result: JobResult;
   /** the item row of a stored run (without its run id and position, given when it is inserted) */
   item?: Omit<RunItemRow, 'run_id' | 'position'>;
+  /** when stored: the uploaded photo, which the run keeps when it was scored (KEEP_RUN_PHOTOS) */
+  source?: PhotoInput;
 }
 
 /**
@@ -78,6 +82,21 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (it
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
   return results;
+}
+
+/**
+ * Runs the job on the pool; a full pool (BUSY: /api-py calls take it too) is waited out, not failed
+ * (a job's photo, a full-resolution export's).
+ */
+export async function runWhenFree(pool: JobPool, job: ImageJob): Promise<JobResult> {
+  for (;;) {
+    try {
+      return await pool.run({ ...job, bytes: job.bytes?.slice() });
+    } catch (e) {
+      if (!(isMangoError(e) && e.code === 'BUSY')) throw e;
+      await sleep(500);
+    }
+  }
 }
 
 /** The image job's own asks that bring back the declared overlay at full size (it is not a thumbnail). */
@@ -174,23 +193,52 @@ export async function scoreUploads(
   return mapLimit(photos, deps.concurrency, async (photo) => {
     const job = imageJob(deps, plan, photo, keep, extras);
     const result = finished(plan, await deps.run(job));
-    return keep ? { result, item: await itemOf(plan, photo, job, result, Boolean(extras.fullOverlay)) } : { result };
+    if (!keep) return { result };
+    return { result, item: await itemOf(plan, photo, job, result, Boolean(extras.fullOverlay)), source: photo };
   });
 }
 
-/** Stores scored photos (kept with `keep`) as a new run of `owner`; answers its id. */
+/**
+ * The `run_photos` row of a scored photo its run keeps (null: photos are not kept, or it was not
+ * scored: nothing to re-score or correct); a directory store writes the file now.
+ */
+export async function keptPhotoRow(
+  photos: RunPhotoStore | null,
+  runId: string,
+  position: number,
+  scored: ScoredPhoto,
+): Promise<RunPhotoRow | null> {
+  if (!photos || !scored.result.ok || !scored.source) return null;
+  return photos.prepare(runId, position, scored.source);
+}
+
+/**
+ * Stores scored photos (kept with `keep`) as a new run of `owner`, with the photos themselves
+ * when `photos` is a store (KEEP_RUN_PHOTOS); answers its id.
+ */
 export async function storeRun(
   db: DB,
   owner: RunOwner,
   plan: RunPlan,
   scored: readonly ScoredPhoto[],
+  photos: RunPhotoStore | null = null,
 ): Promise<string> {
   const id = randomUUID();
   const items = scored.map((s, position) => {
     if (!s.item) throw new Error('storeRun: the photos were scored without keep');
     return { ...s.item, run_id: id, position };
   });
-  await insertRun(db, runRowOf(id, owner, plan.kind, plan.options, items), items);
+  try {
+    const kept: RunPhotoRow[] = [];
+    for (const [position, s] of scored.entries()) {
+      const row = await keptPhotoRow(photos, id, position, s);
+      if (row) kept.push(row);
+    }
+    await insertRun(db, runRowOf(id, owner, plan.kind, plan.options, items), items, kept);
+  } catch (e) {
+    await photos?.removeRun(id);
+    throw e;
+  }
   return id;
 }
 
@@ -201,7 +249,7 @@ export async function storeRun(
  * the cancelled jobs' photos are removed after it.
  */
 export async function deleteRun(
-  deps: { db: DB; photos: PhotoStore; logger: Logger },
+  deps: { db: DB; photos: PhotoStore; runPhotos: RunPhotoStore; logger: Logger },
   userId: number,
   id: string,
 ): Promise<boolean> {
@@ -212,6 +260,8 @@ export async function deleteRun(
     return jobs;
   });
   if (!cancelled) return false;
+  // Its kept photos' files (a database store's rows went with the transaction).
+  await deps.runPhotos.removeRun(id);
   for (const jobId of cancelled) {
     deps.logger.info(`job ${jobId} cancelled: its run ${id} was deleted`);
     await deps.photos.removeJob(deps.db, jobId);

@@ -18,7 +18,7 @@ import {
   type StoredRun,
 } from '@mango/core/results';
 import { now, type DB } from '../db/index.ts';
-import type { RunItemsTable } from '../db/schema.ts';
+import type { RunItemsTable, RunPhotosTable } from '../db/schema.ts';
 
 /** The server's version (package.json), recorded in every run's provenance. */
 export const APP_VERSION: string = JSON.parse(
@@ -69,8 +69,13 @@ export function runFigures(kind: RunKind, items: readonly Pick<RunItemRow, 'resu
   };
 }
 
-/** Inserts a run and its items at once. */
-export async function insertRun(db: DB, run: ReturnType<typeof runRowOf>, items: readonly RunItemRow[]): Promise<void> {
+/** Inserts a run, its items and the rows of the photos it keeps at once. */
+export async function insertRun(
+  db: DB,
+  run: ReturnType<typeof runRowOf>,
+  items: readonly RunItemRow[],
+  photos: readonly RunPhotosTable[] = [],
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx.insertInto('runs').values(run).execute();
     if (items.length > 0)
@@ -78,6 +83,8 @@ export async function insertRun(db: DB, run: ReturnType<typeof runRowOf>, items:
         .insertInto('run_items')
         .values([...items])
         .execute();
+    // One at a time: a statement of many photos' bytes would be as large as all of them.
+    for (const photo of photos) await trx.insertInto('run_photos').values(photo).execute();
   });
 }
 
@@ -213,20 +220,24 @@ export async function getRun(db: DB, userId: number, id: string): Promise<Stored
   if (!row) return null;
   const items = await db
     .selectFrom('run_items')
+    .leftJoin('run_photos', (j) =>
+      j.onRef('run_photos.run_id', '=', 'run_items.run_id').onRef('run_photos.position', '=', 'run_items.position'),
+    )
     .select([
-      'id',
-      'position',
-      'filename',
-      'sha256',
-      'width',
-      'height',
-      'result',
-      'overlay',
-      'photo',
-      'overlay_image_type',
+      'run_items.id',
+      'run_items.position',
+      'run_items.filename',
+      'run_items.sha256',
+      'run_items.width',
+      'run_items.height',
+      'run_items.result',
+      'run_items.overlay',
+      'run_items.photo',
+      'run_items.overlay_image_type',
+      'run_photos.size as photo_size',
     ])
-    .where('run_id', '=', id)
-    .orderBy('position')
+    .where('run_items.run_id', '=', id)
+    .orderBy('run_items.position')
     .execute();
   return {
     ...runView(row),
@@ -242,6 +253,8 @@ export async function getRun(db: DB, userId: number, id: string): Promise<Stored
       photo_thumbnail: i.photo,
       /** the full-size overlay is kept: GET /api-node/runs/{id}/items/{position}/overlay */
       full_overlay: i.overlay_image_type !== null,
+      /** the uploaded photo is kept: GET /api-node/runs/{id}/items/{position}/photo */
+      photo_kept: i.photo_size !== null,
     })),
   };
 }
@@ -267,6 +280,7 @@ export type { StoredRun };
  */
 export async function deleteRunRows(trx: DB, userId: number, id: string): Promise<boolean> {
   if (!(await isOwnedRun(trx, userId, id))) return false;
+  await trx.deleteFrom('run_photos').where('run_id', '=', id).execute();
   await trx.deleteFrom('run_items').where('run_id', '=', id).execute();
   await trx.updateTable('actions').set({ run_id: null }).where('run_id', '=', id).execute();
   await trx.deleteFrom('runs').where('id', '=', id).execute();

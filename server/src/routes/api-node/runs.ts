@@ -8,11 +8,29 @@ import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import JSZip from 'jszip';
 import { provenanceSidecarName } from '@mango/core/results';
-import { archiveEntryName, runKindOf, runOperations, type ResultFigures, type RunKind } from '@mango/core';
+import {
+  exportFileName,
+  exportStems,
+  isFailedItem,
+  planRun,
+  runKindOf,
+  runOperations,
+  type ResultFigures,
+  type RunKind,
+} from '@mango/core';
+import type { ImageJob } from '@mango/runner';
 import type { ServerContext } from '../../context.ts';
 import { requireUserOrServerKey, type CallerEnv } from '../../auth/caller.ts';
-import { deleteRun } from '../../runs/service.ts';
-import { getRun, isValidCursor, listRuns, resultsFileOf, runItemOverlay, type StoredRun } from '../../runs/store.ts';
+import { deleteRun, runWhenFree, scoreUploads } from '../../runs/service.ts';
+import {
+  getRun,
+  isValidCursor,
+  listRuns,
+  ownsRun,
+  resultsFileOf,
+  runItemOverlay,
+  type StoredRun,
+} from '../../runs/store.ts';
 import { describer } from '../../openapi/describe.ts';
 import { err, json, schemas, USER_OR_KEY, CALLER_REFUSALS } from '../../openapi/components.ts';
 
@@ -35,6 +53,11 @@ export const RunExportQuery = z.object({
   /** one of the run's tables (its plugin declares them: `fruits` and `images` for bruise runs); default: the first */
   table: z.string().trim().min(1).max(64).optional(),
   threshold: z.coerce.number().min(0).max(100).optional(),
+  /**
+   * format=zip: `thumbnail` (the default, as before: the 256 px overlays the run keeps) or `full`
+   * (each kept photo scored again with the run's options: its overlay at the photo's size and its masks)
+   */
+  resolution: z.enum(['thumbnail', 'full']).default('thumbnail'),
 });
 
 function badQuery(c: Context, error: z.ZodError) {
@@ -55,24 +78,74 @@ function runCsv(kind: RunKind, run: StoredRun, table?: string): { name: string; 
   return csv ? { name: `run-${run.id}-${name}.csv`, text: csv(resultsOf(run)) } : null;
 }
 
-/** The zip: every table of the run, the overlay thumbnails and provenance.json. */
-async function runZip(kind: RunKind, run: StoredRun): Promise<Uint8Array> {
+/** The zip's images: each entry's folder and name, and its bytes. */
+type ZipImages = AsyncIterable<{ folder: string; name: string; bytes: Uint8Array }>;
+
+/** The overlay thumbnails (256 px) the run keeps, as `overlays/<stem>.overlay.jpg`. */
+async function* thumbnailImages(run: StoredRun): ZipImages {
+  const stems = exportStems(run.items.map((i) => i.filename));
+  for (const [k, item] of run.items.entries()) {
+    const m = /^data:image\/jpeg;base64,(.*)$/s.exec(item.overlay_thumbnail ?? '');
+    if (m) yield { folder: 'overlays', name: `${stems[k]}.overlay.jpg`, bytes: Buffer.from(m[1], 'base64') };
+  }
+}
+
+/** The zip: every table of the run, its images and provenance.json. */
+async function runZip(kind: RunKind, run: StoredRun, images: ZipImages): Promise<Uint8Array> {
   const zip = new JSZip();
   const file = resultsFileOf(run);
   for (const [name, csv] of Object.entries(kind.runs.tables)) zip.file(`${name}.csv`, csv(resultsOf(run)));
-  // Lower case: names that differ only in case are one file on Windows and macOS.
-  const used = new Set<string>();
-  for (const item of run.items) {
-    const m = /^data:image\/jpeg;base64,(.*)$/s.exec(item.overlay_thumbnail ?? '');
-    if (!m) continue;
-    const stem = archiveEntryName(item.filename.replace(/\.[^.]+$/, '') || 'image');
-    let name = `${stem}.overlay.jpg`;
-    for (let n = 2; used.has(name.toLowerCase()); n++) name = `${stem}_${n}.overlay.jpg`;
-    used.add(name.toLowerCase());
-    zip.folder('overlays')!.file(name, Buffer.from(m[1], 'base64'));
-  }
+  // JPEG and PNG are compressed already: stored as they are.
+  for await (const image of images) zip.folder(image.folder)!.file(image.name, image.bytes, { compression: 'STORE' });
   zip.file('provenance.json', JSON.stringify(file.provenance, null, 2) + '\n');
   return zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
+}
+
+/** Why a run has no full-resolution export (409/422 with the reason), or null when it has one. */
+function fullExportRefusal(
+  kind: RunKind,
+  run: StoredRun,
+): { status: 409 | 422; error: string; missing?: string[] } | null {
+  if (!kind.runs.fullExport) return { status: 422, error: `A ${run.operation} run has no full-resolution export` };
+  const missing = run.items.filter((i) => !isFailedItem(i.result) && !i.photo_kept).map((i) => i.filename);
+  if (missing.length === 0) return null;
+  return {
+    status: 409,
+    error:
+      `The photos of this run were not kept (${missing.length} of ${run.items.length}: a run made before runs ` +
+      'kept their photos, or with KEEP_RUN_PHOTOS=0), so it has no full-resolution export; resolution=thumbnail has its 256 px overlays',
+    missing,
+  };
+}
+
+/**
+ * The full-resolution images of a run: each kept photo scored again, one at a time, with the run's
+ * options (its plugin's declared `fullExport` images asked for), as `<folder>/<stem><suffix>`.
+ */
+async function* fullImages(ctx: ServerContext, kind: RunKind, run: StoredRun): ZipImages {
+  const plan = planRun(ctx.registry, run.operation, run.options);
+  const asked = kind.runs.fullExport ?? [];
+  const deps = {
+    run: (job: ImageJob) => runWhenFree(ctx.pool, job),
+    concurrency: 1,
+    maxPixels: ctx.config.maxPixels,
+    maxBytes: ctx.config.maxUploadBytes,
+  };
+  const stems = exportStems(run.items.map((i) => i.filename));
+  for (const [k, item] of run.items.entries()) {
+    if (isFailedItem(item.result)) continue;
+    const photo = await ctx.jobs.runPhotos.read(ctx.db, run.id, item.position);
+    if (!photo) throw new Error(`run ${run.id}: the kept photo of item ${item.position} is gone`);
+    const [scored] = await scoreUploads(deps, plan, [{ name: item.filename, bytes: photo.bytes }], false, {
+      images: asked.map((a) => a.image),
+    });
+    const r = scored.result;
+    if (!r.ok) throw new Error(`run ${run.id}: item ${item.position} could not be scored again: ${r.error.message}`);
+    for (const a of asked) {
+      const image = r.images[a.image];
+      if (image) yield { folder: a.folder, name: exportFileName(stems[k], a.suffix), bytes: image.bytes };
+    }
+  }
 }
 
 export function runRoutes(ctx: ServerContext): Hono<CallerEnv> {
@@ -133,11 +206,48 @@ export function runRoutes(ctx: ServerContext): Hono<CallerEnv> {
     return c.body(overlay.bytes, 200, { 'Content-Type': overlay.type, 'Cache-Control': 'private, no-store' });
   });
 
+  const photoRoute = route({
+    summary:
+      "A photo of the run as it was uploaded (byte for byte), kept with the run since runs keep their photos (KEEP_RUN_PHOTOS; the item's photo_kept)",
+    responses: {
+      200: {
+        description: 'The uploaded photo; its media type read from its bytes',
+        content: {
+          'image/jpeg': { schema: { type: 'string', format: 'binary' } },
+          'image/png': { schema: { type: 'string', format: 'binary' } },
+        },
+      },
+      ...CALLER_REFUSALS,
+      404: err('No such run of yours, no such photo, or its photo was not kept'),
+    },
+  });
+  app.get('/runs/:id/items/:position/photo', photoRoute, async (c) => {
+    const id = c.req.param('id');
+    const position = c.req.param('position');
+    const owned = /^\d{1,9}$/.test(position) && (await ownsRun(ctx.db, c.get('caller').userId, id));
+    const photo = owned ? await ctx.jobs.runPhotos.read(ctx.db, id, Number(position)) : null;
+    // No such run of the caller's, no such photo, or its photo was not kept: one answer.
+    if (!photo) return c.json({ error: 'Photo not found' }, 404);
+    return c.body(
+      photo.bytes.buffer.slice(photo.bytes.byteOffset, photo.bytes.byteOffset + photo.bytes.byteLength) as ArrayBuffer,
+      200,
+      {
+        'Content-Type': photo.type,
+        'Cache-Control': 'private, no-store',
+        'X-Content-Type-Options': 'nosniff',
+      },
+    );
+  });
+
   const exported = route({
     summary:
       'Export a run: csv (per-fruit table; table=images for the per-image one), json (the results file, ' +
       'same schema as `mango bruise --out results.json`), zip (both tables, overlays, provenance.json), ' +
-      'html (the report), provenance (the sidecar of the CSV)',
+      'html (the report), provenance (the sidecar of the CSV). zip&resolution=full: the tables (the stored ' +
+      "figures), provenance.json, and per scored photo its overlay at the photo's size, overlays/<stem>.overlay.jpg, " +
+      'and its masks at the photo size, masks/<stem>.fruit.png and masks/<stem>.bruise.png (0 or 255), made by ' +
+      "scoring each kept photo again with the run's options (the model in use); resolution=thumbnail (the " +
+      'default) has the 256 px overlays',
     request: { query: RunExportQuery },
     responses: {
       200: {
@@ -153,6 +263,10 @@ export function runRoutes(ctx: ServerContext): Hono<CallerEnv> {
       400: err('Invalid query, a table the run does not have, or html for a run without a report'),
       ...CALLER_REFUSALS,
       ...noRun,
+      409: err(
+        'resolution=full of a run whose photos were not kept (made before runs kept them, or with KEEP_RUN_PHOTOS=0): the reason, and details.missing, the photos not kept',
+      ),
+      422: err('resolution=full of a kind of run that has no full-resolution export'),
     },
   });
   app.get('/runs/:id/export', exported, async (c) => {
@@ -189,10 +303,19 @@ export function runRoutes(ctx: ServerContext): Hono<CallerEnv> {
           'Content-Disposition': attachment(provenanceSidecarName(csv.name)),
         });
       case 'zip': {
-        const bytes = await runZip(kind, run);
+        const full = parsed.data.resolution === 'full';
+        if (full) {
+          const refused = fullExportRefusal(kind, run);
+          if (refused) {
+            const { status, error, missing } = refused;
+            return c.json({ error, ...(missing ? { details: { missing } } : {}) }, status);
+          }
+        }
+        const images = full ? fullImages(ctx, kind, run) : thumbnailImages(run);
+        const bytes = await runZip(kind, run, images);
         return c.body(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer, 200, {
           'Content-Type': 'application/zip',
-          'Content-Disposition': attachment(`${base}.zip`),
+          'Content-Disposition': attachment(`${base}${full ? '-full' : ''}.zip`),
         });
       }
       case 'html': {
@@ -213,7 +336,7 @@ export function runRoutes(ctx: ServerContext): Hono<CallerEnv> {
     responses: { 200: json(schemas.Message, 'Deleted'), ...CALLER_REFUSALS, ...noRun },
   });
   app.delete('/runs/:id', remove, async (c) => {
-    const deps = { db: ctx.db, photos: ctx.jobs.store, logger: ctx.logger };
+    const deps = { db: ctx.db, photos: ctx.jobs.store, runPhotos: ctx.jobs.runPhotos, logger: ctx.logger };
     const deleted = await deleteRun(deps, c.get('caller').userId, c.req.param('id'));
     return deleted ? c.json({ message: 'Run deleted' }) : notFound(c);
   });

@@ -94,7 +94,7 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
     // The models in force now (an activation reaches calls started CACHE_MS later at most).
     const models = await ctx.jobs.models.inForce();
     const scored = await scoreUploads({ ...deps, models }, plan, uploads, owner !== null, extras);
-    const store = async () => (owner ? await storeRun(ctx.db, owner, plan, scored) : null);
+    const store = async () => (owner ? await storeRun(ctx.db, owner, plan, scored, ctx.jobs.keptRunPhotos) : null);
     return { results: scored.map((s) => s.result), store };
   }
 
