@@ -345,6 +345,19 @@ const EXAMPLES: Record<string, Example[]> = {
     ],
     [404, async (t) => call(t, 'GET', `/api-node/runs/${await t.run()}/items/9/truth`, { token: t.alice.accessToken })],
   ],
+  'GET /api-node/models': [[200, async (t) => call(t, 'GET', '/api-node/models', { token: t.alice.accessToken })]],
+  'GET /api-node/runs/{id}/items/{position}/model-masks': [
+    [
+      200,
+      async (t) =>
+        call(t, 'GET', `/api-node/runs/${await t.run()}/items/0/model-masks`, { token: t.alice.accessToken }),
+    ],
+    [
+      404,
+      async (t) =>
+        call(t, 'GET', `/api-node/runs/${await t.run()}/items/9/model-masks`, { token: t.alice.accessToken }),
+    ],
+  ],
   'GET /api-node/runs/{id}/items/{position}/overlay': [
     [
       200,

@@ -20,6 +20,7 @@ import {
 } from '@mango/core';
 import { now, type DB } from '../db/index.ts';
 import type { RunPhotoStore } from './photos.ts';
+import { scoreUploads, type ScoreDeps } from './service.ts';
 import { latestTruths, runFigures, truthColumns, type TruthVersion } from './store.ts';
 
 export interface TruthDeps {
@@ -151,4 +152,43 @@ export async function saveTruth(
     return truths.get(position)!.truth;
   });
   return { ...saved, result };
+}
+
+/**
+ * The masks the run's model gives a kept photo (the mask editor's start when the photo has no
+ * truth yet): the photo scored again with the run's options, its declared truth images asked for.
+ * Null: no such run or photo of the caller's.
+ */
+export async function modelMasks(
+  deps: TruthDeps & { score: ScoreDeps },
+  userId: number,
+  runId: string,
+  position: number,
+): Promise<(TruthMasks & { model_id: string | null }) | null> {
+  const item = await ownedItem(deps.db, userId, runId, position);
+  if (!item) return null;
+  const kind = runKindOf(deps.registry, item.operation);
+  const images = kind?.runs.truthImages;
+  if (!images) throw refuse('CONFLICT', `a ${item.operation} run has no masks to correct`);
+  const photo = await deps.runPhotos.read(deps.db, runId, position);
+  if (!photo) throw refuse('CONFLICT', `the photo ${item.filename} was not kept with its run: it cannot be corrected`);
+  const plan = planRun(deps.registry, item.operation, JSON.parse(item.options));
+  const [scored] = await scoreUploads(deps.score, plan, [{ name: item.filename, bytes: photo.bytes }], false, {
+    images: [images.fruit, images.bruise],
+  });
+  const r = scored.result;
+  if (!r.ok) throw refuse('CONFLICT', `${item.filename} could not be scored again: ${r.error.message}`);
+  const mask = async (name: string) => {
+    const bytes = r.images[name]?.bytes;
+    if (!bytes) throw new Error(`the plugin gave no ${name}`);
+    const img = await deps.images.decode(bytes, `${name}.png`);
+    const m = new Uint8Array(img.width * img.height);
+    for (let i = 0; i < m.length; i++) m[i] = img.data[i * 4] >= 128 ? 1 : 0;
+    return { width: img.width, height: img.height, mask: m };
+  };
+  const fruit = await mask(images.fruit);
+  const bruise = await mask(images.bruise);
+  const model = JSON.parse(item.result) as ResultFigures;
+  const modelId = typeof model.model_id === 'string' ? model.model_id : null;
+  return { width: fruit.width, height: fruit.height, fruit: fruit.mask, bruise: bruise.mask, model_id: modelId };
 }

@@ -145,6 +145,29 @@ describe.each(TEST_DATABASES)('the truth of a run photo, on %s', (database) => {
     expect(rows.map((r) => r.version).sort()).toEqual([1, 2]);
   });
 
+  it("gives the model's masks of a kept photo, counting what the run stored, and 404 to another user", async () => {
+    const runId = await scoredRun(server, alice.accessToken);
+    const res = await call(server, `/api-node/runs/${runId}/items/0/model-masks`, alice.accessToken);
+    expect(res.status).toBe(200);
+    const masks = (await res.json()) as {
+      model_id: string | null;
+      fruit: { size: [number, number]; counts: string };
+      bruise: { size: [number, number]; counts: string };
+    };
+    expect(masks.fruit.size).toEqual([scene.height, scene.width]);
+    const run = (await (await call(server, `/api-node/runs/${runId}`, alice.accessToken)).json()) as { items: Item[] };
+    const sum = (m: Uint8Array) => m.reduce((a, v) => a + v, 0);
+    expect(sum(decodeCocoRle(masks.fruit).mask)).toBe(run.items[0].result.total_mango_pixels);
+    expect(sum(decodeCocoRle(masks.bruise).mask)).toBe(run.items[0].result.bruise_pixels);
+    expect(run.items[0].result.bruise_pixels).toBeGreaterThan(0);
+    // Saved back unchanged, they give the model's own figures.
+    const saved = await put(server, `/api-node/runs/${runId}/items/0/truth`, alice.accessToken, masks);
+    const result = ((await saved.json()) as { result: Result }).result;
+    expect(result.total_mango_pixels).toBe(run.items[0].result.total_mango_pixels);
+    expect(result.bruise_percent).toBe(run.items[0].result.bruise_percent);
+    expect((await call(server, `/api-node/runs/${runId}/items/0/model-masks`, bob.accessToken)).status).toBe(404);
+  });
+
   it('answers 404 to another user, 400 to masks of another size, 409 when the photo was not kept', async () => {
     const runId = await scoredRun(server, alice.accessToken);
     const path = `/api-node/runs/${runId}/items/0/truth`;

@@ -9,7 +9,9 @@ import { decodeCocoRle, encodeCocoRle } from '@mango/core';
 import { PhotoTruth } from '@mango/core/results';
 import type { ServerContext } from '../../context.ts';
 import { requireUserOrServerKey, type CallerEnv } from '../../auth/caller.ts';
-import { saveTruth, TruthConflict, truthMasks } from '../../runs/truth.ts';
+import { modelMasks, saveTruth, TruthConflict, truthMasks } from '../../runs/truth.ts';
+import { runWhenFree } from '../../runs/service.ts';
+import type { ImageJob } from '@mango/runner';
 import { describer } from '../../openapi/describe.ts';
 import { err, json, jsonBody, CALLER_REFUSALS, JSON_BODY_ERRORS, USER_OR_KEY } from '../../openapi/components.ts';
 import { readJson } from './validate.ts';
@@ -40,6 +42,10 @@ export const SavedTruth = PhotoTruth.extend({
   }),
 }).meta({ id: 'SavedTruth' });
 
+export const ModelMasks = z
+  .object({ model_id: z.string().nullable(), fruit: MaskRle, bruise: MaskRle })
+  .meta({ id: 'ModelMasks' });
+
 const position = (c: Context) => {
   const p = c.req.param('position') ?? '';
   return /^\d{1,9}$/.test(p) ? Number(p) : null;
@@ -48,6 +54,7 @@ const position = (c: Context) => {
 export function runTruthRoutes(ctx: ServerContext): Hono<CallerEnv> {
   const app = new Hono<CallerEnv>();
   app.use('/runs/:id/items/:position/truth', requireUserOrServerKey(ctx));
+  app.use('/runs/:id/items/:position/model-masks', requireUserOrServerKey(ctx));
   const route = describer({ tags: ['Runs'], security: USER_OR_KEY });
   const noTruth = { 404: err('No such run of yours, no such photo, or (GET) it was never corrected') };
 
@@ -102,6 +109,40 @@ export function runTruthRoutes(ctx: ServerContext): Hono<CallerEnv> {
         { modelId: model_id ?? null, source: 'editor' },
       );
       return saved ? c.json(saved, 201) : c.json({ error: 'Run not found' }, 404);
+    } catch (e) {
+      if (e instanceof TruthConflict) return c.json({ error: e.message }, 409);
+      throw e;
+    }
+  });
+
+  const masksRoute = route({
+    summary:
+      "The masks the run's model gives a kept photo (the mask editor's start when it has no truth yet): the photo scored again with the run's options, as COCO RLE at the photo's size",
+    responses: {
+      200: json(ModelMasks, 'The fruit and bruise masks'),
+      ...CALLER_REFUSALS,
+      404: err('No such run of yours, or no such photo'),
+      409: err('The photo was not kept with its run, or its kind of run has no masks'),
+    },
+  });
+  app.get('/runs/:id/items/:position/model-masks', masksRoute, async (c) => {
+    const p = position(c);
+    if (p === null) return c.json({ error: 'Run not found' }, 404);
+    const score = {
+      run: (job: ImageJob) => runWhenFree(ctx.pool, job),
+      concurrency: 1,
+      maxPixels: ctx.config.maxPixels,
+      maxBytes: ctx.config.maxUploadBytes,
+    };
+    const deps = { db: ctx.db, registry: ctx.registry, runPhotos: ctx.jobs.runPhotos, images: ctx.images, score };
+    try {
+      const masks = await modelMasks(deps, c.get('caller').userId, c.req.param('id'), p);
+      if (!masks) return c.json({ error: 'Run not found' }, 404);
+      return c.json({
+        model_id: masks.model_id,
+        fruit: encodeCocoRle(masks.fruit, masks.width, masks.height),
+        bruise: encodeCocoRle(masks.bruise, masks.width, masks.height),
+      });
     } catch (e) {
       if (e instanceof TruthConflict) return c.json({ error: e.message }, 409);
       throw e;
