@@ -5,6 +5,7 @@ export * from './plugin.ts';
 export * from './registry.ts';
 export * from './pipeline.ts';
 export * from './runs.ts';
+export * from './rle.ts';
 export * from './models.ts';
 export * from './color.ts';
 export * from './schemas/index.ts';

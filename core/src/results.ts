@@ -123,6 +123,22 @@ export const RunListItem = Provenance.pick({
   .meta({ id: 'Run' });
 export type RunListItem = z.infer<typeof RunListItem>;
 
+/** One version of a stored photo's truth: who saved it and when, from which model's masks. */
+export const PhotoTruth = z
+  .object({
+    version: z.number().int(),
+    width: z.number().int(),
+    height: z.number().int(),
+    created_by: z.string(),
+    created_at: z.string(),
+    /** the model whose masks the person started from (null: the classical method) */
+    model_id: z.string().nullable(),
+    /** `editor`, or the format it was imported from (`coco`, `cvat-mask`, `label-studio`) */
+    source: z.string(),
+  })
+  .meta({ id: 'PhotoTruth' });
+export type PhotoTruth = z.infer<typeof PhotoTruth>;
+
 /** One photo of a stored run: what was read, its result (as its plugin declares it) and thumbnails. */
 export const StoredRunItem = ResultsPhoto.extend({
   id: z.number().int(),
@@ -138,6 +154,13 @@ export const StoredRunItem = ResultsPhoto.extend({
   photo_kept: z.boolean().meta({
     description:
       'The uploaded photo is kept with the run (KEEP_RUN_PHOTOS; a scored photo of a run made since): GET /api-node/runs/{id}/items/{position}/photo, and the full-resolution export (export?format=zip&resolution=full). False for a run made before photos were kept, with the setting off, or a photo that could not be scored',
+  }),
+  truth: PhotoTruth.nullable().optional().meta({
+    description:
+      "The latest truth of the photo (its masks corrected in the mask editor, or imported): GET /api-node/runs/{id}/items/{position}/truth; `result` then holds the corrected figures and `model_result` the model's. Null: not corrected",
+  }),
+  model_result: z.record(z.string(), z.unknown()).optional().meta({
+    description: "A corrected photo's figures as the model gave them (kept for audit)",
   }),
 }).meta({ id: 'RunItem' });
 export type StoredRunItem = z.infer<typeof StoredRunItem>;
@@ -297,17 +320,50 @@ export function withMetaColumns<T>(
   return [...columns, ...names.map((name): CsvColumn<T> => [name, (row) => blank(metaOf(row)?.[name])])];
 }
 
-export const fruitTableCsv = (items: readonly BruiseFigures[], layout?: CsvLayout) => {
+/**
+ * The audit columns of a stored run's tables (issue 28): `corrected` says whether a person's
+ * corrected masks give the figures in force; `model_*` are the model's own figures (the same as
+ * those in force on a photo nobody corrected; per fruit, those of the model's fruit it overlaps most).
+ */
+export const FRUIT_CORRECTION_COLUMNS: CsvColumn<FruitRow>[] = [
+  ['corrected', (r) => String(r.image.corrected === true)],
+  ['model_fruit_pixels', (r) => (r.image.corrected ? blank(r.fruit.model_pixels) : r.fruit.pixels)],
+  ['model_bruise_pixels', (r) => (r.image.corrected ? blank(r.fruit.model_bruise_pixels) : r.fruit.bruise_pixels)],
+  ['model_bruise_percent', (r) => (r.image.corrected ? blank(r.fruit.model_bruise_percent) : r.fruit.bruise_percent)],
+];
+export const IMAGE_CORRECTION_COLUMNS: CsvColumn<ImageRow>[] = (
+  [
+    ['corrected', (r) => String(r.corrected === true)],
+    ['model_fruit_pixels', (r) => r.model_fruit_pixels ?? r.total_mango_pixels],
+    ['model_bruise_pixels', (r) => r.model_bruise_pixels ?? r.bruise_pixels],
+    ['model_bruise_percent', (r) => r.model_bruise_percent ?? r.bruise_percent],
+  ] satisfies CsvColumn<BruiseFigures>[]
+).map(scored);
+
+/** Tables with the audit columns of corrections (stored runs' exports) or without (the CLI's). */
+export interface TableColumns {
+  corrections?: boolean;
+}
+
+export const fruitTableCsv = (items: readonly BruiseFigures[], layout?: CsvLayout, columns: TableColumns = {}) => {
   const rows = fruitRows(items);
   return csvTable(
-    withMetaColumns(FRUIT_COLUMNS, rows, (r) => r.image.meta),
+    withMetaColumns(
+      columns.corrections ? [...FRUIT_COLUMNS, ...FRUIT_CORRECTION_COLUMNS] : FRUIT_COLUMNS,
+      rows,
+      (r) => r.image.meta,
+    ),
     rows,
     layout,
   );
 };
-export const imageTableCsv = (rows: readonly ImageRow[], layout?: CsvLayout) =>
+export const imageTableCsv = (rows: readonly ImageRow[], layout?: CsvLayout, columns: TableColumns = {}) =>
   csvTable(
-    withMetaColumns(IMAGE_COLUMNS, rows, (r) => r.meta),
+    withMetaColumns(
+      columns.corrections ? [...IMAGE_COLUMNS, ...IMAGE_CORRECTION_COLUMNS] : IMAGE_COLUMNS,
+      rows,
+      (r) => r.meta,
+    ),
     rows,
     layout,
   );
@@ -317,7 +373,11 @@ export const imageTableCsv = (rows: readonly ImageRow[], layout?: CsvLayout) =>
  * one of them (core/src/meta.ts metaSpec).
  */
 export const BRUISE_TABLE_COLUMNS: readonly string[] = [
-  ...new Set([FRUIT_COLUMNS, IMAGE_COLUMNS, DATA_CSV_COLUMNS].flat().map(([h]) => h)),
+  ...new Set(
+    [FRUIT_COLUMNS, IMAGE_COLUMNS, FRUIT_CORRECTION_COLUMNS, IMAGE_CORRECTION_COLUMNS, DATA_CSV_COLUMNS]
+      .flat()
+      .map(([h]) => h),
+  ),
 ];
 export const dataCsv = (rows: readonly DataCsvRow[], layout?: CsvLayout) => csvTable(DATA_CSV_COLUMNS, rows, layout);
 

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { parseWireOptions } from './options.ts';
 import { MangoError } from './errors.ts';
 import { metaSpec, type MetaSpec, type MetaTable } from './meta.ts';
+import type { RasterImage } from './image.ts';
 
 /** What ran, as a result says it (stored with a run and in its provenance). */
 export interface RanWith {
@@ -63,6 +64,19 @@ export interface RunDeclaration<O extends z.ZodObject = z.ZodObject> {
    * Unset: a run of this kind has no full-resolution export.
    */
   fullExport?: readonly ExportImage[];
+  /**
+   * The result of a photo whose masks a person corrected (the mask editor's stored truth, issue 28):
+   * `result` is the model's (as stored), `masks` the corrected fruit and bruise masks (0/1) at the
+   * size of `photo`, the photo as it was uploaded. The run's `finish` (grading) is applied after it.
+   * The answer holds the figures in force, `corrected: true` and the model's figures beside them.
+   * Unset: runs of this kind have no truth to correct.
+   */
+  correct?(result: ResultFigures, masks: TruthMasks, photo: RasterImage): ResultFigures;
+  /**
+   * The extra images (`Plugin.images`) the mask editor starts from: the fruit and bruise masks at the
+   * photo's size, and a map of how likely each pixel is a lesion (its magic wand's ground).
+   */
+  truthImages?: { fruit: string; bruise: string; probability?: string };
   /** the run list's figures of the run's stored items (successful ones; failed ones count in `n` only) */
   summary(results: readonly ResultFigures[], failed: number): Record<string, number | null>;
   /**
@@ -87,6 +101,14 @@ export interface ExportImage {
   folder: string;
   /** after the photo's stem (`.fruit.png`) */
   suffix: string;
+}
+
+/** A photo's fruit and bruise masks (1 = set), row-major, one byte a pixel: a person's truth. */
+export interface TruthMasks {
+  width: number;
+  height: number;
+  fruit: Uint8Array;
+  bruise: Uint8Array;
 }
 
 /** Declares a plugin's runs (typed by its options schema). */

@@ -64,6 +64,10 @@ export const BruiseFruit = z.object({
   size_group: z.string().nullable().optional(),
   size_source: z.enum(['weight', 'area-estimate']).nullable().optional(),
   weight_g: z.number().nullable().optional(),
+  /** a corrected photo (the item's `corrected`): the figures of the model's fruit this one overlaps most (null: none) */
+  model_pixels: z.number().int().nullable().optional(),
+  model_bruise_pixels: z.number().int().nullable().optional(),
+  model_bruise_percent: z.number().nullable().optional(),
 });
 export type BruiseFruit = z.infer<typeof BruiseFruit>;
 
@@ -205,6 +209,14 @@ export const BruiseResultItem = z.object({
   quality: PhotoQuality.optional(),
   /** the stored run of the call (GET /api-node/runs/{id}); null when it is not stored (browser partner keys) */
   run_id: z.string().nullable().optional(),
+  /**
+   * A stored run's photo whose masks a person corrected (its truth, GET /api-node/runs/{id}/items/{position}/truth):
+   * the figures above are the corrected masks'; the model's are kept in `model_fruit_pixels`, ...
+   */
+  corrected: z.boolean().optional(),
+  model_fruit_pixels: z.number().int().optional(),
+  model_bruise_pixels: z.number().int().optional(),
+  model_bruise_percent: z.number().optional(),
 });
 export type BruiseResultItem = z.infer<typeof BruiseResultItem>;
 

@@ -15,6 +15,7 @@ import {
 } from '@mango/core/results';
 import { reportWithPlots } from '@mango/core/report';
 import { BRUISE_FILE_SUFFIXES, BruiseOptions } from './schema.ts';
+import { correctedResult } from './corrected.ts';
 
 /** A preset's id (core/src/grades) or the rules themselves. */
 export const GradesOption = z
@@ -69,6 +70,10 @@ export const bruiseRuns = defineRuns({
     { image: 'fruit-mask', folder: 'masks', suffix: BRUISE_FILE_SUFFIXES.fruitMask },
     { image: 'bruise-mask', folder: 'masks', suffix: BRUISE_FILE_SUFFIXES.bruiseMask },
   ],
+  // The mask editor: the figures of corrected masks (counted as the plugin counts), the model's beside them.
+  correct: (result, masks, photo) =>
+    correctedResult(result as unknown as Parameters<typeof correctedResult>[0], masks, photo, photo),
+  truthImages: { fruit: 'fruit-mask', bruise: 'bruise-mask', probability: 'bruise-probability' },
   summary: (results) => {
     const percents = results.map((r) => r.bruise_percent).filter((v): v is number => typeof v === 'number');
     return {
@@ -78,8 +83,9 @@ export const bruiseRuns = defineRuns({
     };
   },
   tables: {
-    fruits: (results) => fruitTableCsv(scored(results)),
-    images: (results) => imageTableCsv(imageRows(results)),
+    // A stored run's tables carry the audit columns of corrections (`corrected`, `model_*`).
+    fruits: (results) => fruitTableCsv(scored(results), undefined, { corrections: true }),
+    images: (results) => imageTableCsv(imageRows(results), undefined, { corrections: true }),
   },
   columns: BRUISE_TABLE_COLUMNS,
   report: (file, options) => reportWithPlots(file as ResultsFile, options),

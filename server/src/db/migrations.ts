@@ -332,5 +332,30 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('jobs').addColumn('models', 'text').execute();
       },
     },
+    '0018_photo_truths': {
+      async up(db: Kysely<unknown>) {
+        // The truth of a stored run's photo (issue 28): the masks a person corrected in the mask
+        // editor (or imported), one version per save, never overwritten. The masks are COCO RLE
+        // strings at the photo's size; `result` holds the figures they give (with the model's
+        // beside them); `model_id` names the model whose masks the person started from.
+        await db.schema
+          .createTable('photo_truths')
+          .addColumn('id', id, (c) => (dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()))
+          .addColumn('run_id', 'text', (c) => c.notNull().references('runs.id').onDelete('cascade'))
+          .addColumn('position', 'integer', (c) => c.notNull())
+          .addColumn('version', 'integer', (c) => c.notNull())
+          .addColumn('width', 'integer', (c) => c.notNull())
+          .addColumn('height', 'integer', (c) => c.notNull())
+          .addColumn('fruit_rle', 'text', (c) => c.notNull())
+          .addColumn('bruise_rle', 'text', (c) => c.notNull())
+          .addColumn('result', 'text', (c) => c.notNull())
+          .addColumn('model_id', 'text')
+          .addColumn('source', 'text', (c) => c.notNull())
+          .addColumn('created_by', 'integer', (c) => c.notNull())
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addUniqueConstraint('photo_truths_version', ['run_id', 'position', 'version'])
+          .execute();
+      },
+    },
   };
 }

@@ -161,6 +161,30 @@ export interface RunPhotosTable {
   data: Uint8Array | null;
 }
 
+/** One version of a stored run's photo's truth (the mask editor's Save, or an import). */
+export interface PhotoTruthsTable {
+  id: Generated<number>;
+  run_id: string;
+  /** the item's position */
+  position: number;
+  /** 1, 2, ...: the latest is in force */
+  version: number;
+  /** the masks' size: the photo's */
+  width: number;
+  height: number;
+  /** COCO RLE `counts` strings (column-major, as pycocotools) of the fruit and bruise masks */
+  fruit_rle: string;
+  bruise_rle: string;
+  /** JSON: the photo's figures with these masks (the run's `correct`), the model's beside them */
+  result: string;
+  /** the model whose masks the person started from (null: classical) */
+  model_id: string | null;
+  /** `editor` or the import's format (`coco`, `cvat-mask`, `label-studio`) */
+  source: string;
+  created_by: number;
+  created_at: string;
+}
+
 /** A batch job (POST /api-node/jobs). */
 export interface JobsTable {
   /** random UUID */
@@ -252,6 +276,7 @@ export interface Database {
   runs: RunsTable;
   run_items: RunItemsTable;
   run_photos: RunPhotosTable;
+  photo_truths: PhotoTruthsTable;
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
   actions: ActionsTable;

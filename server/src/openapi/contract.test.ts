@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { encodeCocoRle } from '@mango/core';
 import { encodeImage } from '@mango/core/node';
 import { followJob } from '@mango/core/jobs';
 import { bruisedPairScene } from '@mango/core/testing';
@@ -56,6 +57,17 @@ const call = (t: Tools, method: string, path: string, o: Call = {}) =>
     },
     body: o.json !== undefined ? JSON.stringify(o.json) : o.body,
   });
+
+/** Corrected masks of the test photo (480 x 240; `side`: another size): a fruit with a lesion. */
+function truthBody(t: Tools, side?: number): Call {
+  const [w, h] = side ? [side, side] : [480, 240];
+  const fruit = new Uint8Array(w * h).map((_, i) => (i % w > 5 && i % w < 15 && i / w > 5 && i / w < 15 ? 1 : 0));
+  const bruise = fruit.map((v, i) => (v && i % w < 8 ? 1 : 0));
+  return {
+    token: t.alice.accessToken,
+    json: { fruit: encodeCocoRle(fruit, w, h), bruise: encodeCocoRle(bruise, w, h) },
+  };
+}
 
 /** A multipart form of text fields and `images` files. */
 function form(fields: Record<string, string>, images: [string, Uint8Array][]): FormData {
@@ -316,6 +328,35 @@ const EXAMPLES: Record<string, Example[]> = {
   'GET /api-node/runs/{id}/items/{position}/photo': [
     [200, async (t) => call(t, 'GET', `/api-node/runs/${await t.run()}/items/0/photo`, { token: t.alice.accessToken })],
     [404, async (t) => call(t, 'GET', `/api-node/runs/${await t.run()}/items/9/photo`, { token: t.alice.accessToken })],
+  ],
+  'PUT /api-node/runs/{id}/items/{position}/truth': [
+    [201, async (t) => call(t, 'PUT', `/api-node/runs/${await t.run()}/items/0/truth`, truthBody(t))],
+    [400, async (t) => call(t, 'PUT', `/api-node/runs/${await t.run()}/items/0/truth`, truthBody(t, 20))],
+    [404, async (t) => call(t, 'PUT', `/api-node/runs/${await t.run()}/items/9/truth`, truthBody(t))],
+  ],
+  'GET /api-node/runs/{id}/items/{position}/truth': [
+    [
+      200,
+      async (t) => {
+        const id = await t.run();
+        await call(t, 'PUT', `/api-node/runs/${id}/items/0/truth`, truthBody(t));
+        return call(t, 'GET', `/api-node/runs/${id}/items/0/truth`, { token: t.alice.accessToken });
+      },
+    ],
+    [404, async (t) => call(t, 'GET', `/api-node/runs/${await t.run()}/items/9/truth`, { token: t.alice.accessToken })],
+  ],
+  'GET /api-node/models': [[200, async (t) => call(t, 'GET', '/api-node/models', { token: t.alice.accessToken })]],
+  'GET /api-node/runs/{id}/items/{position}/model-masks': [
+    [
+      200,
+      async (t) =>
+        call(t, 'GET', `/api-node/runs/${await t.run()}/items/0/model-masks`, { token: t.alice.accessToken }),
+    ],
+    [
+      404,
+      async (t) =>
+        call(t, 'GET', `/api-node/runs/${await t.run()}/items/9/model-masks`, { token: t.alice.accessToken }),
+    ],
   ],
   'GET /api-node/runs/{id}/items/{position}/overlay': [
     [

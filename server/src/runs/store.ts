@@ -18,6 +18,7 @@ import {
 import {
   RESULTS_SCHEMA,
   makeProvenance,
+  type PhotoTruth,
   type Provenance,
   type ResultsFile,
   type RunListItem,
@@ -256,10 +257,12 @@ export async function getRun(db: DB, userId: number, id: string): Promise<Stored
     .where('run_items.run_id', '=', id)
     .orderBy('run_items.position')
     .execute();
+  const truths = await latestTruths(db, id);
   return {
     ...runView(row),
     items: items.map((i) => {
-      const result = JSON.parse(i.result) as StoredRun['items'][number]['result'];
+      const truth = truths.get(i.position);
+      const model = JSON.parse(i.result) as StoredRun['items'][number]['result'];
       return {
         id: i.id,
         position: i.position,
@@ -267,17 +270,53 @@ export async function getRun(db: DB, userId: number, id: string): Promise<Stored
         sha256: i.sha256,
         width: i.width,
         height: i.height,
-        result,
+        // A corrected photo: the figures of its truth are in force, the model's kept beside them.
+        result: truth ? truth.result : model,
+        ...(truth ? { model_result: model, truth: truth.truth } : { truth: null }),
         overlay_thumbnail: i.overlay,
         photo_thumbnail: i.photo,
         /** the full-size overlay is kept: GET /api-node/runs/{id}/items/{position}/overlay */
         full_overlay: i.overlay_image_type !== null,
         /** the uploaded photo is kept: GET /api-node/runs/{id}/items/{position}/photo */
         photo_kept: i.photo_size !== null,
-        ...metaOfResult(result),
+        ...metaOfResult(model),
       };
     }),
   };
+}
+
+// ---- truth (issue 28: runs/truth.ts saves it) -----------------------------------------------------
+
+/** What a truth version says of itself (the masks are read with runs/truth.ts `truthMasks`). */
+export type TruthVersion = PhotoTruth;
+
+export const truthColumns = [
+  'photo_truths.version',
+  'photo_truths.width',
+  'photo_truths.height',
+  'photo_truths.model_id',
+  'photo_truths.source',
+  'photo_truths.created_at',
+  'photo_truths.position',
+  'photo_truths.result',
+  'users.username as created_by',
+] as const;
+
+/** The latest truth version of each corrected photo of run `runId` (by position), with its figures. */
+export async function latestTruths(db: DB, runId: string) {
+  const rows = await db
+    .selectFrom('photo_truths')
+    .innerJoin('users', 'users.id', 'photo_truths.created_by')
+    .select(truthColumns)
+    .where('photo_truths.run_id', '=', runId)
+    .orderBy('photo_truths.version')
+    .execute();
+  const latest = new Map<number, { truth: TruthVersion; result: ResultFigures }>();
+  for (const r of rows) {
+    const { position, result, ...truth } = r;
+    latest.set(position, { truth, result: JSON.parse(result) as ResultFigures });
+  }
+  return latest;
 }
 
 /** The full-size overlay kept with item `position` of the caller's run `id`, or null (also for another user's run). */

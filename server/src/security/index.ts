@@ -79,6 +79,9 @@ export function applySecurity(app: Hono, ctx: ServerContext): void {
     '*',
     streamingBodyLimit((c) => {
       if (c.req.method === 'POST' && c.req.path === '/api-node/jobs') return ctx.config.maxJobBytes;
+      // A photo's corrected masks (COCO RLE) and annotation imports are larger than other JSON: up to an upload.
+      if (/^\/api-node\/runs\/[^/]+\/(items\/\d+\/truth|annotations)$/.test(c.req.path))
+        return ctx.config.maxRequestBytes;
       if (/^\/api-node(\/|$)/.test(c.req.path)) return Math.min(JSON_BODY_LIMIT, ctx.config.maxRequestBytes);
       return ctx.config.maxRequestBytes;
     }),

@@ -8,6 +8,7 @@ import { jobRoutes } from './jobs.ts';
 import { modelRoutes } from './models.ts';
 import { recoveryRoutes } from './recovery.ts';
 import { runRoutes } from './runs.ts';
+import { runTruthRoutes } from './run-truth.ts';
 import { userRoutes } from './user.ts';
 
 export function apiNodeRoutes(ctx: ServerContext): Hono<CallerEnv> {
@@ -17,6 +18,7 @@ export function apiNodeRoutes(ctx: ServerContext): Hono<CallerEnv> {
   app.route('/', recoveryRoutes(ctx));
   app.route('/', apiKeyRoutes(ctx));
   app.route('/', runRoutes(ctx));
+  app.route('/', runTruthRoutes(ctx));
   app.route('/', jobRoutes(ctx));
   app.route('/', modelRoutes(ctx));
   return app;

@@ -27,6 +27,7 @@ import {
 } from '#web/lib/runs.ts';
 import '../../tool-pages.css';
 import '../results.css';
+import MaskEditor from '../MaskEditor/index.tsx';
 import { useTranslation } from 'react-i18next';
 import { useFormat } from '#web/i18n/index.ts';
 import { fruitGradeText } from '#web/lib/fruitGrade.ts';
@@ -99,6 +100,8 @@ export default function Run() {
   const [threshold, setThreshold] = useState(DEFAULT_REPORT_THRESHOLD);
   const [expanded, setExpanded] = useState<Set<number>>(new Set());
   const [confirming, setConfirming] = useState(false);
+  const [editing, setEditing] = useState<number | null>(null);
+  const [reloads, setReloads] = useState(0);
 
   useEffect(() => {
     let cancelled = false;
@@ -108,7 +111,7 @@ export default function Run() {
     return () => {
       cancelled = true;
     };
-  }, [id]);
+  }, [id, reloads]);
 
   const photos = useMemo(() => (run ? bruiseItems(run) : []), [run]);
   const runOnly = useMemo(() => (run ? [run] : []), [run]);
@@ -456,17 +459,43 @@ export default function Run() {
                     )}
                   </div>
                   <figcaption className="file-name" title={item.filename}>
-                    {item.filename} – {fmt.fixed(figures.bruise_percent)} %
-                    {!item.photo_kept && (
-                      <span className="photo-not-kept" data-testid="photo-not-kept">
+                    {item.filename} – <span data-testid="photo-percent">{fmt.fixed(figures.bruise_percent)} %</span>
+                    {item.truth && (
+                      <>
                         {' '}
-                        ({t('photo not kept')})
+                        <span className="corrected-mark" data-testid="corrected-mark">
+                          {t('corrected')}
+                        </span>{' '}
+                        <span data-testid="model-percent">
+                          {t('model: {{value}} %', {
+                            value: fmt.fixed(Number((item.model_result as { bruise_percent?: number }).bruise_percent)),
+                          })}
+                        </span>
+                      </>
+                    )}
+                    <br />
+                    {item.photo_kept ? (
+                      <button type="button" className="btn" onClick={() => setEditing(item.position)}>
+                        {t('Correct')}
+                      </button>
+                    ) : (
+                      <span className="muted photo-not-kept" data-testid="photo-not-kept">
+                        {t('photo not kept')}
                       </span>
                     )}
                   </figcaption>
                 </figure>
               ))}
             </div>
+            {editing !== null && (
+              <MaskEditor
+                key={editing}
+                runId={run.id}
+                item={run.items.find((i) => i.position === editing)!}
+                onSaved={() => setReloads((n) => n + 1)}
+                onClose={() => setEditing(null)}
+              />
+            )}
           </>
         )}
       </section>

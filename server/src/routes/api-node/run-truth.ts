@@ -1,0 +1,153 @@
+/**
+ * The truth of a stored run's photos (issue 28): GET /api-node/runs/{id}/items/{position}/truth (the
+ * latest corrected masks) and PUT (a new version, from the mask editor). Owner only: another user's
+ * run answers 404 like a missing one. Saving goes through the run service (runs/truth.ts).
+ */
+import { Hono, type Context } from 'hono';
+import { z } from 'zod';
+import { decodeCocoRle, encodeCocoRle } from '@mango/core';
+import { PhotoTruth } from '@mango/core/results';
+import type { ServerContext } from '../../context.ts';
+import { requireUserOrServerKey, type CallerEnv } from '../../auth/caller.ts';
+import { modelMasks, saveTruth, TruthConflict, truthMasks } from '../../runs/truth.ts';
+import { runWhenFree } from '../../runs/service.ts';
+import type { ImageJob } from '@mango/runner';
+import { describer } from '../../openapi/describe.ts';
+import { err, json, jsonBody, CALLER_REFUSALS, JSON_BODY_ERRORS, USER_OR_KEY } from '../../openapi/components.ts';
+import { readJson } from './validate.ts';
+
+/** A mask as COCO RLE (pycocotools' compressed string, or plain counts), at the photo's size. */
+const MaskRle = z.object({
+  size: z.tuple([z.number().int().min(1).max(100_000), z.number().int().min(1).max(100_000)]),
+  counts: z.union([z.string().min(1), z.array(z.number().int().min(0)).min(1)]),
+});
+
+export const TruthRequest = z
+  .object({
+    fruit: MaskRle.meta({ description: 'the fruit mask (COCO RLE, size [height, width] of the photo)' }),
+    bruise: MaskRle.meta({ description: 'the bruise mask (COCO RLE, the same size)' }),
+    /** the model whose masks the person started from (null: the classical method) */
+    model_id: z.string().max(200).nullable().optional(),
+  })
+  .meta({ id: 'TruthRequest' });
+
+export const TruthResponse = PhotoTruth.extend({
+  fruit: MaskRle,
+  bruise: MaskRle,
+}).meta({ id: 'Truth' });
+
+export const SavedTruth = PhotoTruth.extend({
+  result: z.record(z.string(), z.unknown()).meta({
+    description: "The photo's figures with these masks (now in force), the model's beside them",
+  }),
+}).meta({ id: 'SavedTruth' });
+
+export const ModelMasks = z
+  .object({ model_id: z.string().nullable(), fruit: MaskRle, bruise: MaskRle })
+  .meta({ id: 'ModelMasks' });
+
+const position = (c: Context) => {
+  const p = c.req.param('position') ?? '';
+  return /^\d{1,9}$/.test(p) ? Number(p) : null;
+};
+
+export function runTruthRoutes(ctx: ServerContext): Hono<CallerEnv> {
+  const app = new Hono<CallerEnv>();
+  app.use('/runs/:id/items/:position/truth', requireUserOrServerKey(ctx));
+  app.use('/runs/:id/items/:position/model-masks', requireUserOrServerKey(ctx));
+  const route = describer({ tags: ['Runs'], security: USER_OR_KEY });
+  const noTruth = { 404: err('No such run of yours, no such photo, or (GET) it was never corrected') };
+
+  const get = route({
+    summary:
+      "The latest truth of a run's photo: the masks a person corrected in the mask editor (or imported), as COCO RLE at the photo's size, with who saved them, when, and from which model's masks",
+    responses: { 200: json(TruthResponse, 'The latest version'), ...CALLER_REFUSALS, ...noTruth },
+  });
+  app.get('/runs/:id/items/:position/truth', get, async (c) => {
+    const p = position(c);
+    const truth = p === null ? null : await truthMasks(ctx.db, c.get('caller').userId, c.req.param('id'), p);
+    if (!truth) return c.json({ error: 'Truth not found' }, 404);
+    const { masks, ...version } = truth;
+    return c.json({
+      ...version,
+      fruit: encodeCocoRle(masks.fruit, masks.width, masks.height),
+      bruise: encodeCocoRle(masks.bruise, masks.width, masks.height),
+    });
+  });
+
+  const put = route({
+    summary:
+      "Save corrected masks of a run's photo as a new version of its truth (the mask editor's Save): the figures are counted on the kept photo, the run shows them marked corrected with the model's beside them",
+    request: { body: jsonBody(TruthRequest) },
+    responses: {
+      201: json(SavedTruth, 'Saved: the new version and the figures now in force'),
+      ...JSON_BODY_ERRORS,
+      400: err('Malformed masks, or masks of another size than the photo'),
+      ...CALLER_REFUSALS,
+      404: err('No such run of yours, or no such photo'),
+      409: err('The photo was not kept with its run, could not be scored, or its kind of run has no masks'),
+    },
+  });
+  app.put('/runs/:id/items/:position/truth', put, async (c) => {
+    const p = position(c);
+    if (p === null) return c.json({ error: 'Run not found' }, 404);
+    const body = await readJson(c, TruthRequest);
+    if (!body.ok) return body.response;
+    const { fruit, bruise, model_id } = body.data;
+    if (fruit.size[0] !== bruise.size[0] || fruit.size[1] !== bruise.size[1])
+      return c.json({ error: 'The fruit and bruise masks differ in size' }, 400);
+    const f = decodeCocoRle(fruit);
+    const b = decodeCocoRle(bruise);
+    const deps = { db: ctx.db, registry: ctx.registry, runPhotos: ctx.jobs.runPhotos, images: ctx.images };
+    try {
+      const saved = await saveTruth(
+        deps,
+        c.get('caller').userId,
+        c.req.param('id'),
+        p,
+        { width: f.width, height: f.height, fruit: f.mask, bruise: b.mask },
+        { modelId: model_id ?? null, source: 'editor' },
+      );
+      return saved ? c.json(saved, 201) : c.json({ error: 'Run not found' }, 404);
+    } catch (e) {
+      if (e instanceof TruthConflict) return c.json({ error: e.message }, 409);
+      throw e;
+    }
+  });
+
+  const masksRoute = route({
+    summary:
+      "The masks the run's model gives a kept photo (the mask editor's start when it has no truth yet): the photo scored again with the run's options, as COCO RLE at the photo's size",
+    responses: {
+      200: json(ModelMasks, 'The fruit and bruise masks'),
+      ...CALLER_REFUSALS,
+      404: err('No such run of yours, or no such photo'),
+      409: err('The photo was not kept with its run, or its kind of run has no masks'),
+    },
+  });
+  app.get('/runs/:id/items/:position/model-masks', masksRoute, async (c) => {
+    const p = position(c);
+    if (p === null) return c.json({ error: 'Run not found' }, 404);
+    const score = {
+      run: (job: ImageJob) => runWhenFree(ctx.pool, job),
+      concurrency: 1,
+      maxPixels: ctx.config.maxPixels,
+      maxBytes: ctx.config.maxUploadBytes,
+    };
+    const deps = { db: ctx.db, registry: ctx.registry, runPhotos: ctx.jobs.runPhotos, images: ctx.images, score };
+    try {
+      const masks = await modelMasks(deps, c.get('caller').userId, c.req.param('id'), p);
+      if (!masks) return c.json({ error: 'Run not found' }, 404);
+      return c.json({
+        model_id: masks.model_id,
+        fruit: encodeCocoRle(masks.fruit, masks.width, masks.height),
+        bruise: encodeCocoRle(masks.bruise, masks.width, masks.height),
+      });
+    } catch (e) {
+      if (e instanceof TruthConflict) return c.json({ error: e.message }, 409);
+      throw e;
+    }
+  });
+
+  return app;
+}

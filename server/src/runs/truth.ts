@@ -1,0 +1,194 @@
+/**
+ * The truth of a stored run's photos (issue 28): the masks a person corrected in the mask editor
+ * (or imported from COCO, CVAT or Label Studio), one version per save, never overwritten. Saving
+ * one counts its figures with the run's plugin (`correct`, then its `finish`: grading) on the kept
+ * photo, so the run shows the figures in force with the model's beside them. Masks are stored as
+ * COCO RLE strings at the photo's size. Nothing here names a plugin.
+ */
+import {
+  decodeCocoRle,
+  encodeCocoRle,
+  finishResult,
+  isFailedItem,
+  MangoError,
+  planRun,
+  runKindOf,
+  type ImageBackend,
+  type PluginRegistry,
+  type ResultFigures,
+  type TruthMasks,
+} from '@mango/core';
+import { now, type DB } from '../db/index.ts';
+import type { RunPhotoStore } from './photos.ts';
+import { scoreUploads, type ScoreDeps } from './service.ts';
+import { latestTruths, runFigures, truthColumns, type TruthVersion } from './store.ts';
+
+export interface TruthDeps {
+  db: DB;
+  registry: PluginRegistry;
+  runPhotos: RunPhotoStore;
+  images: ImageBackend;
+}
+
+/** A truth that cannot be saved for what the photo is (not kept, not scored): answered 409 with the reason. */
+export class TruthConflict extends Error {}
+
+const refuse = (code: 'INVALID_INPUT' | 'CONFLICT', message: string) =>
+  code === 'CONFLICT' ? new TruthConflict(message) : new MangoError(code, message);
+
+/** The item of the caller's run at `position`, with its run, or null (no such run of theirs, no such photo). */
+async function ownedItem(db: DB, userId: number, runId: string, position: number) {
+  return db
+    .selectFrom('run_items')
+    .innerJoin('runs', 'runs.id', 'run_items.run_id')
+    .select(['runs.operation', 'runs.options', 'run_items.filename', 'run_items.result'])
+    .where('runs.id', '=', runId)
+    .where('runs.user_id', '=', userId)
+    .where('run_items.position', '=', position)
+    .executeTakeFirst();
+}
+
+/** The masks of the latest truth of item `position` of the caller's run, or null (none, or not theirs). */
+export async function truthMasks(
+  db: DB,
+  userId: number,
+  runId: string,
+  position: number,
+): Promise<(TruthVersion & { masks: TruthMasks }) | null> {
+  if (!(await ownedItem(db, userId, runId, position))) return null;
+  const row = await db
+    .selectFrom('photo_truths')
+    .innerJoin('users', 'users.id', 'photo_truths.created_by')
+    .select([...truthColumns, 'photo_truths.fruit_rle', 'photo_truths.bruise_rle'])
+    .where('photo_truths.run_id', '=', runId)
+    .where('photo_truths.position', '=', position)
+    .orderBy('photo_truths.version', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!row) return null;
+  const { fruit_rle, bruise_rle, position: _p, result: _r, ...truth } = row;
+  const decode = (s: string) => decodeMask(s, row.width, row.height);
+  return {
+    ...truth,
+    masks: { width: row.width, height: row.height, fruit: decode(fruit_rle), bruise: decode(bruise_rle) },
+  };
+}
+
+/** A stored COCO RLE counts string as a 0/1 mask of width x height. */
+export const decodeMask = (counts: string, width: number, height: number): Uint8Array =>
+  decodeCocoRle({ size: [height, width], counts }).mask;
+
+/**
+ * Saves `masks` as the next truth version of item `position` of the caller's run: the figures are
+ * counted on the kept photo by the run's plugin. Null: no such run or photo of the caller's.
+ * Refused (409) when the photo was not kept or could not be scored, or the kind of run has no truth;
+ * 400 when the masks are not the photo's size.
+ */
+export async function saveTruth(
+  deps: TruthDeps,
+  userId: number,
+  runId: string,
+  position: number,
+  masks: TruthMasks,
+  meta: { modelId: string | null; source: string },
+): Promise<(TruthVersion & { result: ResultFigures }) | null> {
+  const item = await ownedItem(deps.db, userId, runId, position);
+  if (!item) return null;
+  const kind = runKindOf(deps.registry, item.operation);
+  if (!kind?.runs.correct) throw refuse('CONFLICT', `a ${item.operation} run has no masks to correct`);
+  const model = JSON.parse(item.result) as ResultFigures;
+  if (isFailedItem(model)) throw refuse('CONFLICT', `${item.filename} could not be scored: it has no masks to correct`);
+  const photo = await deps.runPhotos.read(deps.db, runId, position);
+  if (!photo) throw refuse('CONFLICT', `the photo ${item.filename} was not kept with its run: it cannot be corrected`);
+  const image = await deps.images.decode(photo.bytes, item.filename);
+  if (image.width !== masks.width || image.height !== masks.height)
+    throw refuse(
+      'INVALID_INPUT',
+      `the masks are ${masks.width}x${masks.height}, the photo ${item.filename} is ${image.width}x${image.height}`,
+    );
+  const plan = planRun(deps.registry, item.operation, JSON.parse(item.options));
+  const result = finishResult(plan, kind.runs.correct(model, masks, image));
+  const fruit = encodeCocoRle(masks.fruit, masks.width, masks.height).counts as string;
+  const bruise = encodeCocoRle(masks.bruise, masks.width, masks.height).counts as string;
+  const saved = await deps.db.transaction().execute(async (trx) => {
+    const last = await trx
+      .selectFrom('photo_truths')
+      .select((eb) => eb.fn.max('version').as('version'))
+      .where('run_id', '=', runId)
+      .where('position', '=', position)
+      .executeTakeFirst();
+    const version = Number(last?.version ?? 0) + 1;
+    const row = {
+      run_id: runId,
+      position,
+      version,
+      width: masks.width,
+      height: masks.height,
+      fruit_rle: fruit,
+      bruise_rle: bruise,
+      result: JSON.stringify(result),
+      model_id: meta.modelId,
+      source: meta.source,
+      created_by: userId,
+      created_at: now(),
+    };
+    await trx.insertInto('photo_truths').values(row).execute();
+    // The run list's summary follows the figures in force.
+    const items = await trx
+      .selectFrom('run_items')
+      .select(['position', 'result'])
+      .where('run_id', '=', runId)
+      .execute();
+    const truths = await latestTruths(trx, runId);
+    const inForce = items.map((i) => {
+      const t = truths.get(i.position);
+      return { result: t ? JSON.stringify(t.result) : i.result };
+    });
+    await trx
+      .updateTable('runs')
+      .set({ summary: runFigures(kind, inForce).summary })
+      .where('id', '=', runId)
+      .execute();
+    return truths.get(position)!.truth;
+  });
+  return { ...saved, result };
+}
+
+/**
+ * The masks the run's model gives a kept photo (the mask editor's start when the photo has no
+ * truth yet): the photo scored again with the run's options, its declared truth images asked for.
+ * Null: no such run or photo of the caller's.
+ */
+export async function modelMasks(
+  deps: TruthDeps & { score: ScoreDeps },
+  userId: number,
+  runId: string,
+  position: number,
+): Promise<(TruthMasks & { model_id: string | null }) | null> {
+  const item = await ownedItem(deps.db, userId, runId, position);
+  if (!item) return null;
+  const kind = runKindOf(deps.registry, item.operation);
+  const images = kind?.runs.truthImages;
+  if (!images) throw refuse('CONFLICT', `a ${item.operation} run has no masks to correct`);
+  const photo = await deps.runPhotos.read(deps.db, runId, position);
+  if (!photo) throw refuse('CONFLICT', `the photo ${item.filename} was not kept with its run: it cannot be corrected`);
+  const plan = planRun(deps.registry, item.operation, JSON.parse(item.options));
+  const [scored] = await scoreUploads(deps.score, plan, [{ name: item.filename, bytes: photo.bytes }], false, {
+    images: [images.fruit, images.bruise],
+  });
+  const r = scored.result;
+  if (!r.ok) throw refuse('CONFLICT', `${item.filename} could not be scored again: ${r.error.message}`);
+  const mask = async (name: string) => {
+    const bytes = r.images[name]?.bytes;
+    if (!bytes) throw new Error(`the plugin gave no ${name}`);
+    const img = await deps.images.decode(bytes, `${name}.png`);
+    const m = new Uint8Array(img.width * img.height);
+    for (let i = 0; i < m.length; i++) m[i] = img.data[i * 4] >= 128 ? 1 : 0;
+    return { width: img.width, height: img.height, mask: m };
+  };
+  const fruit = await mask(images.fruit);
+  const bruise = await mask(images.bruise);
+  const model = JSON.parse(item.result) as ResultFigures;
+  const modelId = typeof model.model_id === 'string' ? model.model_id : null;
+  return { width: fruit.width, height: fruit.height, fruit: fruit.mask, bruise: bruise.mask, model_id: modelId };
+}

@@ -1,0 +1,117 @@
+/**
+ * The mask editor end to end (issue 28 item 5), in headless Chromium: a user's stored run, the
+ * Correct button of its photo, a missed lesion painted and the model's lesion erased, Save; the run
+ * then shows the corrected % (marked corrected, the model's beside it) and its CSV has both.
+ * Screenshots of the editor before and after, in English and Thai, go to $MANGO_SCREENSHOTS (or a temp dir).
+ */
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Papa from 'papaparse';
+import { encodeImage } from '@mango/core/node';
+import { bruisedPairScene } from '@mango/core/testing';
+import { signInViaApi, startE2E, type E2E } from './harness.ts';
+
+const shots = process.env.MANGO_SCREENSHOTS ?? mkdtempSync(join(tmpdir(), 'mango-editor-shots-'));
+mkdirSync(shots, { recursive: true });
+
+describe('the mask editor', () => {
+  let e2e: E2E;
+  let token = '';
+  let runId = '';
+  let model = { bruise_percent: 0, total_mango_pixels: 0 };
+
+  beforeAll(async () => {
+    e2e = await startE2E();
+    token = (await signInViaApi(e2e)).tokens.accessToken;
+    const fd = new FormData();
+    fd.append('images', new Blob([(await encodeImage(bruisedPairScene().image, 'png')) as BlobPart]), 'pair.png');
+    const res = await fetch(e2e.url('/api-py/python/bruise_detection/Classical'), {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}` },
+      body: fd,
+    });
+    expect(res.status).toBe(200);
+    const [item] = (await res.json()) as { run_id: string; bruise_percent: number; total_mango_pixels: number }[];
+    runId = item.run_id;
+    model = item;
+    expect(model.bruise_percent).toBeGreaterThan(0);
+  }, 120_000);
+  afterAll(() => e2e?.close());
+
+  it('paints a missed lesion, erases the false one, saves: the run and its CSV show both figures', async () => {
+    const { page } = e2e;
+    await page.goto(e2e.url(`/results/${runId}`));
+    await page.getByRole('button', { name: 'Correct' }).click();
+    const editor = page.getByTestId('mask-editor');
+    await expect
+      .poll(() => editor.getByTestId('editor-bruise-percent').textContent(), { timeout: 30_000 })
+      .toBe(model.bruise_percent.toFixed(2));
+    await page.screenshot({ path: join(shots, 'editor-before-en.png') });
+    const canvas = editor.getByTestId('mask-editor-stage').locator('canvas').first();
+    const box = (await canvas.boundingBox())!;
+    const scale = Math.min(760 / 480, 520 / 240);
+    const at = (x: number, y: number) => [box.x + x * scale, box.y + y * scale] as const;
+
+    // A missed lesion on the right fruit: a brush stroke on the lesion layer.
+    await page.mouse.move(...at(330, 120));
+    await page.mouse.down();
+    for (let x = 330; x <= 370; x += 4) await page.mouse.move(...at(x, 120));
+    await page.mouse.up();
+    const painted = Number(
+      await editor
+        .getByTestId('editor-bruise-pixels')
+        .textContent()
+        .then((s) => s!.replace(/,/g, '')),
+    );
+    // The model's lesion (centre 100, 110) erased with a large eraser.
+    await editor.getByRole('button', { name: 'Eraser' }).click();
+    await editor.locator('input[type=range]').first().fill('120');
+    await page.mouse.move(...at(100, 110));
+    await page.mouse.down();
+    await page.mouse.move(...at(102, 112));
+    await page.mouse.up();
+    const after = Number(
+      await editor
+        .getByTestId('editor-bruise-pixels')
+        .textContent()
+        .then((s) => s!.replace(/,/g, '')),
+    );
+    expect(after).toBeGreaterThan(0);
+    expect(after).toBeLessThan(painted);
+    const percent = await editor.getByTestId('editor-bruise-percent').textContent();
+    expect(percent).not.toBe(model.bruise_percent.toFixed(2));
+    await page.screenshot({ path: join(shots, 'editor-after-en.png') });
+
+    // Undo brings the erased lesion back, redo erases it again.
+    await editor.focus();
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => editor.getByTestId('editor-bruise-pixels').textContent()).not.toBe(String(after));
+    await page.keyboard.press('Control+Shift+z');
+    await expect.poll(() => editor.getByTestId('editor-bruise-percent').textContent()).toBe(percent);
+
+    await editor.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByTestId('corrected-mark').count()).toBe(1);
+    await expect.poll(() => page.getByTestId('photo-percent').textContent()).toBe(`${percent} %`);
+    expect(await page.getByTestId('model-percent').textContent()).toContain(model.bruise_percent.toFixed(2));
+
+    const csv = await (
+      await fetch(e2e.url(`/api-node/runs/${runId}/export?table=images`), {
+        headers: { Authorization: `Bearer ${token}` },
+      })
+    ).text();
+    const [row] = Papa.parse<Record<string, string>>(csv.trim(), { header: true }).data;
+    expect(row.corrected).toBe('true');
+    expect(Number(row.bruise_percent).toFixed(2)).toBe(percent);
+    expect(Number(row.model_bruise_percent)).toBe(model.bruise_percent);
+    expect(Number(row.model_fruit_pixels)).toBe(model.total_mango_pixels);
+
+    // The editor in Thai, opened on the corrected truth.
+    await page.evaluate(() => localStorage.setItem('language', 'th'));
+    await page.goto(e2e.url(`/results/${runId}`));
+    await page.getByRole('button', { name: 'แก้ไข' }).click();
+    await expect.poll(() => page.getByTestId('editor-bruise-percent').textContent(), { timeout: 30_000 }).toBe(percent);
+    await page.screenshot({ path: join(shots, 'editor-after-th.png') });
+  }, 180_000);
+});
