@@ -2,11 +2,18 @@
  * Library build of the widget: one self-contained ES module and one classic script, with the
  * local-mode worker inlined (Blob URL), so a partner page needs no other file from us.
  */
+import { fileURLToPath } from 'node:url';
 import { defaultClientConditions, defineConfig } from 'vite';
 
 export default defineConfig({
   // bundle the workspace packages from their TypeScript sources (the `source` export condition)
-  resolve: { conditions: ['source', ...defaultClientConditions] },
+  resolve: {
+    conditions: ['source', ...defaultClientConditions],
+    // The run report's charts (core's plots-render.ts, vega) are never drawn by the widget.
+    alias: [
+      { find: /^\.\/plots-render\.ts$/, replacement: fileURLToPath(new URL('./src/no-plots.ts', import.meta.url)) },
+    ],
+  },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -178,7 +178,7 @@ describe('mango CLI', () => {
     expect(lines[0].startsWith('image,fruit_count,fruit_pixels,bruise_pixels,bruise_percent,')).toBe(true);
     // the failed photo is a row too, with its error
     expect(lines).toHaveLength(3);
-    expect(lines[1]).toMatch(/^empty\.jpg,(,){14}empty\.jpg is empty \(0 bytes\)$/);
+    expect(lines[1]).toMatch(/^empty\.jpg,(,){15}empty\.jpg is empty \(0 bytes\)$/);
     const cells = lines[2].split(',');
     expect(cells[0]).toBe('mango.png');
     const fruitPixels = Number(cells[2]);

@@ -118,7 +118,7 @@ describe('mango: loud, recorded failures', () => {
     expect((await mango([...args, '--out', csv])).code).toBe(1);
     const lines = readFileSync(csv, 'utf8').trim().split('\n');
     // the reason holds commas: the cell is quoted
-    expect(lines[2]).toMatch(/^pair\.png,(,){14}"no 25 mm reference object found in the photo: it has no scale, /);
+    expect(lines[2]).toMatch(/^pair\.png,(,){15}"no 25 mm reference object found in the photo: it has no scale, /);
   });
 
   it('--max-megapixels and MAX_MEGAPIXELS limit the images, as on the server; a bad value is a usage error', async () => {

@@ -60,7 +60,9 @@ describe.skipIf(!shared)(`mango bruise photo-quality flags${shared ? '' : ` (${S
     const r = await mango(['bruise', join(dir, 'in'), '--method', 'classical', '--strict-quality', '--out', csv]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/q10\.jpg.*refused by strict quality: heavy JPEG compression: .*quality 10/);
-    expect(column(readFileSync(csv, 'utf8'), 'quality')).toEqual({ 'clean.jpg': '' });
+    // the refused photo is a row with its error (the one per-photo table keeps failures), its figures blank
+    expect(column(readFileSync(csv, 'utf8'), 'quality')).toEqual({ 'clean.jpg': '', 'q10.jpg': '' });
+    expect(column(readFileSync(csv, 'utf8'), 'error')['q10.jpg']).toMatch(/refused by strict quality/);
     const provenance = JSON.parse(readFileSync(`${csv}.provenance.json`, 'utf8')) as { options: object };
     expect(provenance.options).toMatchObject({ strictQuality: true });
   });

@@ -123,12 +123,12 @@ describe('metadata columns of the tables', () => {
     ])
       .trim()
       .split('\n');
-    expect(lines[0].endsWith(',size_source,cultivar,day')).toBe(true);
+    expect(lines[0].endsWith(',size_source,scale_status,cultivar,day')).toBe(true);
     expect(lines.slice(1).map((l) => l.split(',').slice(-2).join(','))).toEqual(['keitt,3', 'keitt,3', ',', ',']);
     const images = imageTableCsv([item('a.jpg', { cultivar: 'keitt', day: '3' })])
       .trim()
       .split('\n');
-    expect(images[0].endsWith(',bruise_area_cm2,cultivar,day')).toBe(true);
+    expect(images[0].endsWith(',scale_status,scale_source,quality,error,cultivar,day')).toBe(true);
     expect(images[1].endsWith(',keitt,3')).toBe(true);
   });
 
@@ -136,7 +136,7 @@ describe('metadata columns of the tables', () => {
     expect(
       fruitTableCsv([item('a.jpg')])
         .split('\n')[0]
-        .endsWith(',size_source'),
+        .endsWith(',size_source,scale_status'),
     ).toBe(true);
     const csv = featureTableCsv([
       { image_name: 'a.jpg', features: { rgb: { mean_R: 1 } }, meta: { day: '=3' } },

@@ -51,7 +51,7 @@ describe('createModelLoader', () => {
     expect((await loader.available('fruit-segmentation')).map((m) => m.id)).toEqual(['other-task']);
     await expect(loader.load('bad-hash')).rejects.toThrow(/sha256/);
     await expect(loader.load('missing')).rejects.toThrow(/not installed/);
-    await expect(loader.load('nope')).rejects.toThrow(/not in/);
+    await expect(loader.load('nope')).rejects.toThrow(/model nope is not among the models offered/);
   });
 
   it('runs the model and returns the known output; sessions are cached', async () => {

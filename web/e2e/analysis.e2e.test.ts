@@ -189,8 +189,11 @@ describe.skipIf(!shared)('Feature Analysis pages', () => {
       }),
     );
     await page.getByRole('button', { name: 'Analyze' }).click();
-    await page.waitForURL('**/analysis/result');
-    expect(await page.getByTestId('feature-row').first().getByRole('alert').innerText()).toBe('no foreground pixels');
+    // The batch carries on (issue 27 item 5): the page stays and lists the photo with its reason.
+    const failed = page.getByTestId('failed-photo');
+    await expect.poll(() => failed.count()).toBe(1);
+    expect(await failed.first().innerText()).toMatch(/alternaria_001\.jpg\s*no foreground pixels/);
+    expect(await page.getByTestId('failed-photos').innerText()).toContain('No photo could be scored.');
     await page.unroute('**/api-py/python/analyze');
   });
 

@@ -10,7 +10,9 @@ const LATIN_ALLOWED = new Set(
     'Mango Bruise Tracker English API CSV JSON HTML ZIP JPG JPEG PNG WEBP WebP TIFF RGB HSV LAB GLCM LBP Gabor ' +
     'TypeScript React Node.js ONNX Runtime U-Net Facebook Instagram LinkedIn Codex K-Means Affine CIELAB ' +
     'Otsu Crofton Flusser-Suk scikit-image skimage rgb2hsv GMT+7 Lab Mango mangobruisetracker.org support ' +
-    'OpenAPI Bearer API. ROC AUC CXS SenMango CLI GMT+ rgb hsv Frobenius png scheme://host[:port] https://shop.example.com Extra Class I II px cm² MB KB'
+    'OpenAPI Bearer API. ROC AUC CXS SenMango CLI GMT+ rgb hsv Frobenius png scheme://host[:port] https://shop.example.com Extra Class I II px cm² MB KB ' +
+    // product names, and the identifiers a metadata pattern and CSV use (code, not prose: {name}, image, fruit_id)
+    'ColorChecker Classic Passport image name fruit SVG zip Student'
   ).split(' '),
 );
 

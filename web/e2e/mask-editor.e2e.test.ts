@@ -50,8 +50,11 @@ describe('the mask editor', () => {
       .toBe(model.bruise_percent.toFixed(2));
     await page.screenshot({ path: join(shots, 'editor-before-en.png') });
     const canvas = editor.getByTestId('mask-editor-stage').locator('canvas').first();
+    // the editor opens below the run's plots: the strokes must land inside the viewport
+    await canvas.scrollIntoViewIfNeeded();
     const box = (await canvas.boundingBox())!;
-    const scale = Math.min(760 / 480, 520 / 240);
+    // the photo (480 x 240) fitted to the stage, as the editor fits it
+    const scale = Math.min(box.width / 480, box.height / 240);
     const at = (x: number, y: number) => [box.x + x * scale, box.y + y * scale] as const;
 
     // A missed lesion on the right fruit: a brush stroke on the lesion layer.
@@ -78,6 +81,7 @@ describe('the mask editor', () => {
         .textContent()
         .then((s) => s!.replace(/,/g, '')),
     );
+    expect(painted, `painted ${painted}, after ${after}, model ${model.bruise_percent}`).toBeGreaterThan(0);
     expect(after).toBeGreaterThan(0);
     expect(after).toBeLessThan(painted);
     const percent = await editor.getByTestId('editor-bruise-percent').textContent();

@@ -93,9 +93,18 @@ describe.each(TEST_DATABASES)('batch jobs on %s', (database) => {
     };
     const lines = (await download('format=csv&table=images')).trim().split(/\r?\n/);
     expect(lines).toHaveLength(13);
-    expect(lines[0].split(',').slice(-3)).toEqual(['scale_status', 'scale_source', 'error']);
-    expect(lines[6]).toMatch(/^broken\.jpg,(,){14}[^,]*broken\.jpg/);
-    expect(lines[1]).toMatch(/^mango-0\.png,2,.*,none,,$/);
+    expect(lines[0].split(',').slice(-8)).toEqual([
+      'scale_status',
+      'scale_source',
+      'quality',
+      'error',
+      'corrected',
+      'model_fruit_pixels',
+      'model_bruise_pixels',
+      'model_bruise_percent',
+    ]);
+    expect(lines[6]).toMatch(/^broken\.jpg,(,){15}[^,]*broken\.jpg[^,]*,,,,$/);
+    expect(lines[1]).toMatch(/^mango-0\.png,2,.*,none,,[^,]*,,false,\d+,\d+,[\d.]+$/);
     const provenance = JSON.parse(await download('format=provenance'));
     expect(provenance.inputs).toHaveLength(12);
     expect(provenance.inputs[5]).toMatchObject({ filename: 'broken.jpg', error: expect.stringMatching(/broken\.jpg/) });

@@ -13,9 +13,9 @@ import { startTestServer, TEST_DATABASES, type TestServer } from '../../testing/
 import { client, signUp, type Client, type SignedIn } from '../../testing/accounts.ts';
 
 const FRUIT_HEADER =
-  'image,fruit,bbox_x,bbox_y,bbox_w,bbox_h,fruit_pixels,bruise_pixels,bruise_percent,lesion_count,fruit_area_cm2,bruise_area_cm2,colour_difference,grade,size_group,weight_g,size_source,scale_status';
+  'image,fruit,bbox_x,bbox_y,bbox_w,bbox_h,fruit_pixels,bruise_pixels,bruise_percent,lesion_count,fruit_area_cm2,bruise_area_cm2,colour_difference,grade,size_group,weight_g,size_source,scale_status,corrected,model_fruit_pixels,model_bruise_pixels,model_bruise_percent';
 const IMAGE_HEADER =
-  'image,fruit_count,fruit_pixels,bruise_pixels,bruise_percent,non_bruise_percent,lesion_count,colour_difference,method,model_id,px_per_cm,fruit_area_cm2,bruise_area_cm2,scale_status,scale_source,quality,error';
+  'image,fruit_count,fruit_pixels,bruise_pixels,bruise_percent,non_bruise_percent,lesion_count,colour_difference,method,model_id,px_per_cm,fruit_area_cm2,bruise_area_cm2,scale_status,scale_source,quality,error,corrected,model_fruit_pixels,model_bruise_pixels,model_bruise_percent';
 
 /** Two shaded mangoes on a grey table, the left one with a dark brown bruise. */
 const twoMangoes = () => encodeImage(bruisedPairScene().image, 'png');
@@ -185,6 +185,11 @@ describe.each(TEST_DATABASES)('stored runs on %s', (database) => {
       '',
       // scale_status: no scale asked for
       'none',
+      // nobody corrected it: the model's figures are the ones in force
+      'false',
+      String(f0.pixels),
+      String(f0.bruise_pixels),
+      String(f0.bruise_percent),
     ]);
     const imagesCsv = text((await download(`/api-node/runs/${runId}/export?format=csv&table=images`)).bytes);
     const imageLines = imagesCsv.trim().split('\n');
@@ -267,7 +272,7 @@ describe.each(TEST_DATABASES)('stored runs on %s', (database) => {
 
     const fruitsCsv = text((await download(`/api-node/runs/${runId}/export?format=csv`)).bytes);
     const fruitRows = rowsOf(fruitsCsv);
-    expect(fruitRows.map((r) => r.length)).toEqual(Array(8).fill(18));
+    expect(fruitRows.map((r) => r.length)).toEqual(Array(8).fill(22));
     expect(fruitRows.map((r) => r[0])).toEqual(escaped.flatMap((n) => [n, n]));
     expect(fruitRows.map((r) => r[1])).toEqual(['1', '2', '1', '2', '1', '2', '1', '2']);
     const imagesCsv = text((await download(`/api-node/runs/${runId}/export?format=csv&table=images`)).bytes);

@@ -206,6 +206,7 @@ describe('issue 16 item 3: CPU amplification', () => {
       expect((res.body as { image_name: string; error: string }[])[0]).toEqual({
         image_name: 'big.png',
         error: 'big.png: processing took longer than the limit of 0.04 s per photo',
+        code: 'TIMED_OUT',
         // the stored run of the call (issue 12)
         run_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       });

@@ -84,10 +84,27 @@ export function constraints(s: Schema): string {
 
 function TypeLabel({ s }: { s: Schema }) {
   if (s.$ref) return <a href={`#schema-${refName(s.$ref)}`}>{refName(s.$ref)}</a>;
-  if (s.items?.$ref && (s.type === 'array' || (Array.isArray(s.type) && s.type.includes('array')))) {
+  const isArray = s.type === 'array' || (Array.isArray(s.type) && s.type.includes('array'));
+  if (isArray && s.items && (s.items.$ref || s.items.anyOf || s.items.oneOf)) {
     return (
       <>
-        <a href={`#schema-${refName(s.items.$ref)}`}>{refName(s.items.$ref)}</a>[]
+        {(s.items.anyOf ?? s.items.oneOf) && '('}
+        <TypeLabel s={s.items} />
+        {(s.items.anyOf ?? s.items.oneOf) && ')'}[]
+      </>
+    );
+  }
+  // A union of components (e.g. a result item or a failed item): each variant linked.
+  const variants = s.anyOf ?? s.oneOf;
+  if (variants?.some((v) => v.$ref)) {
+    return (
+      <>
+        {variants.map((v, i) => (
+          <span key={i}>
+            {i > 0 && ' | '}
+            <TypeLabel s={v} />
+          </span>
+        ))}
       </>
     );
   }
