@@ -125,11 +125,15 @@ function fullExportRefusal(
 async function* fullImages(ctx: ServerContext, kind: RunKind, run: StoredRun): ZipImages {
   const plan = planRun(ctx.registry, run.operation, run.options);
   const asked = kind.runs.fullExport ?? [];
+  // The model the run recorded, while the registry still has it (its figures are that model's);
+  // otherwise the versions in force.
+  const recorded = run.model_id ? await ctx.jobs.models.entries([run.model_id]).catch(() => null) : null;
   const deps = {
     run: (job: ImageJob) => runWhenFree(ctx.pool, job),
     concurrency: 1,
     maxPixels: ctx.config.maxPixels,
     maxBytes: ctx.config.maxUploadBytes,
+    models: recorded ?? (await ctx.jobs.models.inForce()),
   };
   const stems = exportStems(run.items.map((i) => i.filename));
   for (const [k, item] of run.items.entries()) {
@@ -246,7 +250,7 @@ export function runRoutes(ctx: ServerContext): Hono<CallerEnv> {
       'html (the report), provenance (the sidecar of the CSV). zip&resolution=full: the tables (the stored ' +
       "figures), provenance.json, and per scored photo its overlay at the photo's size, overlays/<stem>.overlay.jpg, " +
       'and its masks at the photo size, masks/<stem>.fruit.png and masks/<stem>.bruise.png (0 or 255), made by ' +
-      "scoring each kept photo again with the run's options (the model in use); resolution=thumbnail (the " +
+      "scoring each kept photo again with the run's options and the model it recorded (else the one in force); resolution=thumbnail (the " +
       'default) has the 256 px overlays',
     request: { query: RunExportQuery },
     responses: {
