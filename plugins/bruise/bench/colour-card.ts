@@ -24,22 +24,12 @@ import {
 import { decodeImage } from '@mango/core/node';
 import { addNoise, applyLightCast, poseHomography, renderColourCard, type CardPose } from '@mango/core/testing';
 import { cardOutline } from '@mango/core';
-import { SHARED_MISSING, sharedDir } from '@mango/core/testing/node';
 import { createModelLoader } from '@mango/models';
 import { analyseBruise, summariseBruise } from '../src/analyse.ts';
 import { BruiseOptions } from '../src/schema.ts';
+import { args, devDir, flag } from './common.ts';
 
-const args = process.argv.slice(2);
-const flag = (name: string) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-};
-const shared = sharedDir();
-if (!shared) {
-  console.log(SHARED_MISSING);
-  process.exit(0);
-}
-const dev = join(shared, 'data', 'bruise-dev');
+const dev = devDir();
 const count = Number(flag('--count') ?? 20);
 const method = (flag('--method') ?? 'auto') as 'auto' | 'classical';
 const models = createModelLoader();

@@ -5,20 +5,10 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sharedDir, SHARED_MISSING } from '@mango/core/testing/node';
 import { evaluateBruise, formatBruiseEvaluation } from '../src/eval/index.ts';
+import { args, devDir, flag } from './common.ts';
 
-const args = process.argv.slice(2);
-const flag = (name: string) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-};
-const shared = sharedDir();
-if (!shared) {
-  console.log(SHARED_MISSING);
-  process.exit(0);
-}
-const dev = join(shared, 'data', 'bruise-dev');
+const dev = devDir();
 const only = new Set((flag('--only') ?? 'pixel,labels,boxes').split(','));
 const outPath = args[0] && !args[0].startsWith('--') ? args[0] : '/tmp/bruise-eval-dev.json';
 const ev = await evaluateBruise({

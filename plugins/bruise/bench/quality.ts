@@ -10,25 +10,15 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeImage } from '@mango/core/node';
-import { sharedDir, SHARED_MISSING } from '@mango/core/testing/node';
 import { createModelLoader } from '@mango/models';
 import bruise from '../src/index.ts';
 import { analyseBruise } from '../src/analyse.ts';
 import { measureQuality, qualityFlags, QUALITY_FLAG_IDS, type QualityMeasures } from '../src/quality.ts';
 import { BruiseOptions } from '../src/schema.ts';
 import { TRIP_PHOTOS } from '../src/eval/quality-photos.ts';
+import { args, devDir, flag } from './common.ts';
 
-const args = process.argv.slice(2);
-const flag = (name: string) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-};
-const shared = sharedDir();
-if (!shared) {
-  console.log(SHARED_MISSING);
-  process.exit(0);
-}
-const dev = join(shared, 'data', 'bruise-dev');
+const dev = devDir();
 const sets = (flag('--sets') ?? 'synthetic_composites,senmango_real_lesions,aicup_defect_boxes').split(',');
 const devToo = !args.includes('--variants-only');
 const options = BruiseOptions.parse({ method: flag('--method') ?? 'auto' });
