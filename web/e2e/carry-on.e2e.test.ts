@@ -98,8 +98,9 @@ describe('a web batch carries on past bad files', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'carry-on-bruise.png'), fullPage: true });
     await page.getByRole('button', { name: 'View the results of the scored photos (1)' }).click();
     await page.waitForURL('**/showarea/accuracy');
+    // the table renders after the page has fetched the result: wait for it before reading a row
+    await expect.poll(() => page.getByTestId('result-row').count()).toBe(1);
     const row = await page.getByTestId('result-row').nth(0).locator('td').allInnerTexts();
-    expect(await page.getByTestId('result-row').count()).toBe(1);
     expect(row[0]).toBe('good.png');
     expect(Number(row[2])).toBeGreaterThan(1);
   });
