@@ -49,38 +49,40 @@ interface Region {
 function candidateRegions(work: RasterImage): Region[] {
   const { width: w, height: h, data } = work;
   const n = w * h;
-  // 3x3 box blur of R, G, B (noise and JPEG blocks), then the largest channel gradient.
-  const planes = [0, 1, 2].map((c) => {
-    const row = new Float32Array(n);
+  // 3x3 box blur of R, G, B (noise and JPEG blocks), then the largest channel gradient. The blur is
+  // kept as the integer 3x3 sum (9x the mean), so the edge test is exact integer arithmetic:
+  // (|dx| + |dy|) / 2 / 9 <= EDGE_THRESHOLD.
+  const limit = EDGE_THRESHOLD * 18;
+  const sums = [0, 1, 2].map((c) => {
+    const row = new Int32Array(n);
     for (let y = 0; y < h; y++) {
+      const o = y * w;
       for (let x = 0; x < w; x++) {
-        const i = y * w + x;
+        const i = o + x;
         const l = x > 0 ? i - 1 : i;
         const r = x < w - 1 ? i + 1 : i;
         row[i] = data[l * 4 + c] + data[i * 4 + c] + data[r * 4 + c];
       }
     }
-    const out = new Float32Array(n);
+    const out = new Int32Array(n);
     for (let y = 0; y < h; y++) {
+      const o = y * w;
       const u = y > 0 ? -w : 0;
       const d = y < h - 1 ? w : 0;
-      for (let x = 0; x < w; x++) {
-        const i = y * w + x;
-        out[i] = (row[i + u] + row[i] + row[i + d]) / 9;
-      }
+      for (let x = 0; x < w; x++) out[o + x] = row[o + x + u] + row[o + x] + row[o + x + d];
     }
     return out;
   });
+  const [sr, sg, sb] = sums;
   const flat = new Uint8Array(n);
   for (let y = 1; y < h - 1; y++) {
+    const o = y * w;
     for (let x = 1; x < w - 1; x++) {
-      const i = y * w + x;
-      let g = 0;
-      for (const p of planes) {
-        const v = (Math.abs(p[i + 1] - p[i - 1]) + Math.abs(p[i + w] - p[i - w])) / 2;
-        if (v > g) g = v;
-      }
-      flat[i] = g <= EDGE_THRESHOLD ? 1 : 0;
+      const i = o + x;
+      const gr = Math.abs(sr[i + 1] - sr[i - 1]) + Math.abs(sr[i + w] - sr[i - w]);
+      const gg = Math.abs(sg[i + 1] - sg[i - 1]) + Math.abs(sg[i + w] - sg[i - w]);
+      const gb = Math.abs(sb[i + 1] - sb[i - 1]) + Math.abs(sb[i + w] - sb[i - w]);
+      flat[i] = gr <= limit && gg <= limit && gb <= limit ? 1 : 0;
     }
   }
   const { labels, count } = labelComponents(flat, w, h, 4);

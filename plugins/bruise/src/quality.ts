@@ -320,30 +320,40 @@ function median(values: number[]): number {
 function backgroundCast(work: RasterImage, fruit: Uint8Array): number | null {
   const { width: w, height: h, data: d } = work;
   const near = erodeSquare(invert(fruit), w, h, 3);
-  const lumas: number[] = [];
-  const index: number[] = [];
+  const lumas = new Float64Array(w * h);
+  const index = new Int32Array(w * h);
+  let m = 0;
   for (let i = 0; i < w * h; i++) {
     if (!near[i]) continue;
     const r = d[i * 4];
     const g = d[i * 4 + 1];
     const b = d[i * 4 + 2];
     if (r >= 250 || g >= 250 || b >= 250) continue;
-    lumas.push(0.299 * r + 0.587 * g + 0.114 * b);
-    index.push(i);
+    lumas[m] = 0.299 * r + 0.587 * g + 0.114 * b;
+    index[m++] = i;
   }
-  if (lumas.length < 0.01 * w * h) return null;
-  const order = Array.from(lumas.keys()).sort((p, q) => lumas[q] - lumas[p]);
-  const top = order.slice(0, Math.max(1, Math.round(order.length / 10)));
+  if (m < 0.01 * w * h) return null;
+  // The brightest tenth, ties at its lowest luma taken in pixel order (as a stable sort would).
+  const k = Math.max(1, Math.round(m / 10));
+  const threshold = lumas.slice(0, m).sort()[m - k];
+  let above = 0;
+  for (let j = 0; j < m; j++) if (lumas[j] > threshold) above++;
+  let ties = k - above;
   let r = 0;
   let g = 0;
   let b = 0;
-  for (const o of top) {
-    const i = index[o];
+  for (let j = 0; j < m; j++) {
+    if (lumas[j] < threshold) continue;
+    if (lumas[j] === threshold) {
+      if (ties === 0) continue;
+      ties--;
+    }
+    const i = index[j];
     r += d[i * 4];
     g += d[i * 4 + 1];
     b += d[i * 4 + 2];
   }
-  const lab = rgb8ToLab(Math.round(r / top.length), Math.round(g / top.length), Math.round(b / top.length));
+  const lab = rgb8ToLab(Math.round(r / k), Math.round(g / k), Math.round(b / k));
   return round(Math.hypot(lab[1], lab[2]), 1);
 }
 

@@ -2,8 +2,8 @@
  * Issue 16 item 11: the bounded load test (vitest project `load`, run after every other test so it
  * runs alone). A real server in its own process on 127.0.0.1 takes 50 uploads of normal photos
  * from 10 users while hostile uploads are in flight (a 190 MB body, a 1x49,000,000 PNG, a 21:1
- * strip). Every normal upload is answered 200, or 429/503 with Retry-After; nothing is answered
- * 500; /healthz, probed from a worker thread every 50 ms, answers 95 % of the time within 200 ms
+ * strip). Every normal upload is answered 200, or 429/503 with Retry-After, and a client that waits
+ * as told and sends it again has every upload scored; nothing is answered 500; /healthz, probed from a worker thread every 50 ms, answers 95 % of the time within 200 ms
  * and always within 500 ms. Bounded: 50 + 3 uploads, probes only while they run, each request
  * with a time limit, the whole test within its timeout; only 127.0.0.1 is contacted.
  */
@@ -25,6 +25,8 @@ const UPLOADS_PER_USER = 5;
  */
 const PER_USER_PARALLEL = 3;
 const REQUEST_TIMEOUT_MS = 60_000;
+/** A refused upload is sent again until this long after the first uploads (the test's limit is 180 s). */
+const SERVE_ALL_WITHIN_MS = 140_000;
 
 interface Answer {
   status: number;
@@ -103,16 +105,22 @@ describe('issue 16 item 11: bounded load test', () => {
       if (res.status === 200) expect(JSON.parse(body)[0].filename).toBe(`photo-${i}.jpg`);
       return { status: res.status, retryAfter: res.headers.get('retry-after'), ms: performance.now() - t0 };
     };
-    const perUser = async (token: string): Promise<Answer[]> => {
-      const answers: Answer[] = [];
+    const started = performance.now();
+    // A polite client: a refused upload (429/503) is sent again after the Retry-After it was given
+    // (at most 15 s), until SERVE_ALL_WITHIN_MS. How many are refused depends on how busy the machine
+    // is; that every upload is served in the end, with a reason and a wait for each refusal, does not.
+    const perUser = async (token: string): Promise<Answer[][]> => {
+      const answers: Answer[][] = [];
       let next = 0;
       const lane = async () => {
         while (next < UPLOADS_PER_USER) {
           const i = next++;
-          const answer = await upload(token, i);
-          answers.push(answer);
-          // A polite client waits as long as it is told to before its next upload (at most 15 s).
-          if (answer.retryAfter) {
+          const attempts: Answer[] = [];
+          answers.push(attempts);
+          for (;;) {
+            const answer = await upload(token, i);
+            attempts.push(answer);
+            if (!answer.retryAfter || performance.now() - started > SERVE_ALL_WITHIN_MS) break;
             await new Promise((r) => setTimeout(r, Math.min(15, Number(answer.retryAfter)) * 1000));
           }
         }
@@ -120,9 +128,9 @@ describe('issue 16 item 11: bounded load test', () => {
       await Promise.all(Array.from({ length: PER_USER_PARALLEL }, lane));
       return answers;
     };
-    const t0 = performance.now();
-    const answers = (await Promise.all(users.map((u) => perUser(u.accessToken)))).flat();
-    const elapsed = performance.now() - t0;
+    const uploads = (await Promise.all(users.map((u) => perUser(u.accessToken)))).flat();
+    const answers = uploads.flat();
+    const elapsed = performance.now() - started;
     const hostileStatuses = await hostile;
     const health = await probe.stop();
     clearInterval(rssTimer);
@@ -133,7 +141,8 @@ describe('issue 16 item 11: bounded load test', () => {
     const max = Math.max(...health.latencies);
     console.log(
       JSON.stringify({
-        uploads: answers.length,
+        uploads: uploads.length,
+        attempts: answers.length,
         byStatus,
         hostileStatuses,
         uploadSeconds: +(elapsed / 1000).toFixed(1),
@@ -148,13 +157,13 @@ describe('issue 16 item 11: bounded load test', () => {
       }),
     );
 
-    expect(answers).toHaveLength(USERS * UPLOADS_PER_USER);
+    expect(uploads).toHaveLength(USERS * UPLOADS_PER_USER);
     for (const a of answers) {
       expect([200, 429, 503]).toContain(a.status);
       if (a.status !== 200) expect(Number(a.retryAfter)).toBeGreaterThan(0);
     }
-    // The server does serve under this load: a good share of the uploads get through.
-    expect(byStatus[200] ?? 0).toBeGreaterThanOrEqual(USERS * UPLOADS_PER_USER * 0.4);
+    // The server does serve under this load: every upload is scored in the end.
+    expect(uploads.map((attempts) => attempts.at(-1)?.status)).toEqual(uploads.map(() => 200));
     // The hostile uploads are refused with 4xx, never a 500.
     expect(hostileStatuses).toEqual([413, 413, 400]);
     expect(health.failures).toEqual([]);
