@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { exportFileName, finishResult, planRun, toWireNames } from '@mango/core';
 import { registry } from '@mango/plugins';
-import { thumbnailDataUrl } from '@mango/core/node';
+import { decodeImage, thumbnailDataUrl } from '@mango/core/node';
 import {
   bruiseFiguresOf,
   RESULTS_SCHEMA,
@@ -243,7 +243,7 @@ export function bruiseCommand(program: Command) {
             }
             // COCO: each photo's regions as RLE now (the full-size masks are not kept).
             if (cocoLib && fruit && bruise) {
-              coco.set(f.path, await cocoLib.cocoPhotoOfMaskImages(f.relative, fruit.bytes, bruise.bytes));
+              coco.set(f.path, await cocoLib.cocoPhotoOfMaskImages(f.relative, fruit.bytes, bruise.bytes, decodeImage));
             }
           },
         },
