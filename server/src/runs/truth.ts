@@ -74,6 +74,37 @@ export async function truthMasks(
   };
 }
 
+/** The masks of the latest truth of every corrected photo of run `runId` (the caller's: checked before), by position. */
+export async function latestTruthMasks(db: DB, runId: string): Promise<Map<number, TruthMasks>> {
+  const rows = await db
+    .selectFrom('photo_truths as t')
+    .select(['t.position', 't.width', 't.height', 't.fruit_rle', 't.bruise_rle'])
+    .where('t.run_id', '=', runId)
+    .where((eb) =>
+      eb(
+        't.version',
+        '=',
+        eb
+          .selectFrom('photo_truths as l')
+          .select((l) => l.fn.max('l.version').as('v'))
+          .whereRef('l.run_id', '=', 't.run_id')
+          .whereRef('l.position', '=', 't.position'),
+      ),
+    )
+    .execute();
+  return new Map(
+    rows.map((r) => [
+      r.position,
+      {
+        width: r.width,
+        height: r.height,
+        fruit: decodeMask(r.fruit_rle, r.width, r.height),
+        bruise: decodeMask(r.bruise_rle, r.width, r.height),
+      },
+    ]),
+  );
+}
+
 /** A stored COCO RLE counts string as a 0/1 mask of width x height. */
 export const decodeMask = (counts: string, width: number, height: number): Uint8Array =>
   decodeCocoRle({ size: [height, width], counts }).mask;

@@ -67,7 +67,7 @@ function badQuery(c: Context, error: z.ZodError) {
 
 const notFound = (c: Context) => c.json({ error: 'Run not found' }, 404);
 
-const attachment = (name: string) => `attachment; filename="${name}"`;
+export const attachment = (name: string) => `attachment; filename="${name}"`;
 
 const resultsOf = (run: StoredRun) => run.items.map((i) => i.result as ResultFigures);
 
