@@ -7,8 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import JSZip from 'jszip';
-import { createImage, decodeCocoRle, encodeCocoRle, type CocoRle } from '@mango/core';
-import { encodeImage } from '@mango/core/node';
+import { createImage, decodeCocoRle, encodeCocoRle, exportStems, type CocoRle } from '@mango/core';
+import { decodeImage, encodeImage } from '@mango/core/node';
 import { bruisedPairScene, fruitScene } from '@mango/core/testing';
 import { startTestServer, TEST_DATABASES, type TestServer } from '../../testing/index.ts';
 import { client, signUp, type SignedIn } from '../../testing/accounts.ts';
@@ -244,6 +244,61 @@ describe.each(TEST_DATABASES)('a run photo truth as COCO, CVAT and Label Studio 
     expect(iou(truth.bruiseMask, BRUISE)).toBe(1);
     expect((await call(`/api-node/runs/${runId}/items/1/truth`, alice.accessToken)).status).toBe(404);
   });
+
+  it("exports the masks in force of a corrected photo in the zips (the model's beside them at full resolution) and marks it in the report", async () => {
+    const runId = await scoredRun();
+    const put = await call(`/api-node/runs/${runId}/items/0/truth`, alice.accessToken, {
+      method: 'PUT',
+      body: JSON.stringify({ fruit: encodeCocoRle(FRUIT, W, H), bruise: encodeCocoRle(BRUISE, W, H) }),
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(put.status).toBe(201);
+    const run = (await (await call(`/api-node/runs/${runId}`, alice.accessToken)).json()) as {
+      items: { result: { model_fruit_pixels: number; model_bruise_percent: number; bruise_percent: number } }[];
+    };
+    const model = run.items[0].result;
+    const [pair, smallStem] = exportStems(['pair scene.png', 'small.png']);
+    const maskOf = async (zip: JSZip, name: string) => {
+      const file = zip.file(`masks/${name}`);
+      expect(file, name).not.toBeNull();
+      const img = await decodeImage(await file!.async('uint8array'));
+      expect([img.width, img.height]).toEqual([W, H]);
+      return Uint8Array.from({ length: W * H }, (_, i) => (img.data[i * 4] >= 128 ? 1 : 0));
+    };
+    const zipOf = async (query: string) => {
+      const res = await call(`/api-node/runs/${runId}/export?format=zip${query}`, alice.accessToken);
+      expect(res.status).toBe(200);
+      return JSZip.loadAsync(new Uint8Array(await res.arrayBuffer()));
+    };
+
+    // The 256 px zip: the corrected photo's masks from its truth; the other photo has none.
+    const thumbs = await zipOf('');
+    expect(iou(await maskOf(thumbs, `${pair}.fruit.png`), FRUIT)).toBe(1);
+    expect(iou(await maskOf(thumbs, `${pair}.bruise.png`), BRUISE)).toBe(1);
+    expect(
+      Object.keys(thumbs.files)
+        .filter((n) => n.startsWith('masks/') && !n.endsWith('/'))
+        .sort(),
+    ).toEqual([`masks/${pair}.bruise.png`, `masks/${pair}.fruit.png`]);
+
+    // Full resolution: the masks in force under the usual names, the model's as .model.*.png.
+    const full = await zipOf('&resolution=full');
+    expect(iou(await maskOf(full, `${pair}.fruit.png`), FRUIT)).toBe(1);
+    expect(iou(await maskOf(full, `${pair}.bruise.png`), BRUISE)).toBe(1);
+    expect(count(await maskOf(full, `${pair}.model.fruit.png`))).toBe(model.model_fruit_pixels);
+    expect(full.file(`masks/${pair}.model.bruise.png`)).not.toBeNull();
+    expect(full.file(`masks/${smallStem}.fruit.png`)).not.toBeNull();
+    expect(full.file(`masks/${smallStem}.model.fruit.png`)).toBeNull();
+
+    // The report marks the corrected photo, the model's figure beside it.
+    const html = await (await call(`/api-node/runs/${runId}/export?format=html`, alice.accessToken)).text();
+    const row = html.split('<tr>').find((r) => r.startsWith('<td>pair scene.png</td>'))!;
+    expect(row).toContain(
+      `${model.bruise_percent.toFixed(2)} <span class="corrected">corrected</span> <span class="model">(model: ${model.model_bruise_percent.toFixed(2)} %)</span>`,
+    );
+    const smallRow = html.split('<tr>').find((r) => r.startsWith('<td>small.png</td>'))!;
+    expect(smallRow).not.toContain('corrected');
+  }, 60_000);
 
   it("answers 404 for another user's run, and a clear refusal of what is not an annotation file", async () => {
     const runId = await scoredRun();
