@@ -337,5 +337,15 @@ describe.each(TEST_DATABASES)('a run photo truth as COCO, CVAT and Label Studio 
     );
     const badQuery = await call(`/api-node/runs/${runId}/annotations?format=cvat`, alice.accessToken);
     expect(badQuery.status).toBe(400);
+    // A kind of run without masks (a feature analysis) has no annotations: 409 with the reason.
+    const fd = new FormData();
+    fd.append('images', new Blob([png as BlobPart]), 'pair scene.png');
+    fd.append('features', '["rgb"]');
+    const analysed = await call('/api-py/python/analyze', alice.accessToken, { method: 'POST', body: fd });
+    expect(analysed.status).toBe(200);
+    const analysisRun = ((await analysed.json()) as { run_id: string }[])[0].run_id;
+    const none = await call(`/api-node/runs/${analysisRun}/annotations`, alice.accessToken);
+    expect(none.status).toBe(409);
+    expect(await none.json()).toEqual({ error: 'a analyze run has no annotations' });
   });
 });
