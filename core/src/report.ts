@@ -132,7 +132,7 @@ function qualitySection(file: ResultsFile): string {
 const STYLE = `
 body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2a1f;margin:2rem auto;max-width:1100px;padding:0 1rem}
 h1{font-size:1.6rem;margin-bottom:.2rem}h2{font-size:1.15rem;margin-top:2rem;border-bottom:2px solid #f0a830;padding-bottom:.2rem}
-.sub{color:#5a6b5a;margin-top:0}table{border-collapse:collapse}th,td{padding:.3rem .6rem;border-bottom:1px solid #e3e8e3;text-align:left;vertical-align:top}
+.sub{color:#5a6b5a;margin-top:0}.corrected{background:#e6f2e0;color:#2d5a1f;border-radius:3px;padding:0 .3rem;font-size:12px}.model{color:#5a6b5a;font-size:12px}table{border-collapse:collapse}th,td{padding:.3rem .6rem;border-bottom:1px solid #e3e8e3;text-align:left;vertical-align:top}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}.stats th{font-weight:600;color:#3d4d3d}
 .histogram{display:flex;align-items:flex-end;gap:4px;height:220px;border-bottom:1px solid #888;padding-top:1.2rem}
 .bin{flex:1;display:flex;flex-direction:column;justify-content:flex-end;align-items:center;height:100%;position:relative}
@@ -191,6 +191,15 @@ export async function reportPlotsHtml(file: Pick<ResultsFile, 'photos'>): Promis
 }
 
 /** The report of a bruise results file as one HTML document. */
+/**
+ * A photo whose masks a person corrected (issue 28): its figures in force are the corrected ones,
+ * marked "corrected" with the model's bruise % beside them.
+ */
+const correctedMark = (r: { corrected?: boolean; model_bruise_percent?: number }) =>
+  r.corrected
+    ? ` <span class="corrected">corrected</span> <span class="model">(model: ${fixed(r.model_bruise_percent)} %)</span>`
+    : '';
+
 export function reportHtml(
   file: ResultsFile,
   options: { threshold?: number; title?: string; /** the plots section (reportPlotsHtml) */ plots?: string } = {},
@@ -208,7 +217,7 @@ export function reportHtml(
       const r = photo.result;
       if (!isBruiseFigures(r)) return '';
       const colour = r.colour_difference === undefined ? r.severity : r.colour_difference;
-      return `<tr><td>${escapeHtml(photo.filename)}</td><td class="num">${r.fruits.length}</td><td class="num">${r.total_mango_pixels}</td><td class="num">${fixed(r.bruise_percent)}</td><td class="num">${fixed(r.non_bruise_percent)}</td><td class="num">${r.fruits.reduce((a, f) => a + f.lesion_count, 0)}</td><td class="num">${fixed(colour, 1)}</td><td>${escapeHtml(r.method)}</td><td><code>${escapeHtml(photo.sha256.slice(0, 12))}</code></td></tr>`;
+      return `<tr><td>${escapeHtml(photo.filename)}</td><td class="num">${r.fruits.length}</td><td class="num">${r.total_mango_pixels}</td><td class="num">${fixed(r.bruise_percent)}${correctedMark(r)}</td><td class="num">${fixed(r.non_bruise_percent)}</td><td class="num">${r.fruits.reduce((a, f) => a + f.lesion_count, 0)}</td><td class="num">${fixed(colour, 1)}</td><td>${escapeHtml(r.method)}</td><td><code>${escapeHtml(photo.sha256.slice(0, 12))}</code></td></tr>`;
     })
     .join('');
   const gallery = file.photos
@@ -216,7 +225,9 @@ export function reportHtml(
       const overlay = safeImage(photo.overlay_thumbnail);
       const original = safeImage(photo.photo_thumbnail ?? null);
       const name = escapeHtml(photo.filename);
-      const pct = isBruiseFigures(photo.result) ? ` – ${fixed(photo.result.bruise_percent)} %` : '';
+      const pct = isBruiseFigures(photo.result)
+        ? ` – ${fixed(photo.result.bruise_percent)} %${correctedMark(photo.result)}`
+        : '';
       if (!overlay) return '';
       const img = (src: string, alt: string) => `<img src="${src}" alt="${alt} ${name}">`;
       return `<figure><div class="pair">${original ? img(original, 'photo') : ''}${img(overlay, 'overlay of')}</div><figcaption>${name}${pct}</figcaption></figure>`;

@@ -133,7 +133,7 @@ export const PhotoTruth = z
     created_at: z.string(),
     /** the model whose masks the person started from (null: the classical method) */
     model_id: z.string().nullable(),
-    /** `editor`, or the format it was imported from (`coco`, `cvat-mask`, `label-studio`) */
+    /** `editor`, or `import:<format>` for an imported file (`import:coco`, `import:cvat`, `import:labelstudio`) */
     source: z.string(),
   })
   .meta({ id: 'PhotoTruth' });

@@ -77,6 +77,12 @@ export interface RunDeclaration<O extends z.ZodObject = z.ZodObject> {
    * photo's size, and a map of how likely each pixel is a lesion (its magic wand's ground).
    */
   truthImages?: { fruit: string; bruise: string; probability?: string };
+  /**
+   * Truth as data (issue 28 item 2): the corrected masks of a run's photos written as an annotation
+   * file (GET /api-node/runs/{id}/annotations) and read back from the files labs annotate with (POST).
+   * Unset: runs of this kind have no annotation export or import.
+   */
+  annotations?: RunAnnotations;
   /** the run list's figures of the run's stored items (successful ones; failed ones count in `n` only) */
   summary(results: readonly ResultFigures[], failed: number): Record<string, number | null>;
   /**
@@ -109,6 +115,41 @@ export interface TruthMasks {
   height: number;
   fruit: Uint8Array;
   bruise: Uint8Array;
+}
+
+/** A decoded image as an annotation reader needs it (the front end's image backend decodes). */
+export type DecodeImage = (bytes: Uint8Array, name?: string) => Promise<RasterImage>;
+
+/** The files of an uploaded folder or zip, by their path inside it (`/`-separated). */
+export interface AnnotationFiles {
+  names: readonly string[];
+  read(name: string): Uint8Array;
+}
+
+/** An uploaded annotation file: parsed JSON, or the files of a zip. */
+export type AnnotationInput =
+  { kind: 'json'; name: string; data: unknown } | { kind: 'files'; name: string; files: AnnotationFiles };
+
+/** An annotation file opened: the photos it annotates and their masks, matched by file name. */
+export interface OpenedAnnotations {
+  /** the format read, as the stored truth's source records it after `import:` (`coco`, `cvat`, `labelstudio`) */
+  source: string;
+  /** the photos the file annotates, as it names them */
+  entries(): string[];
+  /** the entry that holds the truth of the photo `filename`, or null */
+  entryOf(filename: string): string | null;
+  /** the truth of the photo `filename` (its entry's masks), or null when the file has none for it */
+  masks(filename: string): Promise<TruthMasks | null>;
+}
+
+/** RunDeclaration.annotations: a run's truth written as and read from annotation files. */
+export interface RunAnnotations {
+  /** the media type and file suffix of the export (`application/json`, `.coco.json`) */
+  exportType: { mediaType: string; suffix: string; format: string };
+  /** the export of the corrected photos (their masks in force) */
+  write(photos: readonly { filename: string; masks: TruthMasks }[], info: Record<string, unknown>): unknown;
+  /** an uploaded file opened, its format recognised from its content; bad input throws INVALID_INPUT */
+  read(input: AnnotationInput, decode: DecodeImage): OpenedAnnotations;
 }
 
 /** Declares a plugin's runs (typed by its options schema). */

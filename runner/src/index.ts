@@ -1,4 +1,5 @@
 export {
+  maskPng,
   runImageJob,
   type EncodedImage,
   type ImageJob,

@@ -125,7 +125,7 @@ function modelLoader(offered?: readonly ModelManifestEntry[]): Promise<ModelLoad
 }
 
 /** A 0/1 mask as an 8-bit greyscale PNG holding 0 or 255. */
-async function maskPng({ data, width, height }: Mask): Promise<Uint8Array> {
+export async function maskPng({ data, width, height }: Pick<Mask, 'data' | 'width' | 'height'>): Promise<Uint8Array> {
   const grey = new Uint8Array(data.length);
   for (let i = 0; i < data.length; i++) grey[i] = data[i] ? 255 : 0;
   const buf = await sharp(grey, { raw: { width, height, channels: 1 } })

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { exportFileName, finishResult, planRun, toWireNames } from '@mango/core';
 import { registry } from '@mango/plugins';
-import { thumbnailDataUrl } from '@mango/core/node';
+import { decodeImage, thumbnailDataUrl } from '@mango/core/node';
 import {
   bruiseFiguresOf,
   RESULTS_SCHEMA,
@@ -243,7 +243,7 @@ export function bruiseCommand(program: Command) {
             }
             // COCO: each photo's regions as RLE now (the full-size masks are not kept).
             if (cocoLib && fruit && bruise) {
-              coco.set(f.path, await cocoLib.cocoPhotoOfMaskImages(f.relative, fruit.bytes, bruise.bytes));
+              coco.set(f.path, await cocoLib.cocoPhotoOfMaskImages(f.relative, fruit.bytes, bruise.bytes, decodeImage));
             }
           },
         },
@@ -356,6 +356,12 @@ export function evalCommand(program: Command) {
   addSchemaOptions(evalBruise, BruiseOptions, { only: ['method', 'referenceMm'], help: BRUISE_FLAG_HELP });
   evalBruise
     .option('--truth-fruit', 'use the truth fruit masks (measures bruise detection alone)')
+    .option(
+      '--run <id>',
+      "a stored run on --server: its model's figures against its corrections (the mask editor's, or imported)",
+    )
+    .option('--server <url>', 'the Mango server of --run')
+    .option('--api-key <key>', 'the API key for --server (default: MANGO_API_KEY)')
     .option('--out <file>', 'write the full evaluation as JSON')
     .action(
       async (o: {
@@ -366,8 +372,23 @@ export function evalCommand(program: Command) {
         method?: string;
         referenceMm?: string;
         truthFruit?: boolean;
+        run?: string;
+        server?: string;
+        apiKey?: string;
         out?: string;
       }) => {
+        if (o.run !== undefined || o.server !== undefined) {
+          if (!o.run || !o.server) throw new UsageError('--run ID and --server URL go together');
+          const apiKey = o.apiKey || process.env.MANGO_API_KEY;
+          if (!apiKey) throw new UsageError('--server needs --api-key KEY (or MANGO_API_KEY)');
+          const { evaluateRunOnServer } = await import('../server-eval.ts');
+          const { formatBruiseEvaluation } = await import('@mango/plugin-bruise/eval');
+          const r = await evaluateRunOnServer({ server: o.server, apiKey, runId: o.run });
+          console.log(`run ${o.run}: the model's figures against ${r.corrected} corrected of ${r.photos} photo(s)`);
+          console.log(formatBruiseEvaluation(r.evaluation));
+          if (o.out) await writeFile(o.out, JSON.stringify(r.evaluation, null, 2) + '\n');
+          return;
+        }
         // A reference object in the photos is left out of the fruit, as in mango bruise --reference-mm.
         const { method, referenceMm } = parseOrExit(
           BruiseOptions.pick({ method: true, referenceMm: true }),

@@ -16,6 +16,7 @@ import {
 import { reportWithPlots } from '@mango/core/report';
 import { BRUISE_FILE_SUFFIXES, BruiseOptions } from './schema.ts';
 import { correctedResult } from './corrected.ts';
+import { bruiseAnnotations } from './annotations.ts';
 
 /** A preset's id (core/src/grades) or the rules themselves. */
 export const GradesOption = z
@@ -74,6 +75,8 @@ export const bruiseRuns = defineRuns({
   correct: (result, masks, photo) =>
     correctedResult(result as unknown as Parameters<typeof correctedResult>[0], masks, photo, photo),
   truthImages: { fruit: 'fruit-mask', bruise: 'bruise-mask', probability: 'bruise-probability' },
+  // Truth as data: COCO out; COCO, CVAT and Label Studio in.
+  annotations: bruiseAnnotations,
   summary: (results) => {
     const percents = results.map((r) => r.bruise_percent).filter((v): v is number => typeof v === 'number');
     return {

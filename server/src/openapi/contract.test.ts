@@ -345,6 +345,49 @@ const EXAMPLES: Record<string, Example[]> = {
     ],
     [404, async (t) => call(t, 'GET', `/api-node/runs/${await t.run()}/items/9/truth`, { token: t.alice.accessToken })],
   ],
+  'GET /api-node/runs/{id}/annotations': [
+    [
+      200,
+      async (t) => {
+        const id = await t.run();
+        await call(t, 'PUT', `/api-node/runs/${id}/items/0/truth`, truthBody(t));
+        return call(t, 'GET', `/api-node/runs/${id}/annotations?format=coco`, { token: t.alice.accessToken });
+      },
+    ],
+    [
+      400,
+      async (t) =>
+        call(t, 'GET', `/api-node/runs/${await t.run()}/annotations?format=x`, { token: t.alice.accessToken }),
+    ],
+    [404, (t) => call(t, 'GET', '/api-node/runs/no-such-run/annotations', { token: t.alice.accessToken })],
+  ],
+  'POST /api-node/runs/{id}/annotations': [
+    [
+      200,
+      async (t) => {
+        const id = await t.run();
+        const coco = await call(t, 'GET', `/api-node/runs/${id}/annotations`, { token: t.alice.accessToken });
+        return call(t, 'POST', `/api-node/runs/${id}/annotations`, {
+          token: t.alice.accessToken,
+          json: await coco.json(),
+        });
+      },
+    ],
+    [
+      400,
+      async (t) =>
+        call(t, 'POST', `/api-node/runs/${await t.run()}/annotations`, { token: t.alice.accessToken, json: { a: 1 } }),
+    ],
+    [
+      415,
+      async (t) =>
+        call(t, 'POST', `/api-node/runs/${await t.run()}/annotations`, {
+          token: t.alice.accessToken,
+          body: '{}',
+          headers: { 'content-type': 'text/plain' },
+        }),
+    ],
+  ],
   'GET /api-node/models': [[200, async (t) => call(t, 'GET', '/api-node/models', { token: t.alice.accessToken })]],
   'GET /api-node/runs/{id}/items/{position}/model-masks': [
     [

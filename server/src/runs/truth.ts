@@ -16,8 +16,10 @@ import {
   type ImageBackend,
   type PluginRegistry,
   type ResultFigures,
+  type RunKind,
   type TruthMasks,
 } from '@mango/core';
+import { maskPng } from '@mango/runner';
 import { now, type DB } from '../db/index.ts';
 import type { RunPhotoStore } from './photos.ts';
 import { scoreUploads, type ScoreDeps } from './service.ts';
@@ -72,6 +74,37 @@ export async function truthMasks(
     ...truth,
     masks: { width: row.width, height: row.height, fruit: decode(fruit_rle), bruise: decode(bruise_rle) },
   };
+}
+
+/** The masks of the latest truth of every corrected photo of run `runId` (the caller's: checked before), by position. */
+export async function latestTruthMasks(db: DB, runId: string): Promise<Map<number, TruthMasks>> {
+  const rows = await db
+    .selectFrom('photo_truths as t')
+    .select(['t.position', 't.width', 't.height', 't.fruit_rle', 't.bruise_rle'])
+    .where('t.run_id', '=', runId)
+    .where((eb) =>
+      eb(
+        't.version',
+        '=',
+        eb
+          .selectFrom('photo_truths as l')
+          .select((l) => l.fn.max('l.version').as('v'))
+          .whereRef('l.run_id', '=', 't.run_id')
+          .whereRef('l.position', '=', 't.position'),
+      ),
+    )
+    .execute();
+  return new Map(
+    rows.map((r) => [
+      r.position,
+      {
+        width: r.width,
+        height: r.height,
+        fruit: decodeMask(r.fruit_rle, r.width, r.height),
+        bruise: decodeMask(r.bruise_rle, r.width, r.height),
+      },
+    ]),
+  );
 }
 
 /** A stored COCO RLE counts string as a 0/1 mask of width x height. */
@@ -192,3 +225,40 @@ export async function modelMasks(
   const modelId = typeof model.model_id === 'string' ? model.model_id : null;
   return { width: fruit.width, height: fruit.height, fruit: fruit.mask, bruise: bruise.mask, model_id: modelId };
 }
+
+/** A file of a run's zip export: its folder, the suffix after the photo's stem, its bytes. */
+export interface TruthExportFile {
+  folder: string;
+  suffix: string;
+  bytes: Uint8Array;
+}
+
+/** The suffix the model's own mask takes beside a corrected one in a zip export (`.fruit.png` -> `.model.fruit.png`). */
+export const modelSuffix = (suffix: string) => `.model${suffix}`;
+
+/**
+ * The corrected masks of a run's photos as its zip export holds them (issue 28): per corrected
+ * position, the masks in force (the latest truth) as the 0/255 PNGs the kind's full export names
+ * its truth images (`masks/<stem>.fruit.png`, `masks/<stem>.bruise.png`). Empty for a kind of run
+ * without truth images in its full export.
+ */
+export async function truthExportFiles(db: DB, kind: RunKind, runId: string): Promise<Map<number, TruthExportFile[]>> {
+  const images = kind.runs.truthImages;
+  const declared = (image: string | undefined) => kind.runs.fullExport?.find((a) => a.image === image);
+  const fruit = declared(images?.fruit);
+  const bruise = declared(images?.bruise);
+  const out = new Map<number, TruthExportFile[]>();
+  if (!fruit || !bruise) return out;
+  for (const [position, m] of await latestTruthMasks(db, runId)) {
+    const png = (mask: Uint8Array) => maskPng({ data: mask, width: m.width, height: m.height });
+    out.set(position, [
+      { folder: fruit.folder, suffix: fruit.suffix, bytes: await png(m.fruit) },
+      { folder: bruise.folder, suffix: bruise.suffix, bytes: await png(m.bruise) },
+    ]);
+  }
+  return out;
+}
+
+/** Whether `image` (a plugin's extra image) is one of the truth images of `kind` (the masks a person corrects). */
+export const isTruthImage = (kind: RunKind, image: string) =>
+  image === kind.runs.truthImages?.fruit || image === kind.runs.truthImages?.bruise;

@@ -2,12 +2,18 @@
  * COCO files, read and written in this one module: a COCO file as pixel truth for `mango eval bruise
  * --truth` (polygons and RLE masks), and the COCO file of predicted regions that `mango bruise
  * --export-coco` writes (RLE masks: each fruit and its bruise as two annotations). The run-length
- * codec is rle.ts. Node only (decodes mask images).
+ * codec is rle.ts. Browser-safe: mask images are decoded by the caller's decoder.
  */
-import { basename } from 'node:path';
-import { boundingBox, countSet, labelComponents } from '@mango/core';
+import { boundingBox, countSet, labelComponents, type DecodeImage } from '@mango/core';
 import { decodeCocoRle, encodeCocoRle, fillPolygon, flatToPoints, type CocoRle } from '../rle.ts';
-import { invalidTruth as invalid, maskFromImage, paintedTruth, roleOf, type PixelTruth } from './truth-masks.ts';
+import {
+  baseName as basename,
+  invalidTruth as invalid,
+  maskOfImage,
+  paintedTruth,
+  roleOf,
+  type PixelTruth,
+} from './truth-masks.ts';
 
 /** The parts of a COCO file the truth reads. */
 interface CocoFile {
@@ -33,6 +39,8 @@ export function cocoTruth(file: string, data: CocoFile): PixelTruth {
   const byName = new Map(data.images.map((im) => [basename(im.file_name), im]));
   return {
     format: 'coco',
+    entries: () => [...byName.keys()],
+    entryOf: (filename) => (byName.has(basename(filename)) ? basename(filename) : null),
     async masks(filename) {
       const im = byName.get(basename(filename));
       if (!im) return null;
@@ -102,6 +110,19 @@ export function cocoPhoto(p: PhotoRegions): CocoPhoto {
   return { image: { file_name: p.file_name, width: p.width, height: p.height }, annotations };
 }
 
+/** The COCO file of photos' truth masks (each split into its fruits): what a stored run's annotations export. */
+export const cocoFileOfMasks = (
+  photos: readonly {
+    filename: string;
+    masks: { width: number; height: number; fruit: Uint8Array; bruise: Uint8Array };
+  }[],
+  info: Record<string, unknown> = {},
+) =>
+  cocoFile(
+    photos.map(({ filename, masks: m }) => cocoPhoto(regionsOfMasks(filename, m.width, m.height, m.fruit, m.bruise))),
+    info,
+  );
+
 /** The COCO file of several photos (categories `fruit` and `bruise`). */
 export function cocoFile(photos: readonly CocoPhoto[], info: Record<string, unknown> = {}) {
   let id = 0;
@@ -140,8 +161,9 @@ export async function cocoPhotoOfMaskImages(
   file_name: string,
   fruitPng: Uint8Array,
   bruisePng: Uint8Array,
+  decode: DecodeImage,
 ): Promise<CocoPhoto> {
-  const fruit = await maskFromImage(fruitPng);
-  const bruise = await maskFromImage(bruisePng);
+  const fruit = maskOfImage(await decode(fruitPng));
+  const bruise = maskOfImage(await decode(bruisePng));
   return cocoPhoto(regionsOfMasks(file_name, fruit.width, fruit.height, fruit.mask, bruise.mask));
 }

@@ -11,7 +11,8 @@ export type {
   PixelSetResult,
 } from './evaluate.ts';
 export { formatBruiseEvaluation } from './format.ts';
-export { summariseLabelSet, summarisePixelSet } from './metrics.ts';
+export { scorePixelImage, summariseLabelSet, summarisePixelSet } from './metrics.ts';
+export { openTruthInput } from './truth-formats.ts';
 export { openTruth } from './truth.ts';
 export type { PixelTruth, TruthMasks } from './truth-masks.ts';
 export { maskToCounts } from '../rle.ts';

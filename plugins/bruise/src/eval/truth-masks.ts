@@ -1,9 +1,10 @@
 /**
- * The truth of one photo as every truth format answers it (eval/truth.ts, eval/coco.ts): a fruit
- * mask and a bruise mask, the category names that mean fruit and bruise, and 0/255 mask images.
+ * The truth of one photo as every truth format answers it (eval/truth-formats.ts, eval/coco.ts): a
+ * fruit mask and a bruise mask, the category names that mean fruit and bruise, and 0/255 mask images.
+ * Browser-safe (the run declaration's annotation import reads through it): images are decoded by the
+ * caller's decoder.
  */
-import { MangoError } from '@mango/core';
-import { decodeImage } from '@mango/core/node';
+import { MangoError, type RasterImage } from '@mango/core';
 
 export type TruthFormat = 'png-folders' | 'coco' | 'cvat-mask' | 'label-studio';
 
@@ -16,9 +17,23 @@ export interface TruthMasks {
 
 export interface PixelTruth {
   format: TruthFormat;
+  /** the photos the truth annotates, as it names them (a file name, or the mask file's path) */
+  entries(): string[];
+  /** the entry that holds the truth of the photo `filename` (matched by file name), or null */
+  entryOf(filename: string): string | null;
   /** the truth of a photo (matched by file name), or null when the truth has none for it */
   masks(filename: string): Promise<TruthMasks | null>;
 }
+
+/** The last part of a `/` or `\\` separated path (node:path's basename, browser-safe). */
+export const baseName = (path: string) => path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
+
+/** A file name without its extension. */
+export const stemOf = (path: string) => {
+  const name = baseName(path);
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(0, dot) : name;
+};
 
 export type Role = 'fruit' | 'bruise';
 
@@ -55,9 +70,8 @@ export function paintedTruth(width: number, height: number) {
   };
 }
 
-/** A 0/255 mask image (PNG) as a 0/1 mask (its red channel >= 128). */
-export async function maskFromImage(bytes: Uint8Array, name?: string) {
-  const img = await decodeImage(bytes, name);
+/** A decoded 0/255 mask image (PNG) as a 0/1 mask (its red channel >= 128). */
+export function maskOfImage(img: Pick<RasterImage, 'width' | 'height' | 'data'>) {
   const m = new Uint8Array(img.width * img.height);
   for (let i = 0; i < m.length; i++) m[i] = img.data[i * 4] >= 128 ? 1 : 0;
   return { width: img.width, height: img.height, mask: m };

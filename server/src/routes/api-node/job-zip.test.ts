@@ -14,6 +14,7 @@ import { crc32, deflateRawSync } from 'node:zlib';
 import JSZip from 'jszip';
 import { startTestServer, TEST_DATABASES, type TestServer } from '../../testing/index.ts';
 import { client, signUp, type SignedIn } from '../../testing/accounts.ts';
+import { zipFilesInMemory } from './job-zip.ts';
 
 const MB = 1024 * 1024;
 
@@ -221,5 +222,47 @@ describe.each(TEST_DATABASES)('issue 23: zip amplification of a batch job, on %s
     } finally {
       await small.close();
     }
+  });
+});
+
+/**
+ * An annotation import's zip (POST /api-node/runs/{id}/annotations) is read in memory with the same
+ * checks before anything is unpacked: overlapping records refused, each file and the total bounded.
+ */
+describe('zipFilesInMemory (annotation imports)', () => {
+  it('reads the files by path, passing over folders and __MACOSX companions', async () => {
+    const zip = new JSZip();
+    zip.file('export/labelmap.txt', 'fruit:1,2,3::\n');
+    zip.file('export/SegmentationClass/a.png', new Uint8Array([1, 2, 3]));
+    zip.file('__MACOSX/export/._labelmap.txt', 'x');
+    const files = await zipFilesInMemory(await zip.generateAsync({ type: 'uint8array' }), {
+      maxFileBytes: MB,
+      maxTotalBytes: MB,
+      maxEntries: 10,
+    });
+    expect([...files.names].sort()).toEqual(['export/SegmentationClass/a.png', 'export/labelmap.txt']);
+    expect(new TextDecoder().decode(files.read('export/labelmap.txt'))).toBe('fruit:1,2,3::\n');
+    expect(() => files.read('nothing.png')).toThrow(/the zip has no nothing.png/);
+  });
+
+  it('refuses overlapping records, a file or a total over the limits, and too many entries, before unpacking', async () => {
+    const limits = { maxFileBytes: MB, maxTotalBytes: 2 * MB, maxEntries: 100 };
+    await expect(zipFilesInMemory(overlappingZip(MB / 2, 3), limits)).rejects.toThrow(/overlapping entries/);
+    const big = new JSZip();
+    big.file('one.png', new Uint8Array(MB + 1));
+    await expect(
+      zipFilesInMemory(await big.generateAsync({ type: 'uint8array', compression: 'DEFLATE' }), limits),
+    ).rejects.toMatchObject({ code: 'FILE_TOO_LARGE' });
+    const many = new JSZip();
+    for (let i = 0; i < 3; i++) many.file(`m${i}.png`, new Uint8Array(MB - 10));
+    await expect(
+      zipFilesInMemory(await many.generateAsync({ type: 'uint8array', compression: 'DEFLATE' }), limits),
+    ).rejects.toThrow(/unpacks to more than the limit/);
+    await expect(
+      zipFilesInMemory(await many.generateAsync({ type: 'uint8array' }), { ...limits, maxEntries: 2 }),
+    ).rejects.toThrow(/holds 3 entries: at most 2/);
+    await expect(zipFilesInMemory(new TextEncoder().encode('PK\x03\x04 nothing'), limits)).rejects.toThrow(
+      /could not be read/,
+    );
   });
 });

@@ -165,3 +165,68 @@ export async function zipPhotos(zips: readonly Upload[], spoolDir: string, limit
   if (photos.length === 0) throw invalid('the zip holds no photos (.jpg, .jpeg, .png, .webp, .tif)');
   return photos;
 }
+
+/**
+ * The files of a zip held in memory (an annotation import: POST /api-node/runs/{id}/annotations), by
+ * their path inside it; folders, hidden files and `__MACOSX` companions are passed over. The same
+ * checks as a job's zip before anything is unpacked (declared sizes, overlapping records), then each
+ * file bounded to `maxFileBytes` and all together to `maxTotalBytes`.
+ */
+export async function zipFilesInMemory(
+  bytes: Uint8Array,
+  limits: { maxFileBytes: number; maxTotalBytes: number; maxEntries: number },
+): Promise<{ names: string[]; read(name: string): Uint8Array }> {
+  let zip: yauzl.ZipFile;
+  try {
+    zip = await yauzl.fromBufferPromise(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
+      lazyEntries: true,
+      decodeStrings: true,
+    });
+  } catch {
+    throw unreadable();
+  }
+  const files = new Map<string, Uint8Array>();
+  try {
+    if (zip.entryCount > limits.maxEntries)
+      throw invalid(`the zip holds ${zip.entryCount} entries: at most ${limits.maxEntries}`);
+    const entries = (await readEntries(zip)).filter(
+      (e) => !e.fileName.endsWith('/') && !e.fileName.split('/').some((p) => p.startsWith('.') || p === '__MACOSX'),
+    );
+    if (entries.length) await refuseOverlaps(zip, entries);
+    let total = 0;
+    for (const e of entries) {
+      total += e.uncompressedSize;
+      if (e.uncompressedSize > limits.maxFileBytes || total > limits.maxTotalBytes)
+        throw new MangoError(
+          'FILE_TOO_LARGE',
+          `the zip unpacks to more than the limit of ${mb(Math.min(limits.maxFileBytes, limits.maxTotalBytes))} MB (${e.fileName})`,
+        );
+    }
+    for (const e of entries) {
+      let stream;
+      try {
+        stream = await zip.openReadStreamPromise(e);
+      } catch {
+        throw invalid(`${e.fileName}: could not be read from the zip`);
+      }
+      const chunks: Buffer[] = [];
+      try {
+        // yauzl holds each entry to the size its record declares (checked above).
+        for await (const chunk of stream) chunks.push(chunk as Buffer);
+      } catch {
+        throw invalid(`${e.fileName}: could not be read from the zip`);
+      }
+      files.set(e.fileName, new Uint8Array(Buffer.concat(chunks)));
+    }
+  } finally {
+    zip.close();
+  }
+  return {
+    names: [...files.keys()],
+    read(name) {
+      const file = files.get(name);
+      if (!file) throw invalid(`the zip has no ${name}`);
+      return file;
+    },
+  };
+}

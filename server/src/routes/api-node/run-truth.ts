@@ -5,7 +5,8 @@
  */
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
-import { decodeCocoRle, encodeCocoRle } from '@mango/core';
+import { decodeCocoRle, encodeCocoRle, MangoError, type AnnotationInput } from '@mango/core';
+import { ownsRun } from '../../runs/store.ts';
 import { PhotoTruth } from '@mango/core/results';
 import type { ServerContext } from '../../context.ts';
 import { requireUserOrServerKey, type CallerEnv } from '../../auth/caller.ts';
@@ -14,7 +15,10 @@ import { runWhenFree } from '../../runs/service.ts';
 import type { ImageJob } from '@mango/runner';
 import { describer } from '../../openapi/describe.ts';
 import { err, json, jsonBody, CALLER_REFUSALS, JSON_BODY_ERRORS, USER_OR_KEY } from '../../openapi/components.ts';
-import { readJson } from './validate.ts';
+import { isJsonContentType, readJson } from './validate.ts';
+import { exportAnnotations, importAnnotations } from '../../runs/annotations.ts';
+import { zipFilesInMemory } from './job-zip.ts';
+import { attachment } from './runs.ts';
 
 /** A mask as COCO RLE (pycocotools' compressed string, or plain counts), at the photo's size. */
 const MaskRle = z.object({
@@ -46,6 +50,41 @@ export const ModelMasks = z
   .object({ model_id: z.string().nullable(), fruit: MaskRle, bruise: MaskRle })
   .meta({ id: 'ModelMasks' });
 
+export const AnnotationsQuery = z.object({
+  format: z.literal('coco').default('coco').meta({ description: 'the export format: coco (RLE masks)' }),
+});
+
+export const ImportedAnnotations = z
+  .object({
+    source: z
+      .string()
+      .meta({ description: 'the format read, as the truths record it: import:coco, import:cvat, import:labelstudio' }),
+    matched: z
+      .array(z.object({ filename: z.string(), position: z.number().int(), version: z.number().int() }))
+      .meta({ description: "the run's photos that got a new truth version from the file" }),
+    unmatched: z
+      .array(z.object({ name: z.string(), reason: z.string() }))
+      .meta({ description: 'the entries of the file that gave no truth, with the reason' }),
+  })
+  .meta({ id: 'ImportedAnnotations' });
+
+/** A COCO file (images, annotations, categories), as the annotations export writes and the import reads. */
+const CocoFile = z
+  .object({
+    info: z.record(z.string(), z.unknown()).optional(),
+    images: z.array(
+      z.object({ id: z.union([z.number(), z.string()]), file_name: z.string(), width: z.number(), height: z.number() }),
+    ),
+    annotations: z.array(z.record(z.string(), z.unknown())),
+    categories: z.array(z.object({ id: z.union([z.number(), z.string()]), name: z.string() }).passthrough()),
+  })
+  .meta({ id: 'CocoFile' });
+
+const ZIP_TYPES = /^application\/(zip|x-zip-compressed|octet-stream)$/i;
+const isZip = (b: Uint8Array) => b.length >= 4 && b[0] === 0x50 && b[1] === 0x4b && b[2] === 0x03 && b[3] === 0x04;
+const ANNOTATION_TYPES =
+  'Send the annotations as application/json (a COCO file or a Label Studio JSON export) or application/zip (a CVAT "Segmentation mask 1.1" export)';
+
 const position = (c: Context) => {
   const p = c.req.param('position') ?? '';
   return /^\d{1,9}$/.test(p) ? Number(p) : null;
@@ -55,6 +94,7 @@ export function runTruthRoutes(ctx: ServerContext): Hono<CallerEnv> {
   const app = new Hono<CallerEnv>();
   app.use('/runs/:id/items/:position/truth', requireUserOrServerKey(ctx));
   app.use('/runs/:id/items/:position/model-masks', requireUserOrServerKey(ctx));
+  app.use('/runs/:id/annotations', requireUserOrServerKey(ctx));
   const route = describer({ tags: ['Runs'], security: USER_OR_KEY });
   const noTruth = { 404: err('No such run of yours, no such photo, or (GET) it was never corrected') };
 
@@ -145,6 +185,95 @@ export function runTruthRoutes(ctx: ServerContext): Hono<CallerEnv> {
       });
     } catch (e) {
       if (e instanceof TruthConflict) return c.json({ error: e.message }, 409);
+      throw e;
+    }
+  });
+
+  const exportRoute = route({
+    summary:
+      "Every corrected photo of a run (the latest truth of each) as a COCO file: RLE masks, the category fruit (one annotation per fruit) and its bruise, as `mango bruise --export-coco` writes; file names are the run's photos'",
+    request: { query: AnnotationsQuery },
+    responses: {
+      200: json(CocoFile, 'The COCO file, as an attachment'),
+      400: err('Invalid query'),
+      ...CALLER_REFUSALS,
+      404: err('No such run of yours'),
+      409: err('Its kind of run has no masks to export'),
+    },
+  });
+  app.get('/runs/:id/annotations', exportRoute, async (c) => {
+    const query = AnnotationsQuery.safeParse(c.req.query());
+    if (!query.success) return c.json({ error: `Invalid format: ${query.error.issues[0].message}` }, 400);
+    try {
+      const out = await exportAnnotations(ctx, c.get('caller').userId, c.req.param('id'));
+      if (!out) return c.json({ error: 'Run not found' }, 404);
+      return c.body(JSON.stringify(out.file) + '\n', 200, {
+        'Content-Type': `${out.type.mediaType}; charset=utf-8`,
+        'Content-Disposition': attachment(`run-${c.req.param('id')}${out.type.suffix}`),
+        'Cache-Control': 'private, no-store',
+      });
+    } catch (e) {
+      if (e instanceof TruthConflict) return c.json({ error: e.message }, 409);
+      throw e;
+    }
+  });
+
+  const importRoute = route({
+    summary:
+      "Import corrected masks onto a run's photos: a COCO file, a Label Studio JSON export or a CVAT \"Segmentation mask 1.1\" zip, recognised from the body's type and content; each photo of the file is matched to the run's photos by file name and saved as a new truth version (source import:coco, import:labelstudio or import:cvat; figures counted on the kept photo); the answer lists what matched and what did not, with the reason",
+    request: {
+      body: {
+        required: true,
+        content: {
+          'application/json': { schema: CocoFile },
+          'application/zip': { schema: { type: 'string', format: 'binary' } },
+        },
+      },
+    },
+    responses: {
+      200: json(ImportedAnnotations, 'What matched (a new truth version each) and what did not'),
+      400: err('Not a COCO file, Label Studio export or CVAT "Segmentation mask 1.1" zip, or malformed'),
+      ...CALLER_REFUSALS,
+      404: err('No such run of yours'),
+      409: err('Its kind of run has no masks to import'),
+      413: err('Request body too large, or a zip that unpacks to more than the limit'),
+      415: err('A body that is neither application/json nor application/zip'),
+    },
+  });
+  app.post('/runs/:id/annotations', importRoute, async (c) => {
+    const type = c.req.header('content-type');
+    const zipType = ZIP_TYPES.test((type ?? '').split(';')[0].trim());
+    if (!isJsonContentType(type) && !zipType) return c.json({ error: ANNOTATION_TYPES }, 415);
+    const userId = c.get('caller').userId;
+    const runId = c.req.param('id');
+    if (!(await ownsRun(ctx.db, userId, runId))) return c.json({ error: 'Run not found' }, 404);
+    const bytes = new Uint8Array(await c.req.arrayBuffer());
+    let input: AnnotationInput;
+    try {
+      if (isZip(bytes)) {
+        const files = await zipFilesInMemory(bytes, {
+          maxFileBytes: ctx.config.maxUploadBytes,
+          maxTotalBytes: ctx.config.maxRequestBytes,
+          maxEntries: 100_000,
+        });
+        input = { kind: 'files', name: 'the zip', files };
+      } else {
+        let data: unknown;
+        try {
+          data = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+        } catch {
+          return c.json({ error: `The body is neither JSON nor a zip. ${ANNOTATION_TYPES}` }, 400);
+        }
+        input = { kind: 'json', name: 'the JSON', data };
+      }
+      const deps = { db: ctx.db, registry: ctx.registry, runPhotos: ctx.jobs.runPhotos, images: ctx.images };
+      const out = await importAnnotations(deps, userId, runId, input);
+      if (!out) return c.json({ error: 'Run not found' }, 404);
+      return c.json(out, 200);
+    } catch (e) {
+      if (e instanceof TruthConflict) return c.json({ error: e.message }, 409);
+      if (e instanceof MangoError && e.code === 'INVALID_INPUT') return c.json({ error: e.message }, 400);
+      if (e instanceof MangoError && e.code === 'FILE_TOO_LARGE') return c.json({ error: e.message }, 413);
       throw e;
     }
   });

@@ -22,6 +22,7 @@ import type { ImageJob } from '@mango/runner';
 import type { ServerContext } from '../../context.ts';
 import { requireUserOrServerKey, type CallerEnv } from '../../auth/caller.ts';
 import { deleteRun, runWhenFree, scoreUploads } from '../../runs/service.ts';
+import { isTruthImage, modelSuffix, truthExportFiles } from '../../runs/truth.ts';
 import {
   getRun,
   isValidCursor,
@@ -67,7 +68,7 @@ function badQuery(c: Context, error: z.ZodError) {
 
 const notFound = (c: Context) => c.json({ error: 'Run not found' }, 404);
 
-const attachment = (name: string) => `attachment; filename="${name}"`;
+export const attachment = (name: string) => `attachment; filename="${name}"`;
 
 const resultsOf = (run: StoredRun) => run.items.map((i) => i.result as ResultFigures);
 
@@ -81,12 +82,18 @@ function runCsv(kind: RunKind, run: StoredRun, table?: string): { name: string; 
 /** The zip's images: each entry's folder and name, and its bytes. */
 type ZipImages = AsyncIterable<{ folder: string; name: string; bytes: Uint8Array }>;
 
-/** The overlay thumbnails (256 px) the run keeps, as `overlays/<stem>.overlay.jpg`. */
-async function* thumbnailImages(run: StoredRun): ZipImages {
+/**
+ * The overlay thumbnails (256 px) the run keeps, as `overlays/<stem>.overlay.jpg`, and the masks in
+ * force of its corrected photos (their stored truth, at the photo's size).
+ */
+async function* thumbnailImages(ctx: ServerContext, kind: RunKind, run: StoredRun): ZipImages {
   const stems = exportStems(run.items.map((i) => i.filename));
+  const truths = await truthExportFiles(ctx.db, kind, run.id);
   for (const [k, item] of run.items.entries()) {
     const m = /^data:image\/jpeg;base64,(.*)$/s.exec(item.overlay_thumbnail ?? '');
     if (m) yield { folder: 'overlays', name: `${stems[k]}.overlay.jpg`, bytes: Buffer.from(m[1], 'base64') };
+    for (const t of truths.get(item.position) ?? [])
+      yield { folder: t.folder, name: exportFileName(stems[k], t.suffix), bytes: t.bytes };
   }
 }
 
@@ -136,8 +143,11 @@ async function* fullImages(ctx: ServerContext, kind: RunKind, run: StoredRun): Z
     models: recorded ?? (await ctx.jobs.models.inForce()),
   };
   const stems = exportStems(run.items.map((i) => i.filename));
+  // A corrected photo: its masks in force from its truth, the model's beside them (`.model.fruit.png`).
+  const truths = await truthExportFiles(ctx.db, kind, run.id);
   for (const [k, item] of run.items.entries()) {
     if (isFailedItem(item.result)) continue;
+    const truth = truths.get(item.position);
     const photo = await ctx.jobs.runPhotos.read(ctx.db, run.id, item.position);
     if (!photo) throw new Error(`run ${run.id}: the kept photo of item ${item.position} is gone`);
     const [scored] = await scoreUploads(deps, plan, [{ name: item.filename, bytes: photo.bytes }], false, {
@@ -147,8 +157,10 @@ async function* fullImages(ctx: ServerContext, kind: RunKind, run: StoredRun): Z
     if (!r.ok) throw new Error(`run ${run.id}: item ${item.position} could not be scored again: ${r.error.message}`);
     for (const a of asked) {
       const image = r.images[a.image];
-      if (image) yield { folder: a.folder, name: exportFileName(stems[k], a.suffix), bytes: image.bytes };
+      const suffix = truth && isTruthImage(kind, a.image) ? modelSuffix(a.suffix) : a.suffix;
+      if (image) yield { folder: a.folder, name: exportFileName(stems[k], suffix), bytes: image.bytes };
     }
+    for (const t of truth ?? []) yield { folder: t.folder, name: exportFileName(stems[k], t.suffix), bytes: t.bytes };
   }
 }
 
@@ -315,7 +327,7 @@ export function runRoutes(ctx: ServerContext): Hono<CallerEnv> {
             return c.json({ error, ...(missing ? { details: { missing } } : {}) }, status);
           }
         }
-        const images = full ? fullImages(ctx, kind, run) : thumbnailImages(run);
+        const images = full ? fullImages(ctx, kind, run) : thumbnailImages(ctx, kind, run);
         const bytes = await runZip(kind, run, images);
         return c.body(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer, 200, {
           'Content-Type': 'application/zip',
