@@ -552,6 +552,7 @@ export default function MaskEditor({
             Ctrl+Z / Ctrl+Shift+Z – {t('Undo')} / {t('Redo')}
           </li>
           <li>{t('Wheel: zoom')}</li>
+          <li>? – {t('Shortcuts')}</li>
         </ul>
       )}
       <div className="mask-editor-body">
