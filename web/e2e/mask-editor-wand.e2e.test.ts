@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { encodeImage } from '@mango/core/node';
-import { fruitScene } from '@mango/core/testing';
+import { bruisedPairScene, fruitScene } from '@mango/core/testing';
 import { signInViaApi, startE2E, type E2E } from './harness.ts';
 import { untranslated } from './i18n-helpers.ts';
 
@@ -21,7 +21,7 @@ const shots = process.env.MANGO_SCREENSHOTS ?? mkdtempSync(join(tmpdir(), 'mango
 mkdirSync(shots, { recursive: true });
 
 /** The three spots of the scene (photo pixels). */
-const LESION = { x: 100, y: 110 }; // dark brown, radius 26, left fruit: the model finds it
+const LESION = { x: 100, y: 110 }; // dark brown, radius 26, left fruit: the model finds it (as in bruisedPairScene)
 const FALSE = { x: 360, y: 120 }; // dark brown, radius 14, right fruit: the one deleted as false
 const MISSED = { x: 150, y: 150 }; // faint, darkest 26 % at its centre, left fruit: the model misses it
 
@@ -172,6 +172,51 @@ describe('the mask editor from /viewphoto/result: magic wand, delete a lesion, t
     await page.screenshot({ path: join(shots, 'wand-after-th.png'), fullPage: true });
     await page.evaluate(() => localStorage.setItem('language', 'en'));
   }, 300_000);
+
+  it('grades each fruit live, with cm², when the run had grades and a scale', async () => {
+    const { page } = e2e;
+    const token = await page.evaluate(() => localStorage.getItem('accessToken')!);
+    const fd = new FormData();
+    fd.append('images', new Blob([(await encodeImage(bruisedPairScene().image, 'png')) as BlobPart]), 'pair.png');
+    fd.append('grades', 'percent');
+    fd.append('px_per_cm', '20');
+    const res = await fetch(e2e.url('/api-py/python/bruise_detection/Classical'), {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}` },
+      body: fd,
+    });
+    expect(res.status).toBe(200);
+    const [item] = (await res.json()) as {
+      run_id: string;
+      fruits: { grade: string; bruise_percent: number; bruise_area_cm2: number }[];
+    }[];
+    expect(item.fruits.map((f) => f.grade)).toEqual(['Reject', 'A']); // over 10 % and 0 % under `percent`
+    await page.goto(e2e.url(`/results/${item.run_id}`));
+    await page.getByRole('button', { name: 'Correct', exact: true }).click();
+    const editor = await editorReady(page);
+    const rows = editor.getByTestId('editor-fruit');
+    const cell = (k: number, c: number) => rows.nth(k).locator('td').nth(c).textContent();
+    expect(await editor.getByRole('columnheader').allTextContents()).toEqual([
+      'Fruit',
+      'Pixels',
+      'Lesion pixels',
+      'Bruise %',
+      'Bruise cm²',
+      'Grade',
+    ]);
+    expect([await cell(0, 4), await cell(0, 5), await cell(1, 5)]).toEqual([
+      item.fruits[0].bruise_area_cm2.toFixed(2),
+      'Reject',
+      'A',
+    ]);
+    // The lesion deleted whole: the fruit is graded A at once, 0 cm² of bruise.
+    await editor.getByRole('button', { name: 'Delete region' }).click();
+    const at = await stageAt(editor);
+    await page.mouse.click(at(LESION).x, at(LESION).y);
+    await expect.poll(() => cell(0, 5)).toBe('A');
+    expect([await cell(0, 2), await cell(0, 4)]).toEqual(['0', '0.00']);
+    await editor.getByRole('button', { name: 'Close' }).click();
+  }, 180_000);
 
   it('paints with one finger on a touch screen (pointer events from touch)', async () => {
     expect(runId).toBeTruthy();
