@@ -9,7 +9,7 @@
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { encodeImage } from '@mango/core/node';
@@ -73,6 +73,52 @@ async function editorReady(page: Page) {
   return editor;
 }
 
+/** Scores `photo` on the Bruise page and opens its row's detail page, /viewphoto/result. */
+async function openDetailPage(e2e: E2E, photo: string) {
+  const { page } = e2e;
+  await page.goto(e2e.url('/bruise'));
+  await page.getByTestId('file-input').setInputFiles(photo);
+  await page.getByRole('button', { name: 'Process' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+  await page.waitForURL('**/showarea/accuracy', { timeout: 90_000 });
+  await page
+    .getByTestId('result-row')
+    .first()
+    .getByRole('button', { name: basename(photo), exact: true })
+    .click();
+  await page.waitForURL('**/viewphoto/result');
+}
+
+async function scenePhoto() {
+  const photo = join(mkdtempSync(join(tmpdir(), 'mango-wand-')), 'three-spots.png');
+  writeFileSync(photo, await encodeImage(threeSpotScene(), 'png'));
+  return photo;
+}
+
+describe('/viewphoto/result of a run that did not keep its photo', () => {
+  let e2e: E2E;
+  beforeAll(async () => {
+    e2e = await startE2E({ keepRunPhotos: false });
+    await signInViaApi(e2e);
+  }, 120_000);
+  afterAll(() => e2e?.close());
+
+  it('says "photo not kept" instead of a Correct button (and in Thai)', async () => {
+    const { page } = e2e;
+    await openDetailPage(e2e, await scenePhoto());
+    await expect
+      .poll(() => page.getByTestId('photo-not-kept').textContent(), { timeout: 30_000 })
+      .toBe('photo not kept');
+    expect(await page.getByRole('button', { name: 'Correct', exact: true }).count()).toBe(0);
+    // everything the page showed before is still there
+    for (const id of ['filename', 'total-pixels', 'bruise-percent', 'non-bruise-percent'])
+      expect(await page.getByTestId(id).count()).toBe(1);
+    await page.evaluate(() => localStorage.setItem('language', 'th'));
+    await page.reload();
+    await expect.poll(() => page.getByTestId('photo-not-kept').textContent()).toBe('ไม่ได้เก็บภาพถ่าย');
+  }, 180_000);
+});
+
 describe('the mask editor from /viewphoto/result: magic wand, delete a lesion, touch', () => {
   let e2e: E2E;
   let runId = '';
@@ -85,16 +131,8 @@ describe('the mask editor from /viewphoto/result: magic wand, delete a lesion, t
 
   it('scores a photo, opens the editor from its detail page, deletes a false lesion, adds a missed one with the wand, saves', async () => {
     const { page } = e2e;
-    const dir = mkdtempSync(join(tmpdir(), 'mango-wand-'));
-    const photo = join(dir, 'three-spots.png');
-    writeFileSync(photo, await encodeImage(threeSpotScene(), 'png'));
-    await page.goto(e2e.url('/bruise'));
-    await page.getByTestId('file-input').setInputFiles(photo);
-    await page.getByRole('button', { name: 'Process' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
-    await page.waitForURL('**/showarea/accuracy', { timeout: 90_000 });
-    await page.getByTestId('result-row').first().getByRole('button', { name: 'three-spots.png', exact: true }).click();
-    await page.waitForURL('**/viewphoto/result');
+    const photo = await scenePhoto();
+    await openDetailPage(e2e, photo);
     const modelPercent = (await page.getByTestId('bruise-percent').textContent())!.trim();
     runId = (await page.evaluate(
       () => (JSON.parse(localStorage.getItem('uploadedFiles') ?? '[]') as { run_id?: string }[])[0]?.run_id,
