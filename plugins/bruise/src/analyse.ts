@@ -35,6 +35,7 @@ import {
 import { classicalBruiseMask } from './classical.ts';
 import { BRUISE_TASK, modelBruiseMask } from './model.ts';
 import { isTwoStage, learnedSegmentation } from './learned.ts';
+import { colourDistanceMap } from './probability.ts';
 import { findReference, dropLabel, pxPerCmOf, type ReferenceObject } from './reference.ts';
 import { BruiseOptions, type BruiseOptionsInput } from './schema.ts';
 
@@ -54,6 +55,12 @@ export interface BruiseAnalysis {
   modelSha256?: string;
   /** the reference object when one was asked for (referenceMm): null when none was found */
   reference?: ReferenceObject | null;
+  /**
+   * The lesion probability of each working pixel (0..255; 0 outside the fruit) when asked for
+   * (`AnalyseInput.probability`): the learned model's (sigmoid of its lesion logit), else the colour
+   * distance from the fruit's healthy peel (probability.ts, full scale 4 x darkening).
+   */
+  probability?: Uint8Array;
   /** the colour card when one was looked for (colourCard 'auto'): null when none was found */
   card?: ColourCardDetection | null;
   /** the long side of the raster the card's homography and pitch are in */
@@ -64,6 +71,8 @@ export interface AnalyseInput {
   /** a known fruit mask at full resolution (1 = fruit), e.g. for evaluation against truth */
   fruitMask?: Uint8Array;
   models?: ModelLoader;
+  /** also the lesion probability map (BruiseAnalysis.probability) */
+  probability?: boolean;
 }
 
 /**
@@ -139,11 +148,17 @@ export async function analyseBruise(
   let labels: Int32Array;
   let count: number;
   let learnedBruise: Uint8Array | undefined;
+  let probability: Uint8Array | undefined;
   if (model && isTwoStage(model.entry)) {
     // The learned model finds the fruit (rot included) and its lesions; a known mask or a cut-out's
     // alpha still decides the fruit when there is one.
     const known = input.fruitMask || hasTransparency(work) ? fruitOf(image, seen, input.fruitMask) : undefined;
-    ({ labels, count, bruise: learnedBruise } = await learnedSegmentation(modelSource(), seen, model, known));
+    ({
+      labels,
+      count,
+      bruise: learnedBruise,
+      probability,
+    } = await learnedSegmentation(modelSource(), seen, model, known, { probability: input.probability }));
   } else ({ labels, count } = fruitOf(image, seen, input.fruitMask));
 
   // The reference object is found among the segmented objects and is never counted as fruit.
@@ -187,6 +202,10 @@ export async function analyseBruise(
       minLesionFraction: params.minLesionFraction,
     });
   }
+  if (input.probability) {
+    probability ??= colourDistanceMap(seen, labels, count, bruise, 4 * params.darkening);
+    for (let i = 0; i < n; i++) if (!fruit[i]) probability[i] = 0;
+  }
   const full = sourceSize(image);
   return {
     width: full.width,
@@ -199,6 +218,7 @@ export async function analyseBruise(
     method,
     modelId: entry?.id,
     modelSha256: entry?.sha256,
+    ...(probability ? { probability } : {}),
     ...(reference !== undefined ? { reference } : {}),
     ...(card !== undefined ? { card, cardRasterWidth } : {}),
   };
@@ -282,6 +302,13 @@ export function fullResolutionMasks(a: BruiseAnalysis) {
     fruit: resizeMaskNearest(a.fruit, w, h, a.width, a.height),
     bruise: resizeMaskNearest(a.bruise, w, h, a.width, a.height),
   };
+}
+
+/** The lesion probability (asked for in the analysis) at full resolution, nearest neighbour as the masks. */
+export function fullResolutionProbability(a: BruiseAnalysis) {
+  if (!a.probability) throw new Error('the analysis was made without its probability map');
+  const { width: w, height: h } = a.work;
+  return { width: a.width, height: a.height, data: resizeMaskNearest(a.probability, w, h, a.width, a.height) };
 }
 
 /**

@@ -1,11 +1,20 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BruiseResultItem, createContext, runPlugin, type RasterImage } from '@mango/core';
+import {
+  BruiseResultItem,
+  createContext,
+  dilateDisk,
+  runPlugin,
+  type PluginImages,
+  type RasterImage,
+} from '@mango/core';
 import { decodeImage, nodeImages } from '@mango/core/node';
 import { fruitScene, seededRandom } from '@mango/core/testing';
-import { conv1x1Model, createModelLoader, sha256File } from '@mango/models';
+import { sharedDir, SHARED_MISSING } from '@mango/core/testing/node';
+import { conv1x1Model, createModelLoader, MODELS_DIR, sha256File } from '@mango/models';
+import { cocoTruth } from './eval/coco.ts';
 import { bruiseMasks } from './analyse.ts';
 import bruise from './index.ts';
 import { postprocessModelOutput, preprocessForModel } from './model.ts';
@@ -265,4 +274,75 @@ describe('toBase64', () => {
       expect(toBase64(bytes)).toBe(Buffer.from(bytes).toString('base64'));
     }
   });
+});
+
+/** The `bruise-probability` image of a result as its grey values (R of the lossless PNG's pixels). */
+function probabilityOf(result: { images: PluginImages }) {
+  const img = result.images['bruise-probability'];
+  if (img?.kind !== 'picture' || img.format !== 'png') throw new Error('a PNG picture expected');
+  const { width, height, data } = img.image;
+  const grey = new Uint8Array(width * height);
+  for (let i = 0; i < grey.length; i++) grey[i] = data[i * 4];
+  return { width, height, grey };
+}
+/** Mean of `values` where `where` is set (and `not` is not). */
+function meanWhere(values: Uint8Array, where: Uint8Array, not?: Uint8Array) {
+  let sum = 0;
+  let n = 0;
+  for (let i = 0; i < values.length; i++)
+    if (where[i] && !not?.[i]) {
+      sum += values[i];
+      n++;
+    }
+  return sum / n;
+}
+
+describe('the bruise-probability image (the mask editor magic wand)', () => {
+  it('classical: the colour distance from the healthy peel, high on the lesion, low on healthy peel, 0 outside', async () => {
+    const { image, truth, fruit } = fruitPhoto([{ cx: 100, cy: 85, r: 20, kind: 'bruise' }]);
+    const r = await runPlugin(
+      bruise,
+      image,
+      { method: 'classical' },
+      createContext(nodeImages, { want: ['bruise-probability', 'fruit-mask'] }),
+    );
+    expect(Object.keys(r.images).sort()).toEqual(['bruise-probability', 'fruit-mask']);
+    const p = probabilityOf(r);
+    expect([p.width, p.height]).toEqual([W, H]);
+    const lesion = meanWhere(p.grey, truth);
+    const healthy = meanWhere(p.grey, fruit, dilateDisk(truth, W, H, 3));
+    // the painted lesion (about 0.5 x the peel's RGB) is ~35 ΔE from the peel's median (184 of 255 on
+    // the 48 ΔE scale); the shaded rim of healthy peel ~8 ΔE (40)
+    expect(lesion, `lesion ${lesion}, healthy ${healthy}`).toBeGreaterThan(150);
+    expect(healthy, `lesion ${lesion}, healthy ${healthy}`).toBeLessThan(60);
+    const maskImg = r.images['fruit-mask'];
+    if (maskImg?.kind !== 'mask') throw new Error('mask expected');
+    for (let i = 0; i < p.grey.length; i++) if (!maskImg.mask.data[i]) expect(p.grey[i]).toBe(0);
+  });
+
+  const shared = sharedDir();
+  if (!shared) console.warn(`bruise-probability on real photos ${SHARED_MISSING}`);
+  it.skipIf(!shared).each(['aspergillus_008.jpg', 'anthracnose_008.jpg'])(
+    'learned: the shipped model gives high probability on the annotated lesion of %s, low on its healthy peel',
+    async (name) => {
+      const coco = JSON.parse(readFileSync(join(MODELS_DIR, 'training/annotations/real-dev.coco.json'), 'utf8'));
+      const truth = (await cocoTruth('real-dev.coco.json', coco).masks(name))!;
+      const path = join(shared!, 'data/bruise-dev/senmango_real_lesions/images', name);
+      const r = await runPlugin(
+        bruise,
+        await decodeImage(readFileSync(path), name),
+        {},
+        createContext(nodeImages, { models: createModelLoader(), filename: name, want: ['bruise-probability'] }),
+      );
+      expect(r.method).toBe('model');
+      const p = probabilityOf(r);
+      expect([p.width, p.height]).toEqual([truth.width, truth.height]);
+      // measured: aspergillus_008 207.7 / 5.9, anthracnose_008 234.3 / 1.5 (of 255)
+      const lesion = meanWhere(p.grey, truth.bruise);
+      const healthy = meanWhere(p.grey, truth.fruit, dilateDisk(truth.bruise, truth.width, truth.height, 3));
+      expect(lesion, `${name}: lesion ${lesion.toFixed(1)}, healthy ${healthy.toFixed(1)}`).toBeGreaterThan(180);
+      expect(healthy).toBeLessThan(15);
+    },
+    60_000,
+  );
 });

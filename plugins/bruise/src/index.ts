@@ -1,5 +1,12 @@
 import { MangoError, definePlugin, invalidInput, throwIfAborted, wantsImage, type PluginImages } from '@mango/core';
-import { analyseBruise, fullResolutionLabels, fullResolutionMasks, scaleOf, summariseBruise } from './analyse.ts';
+import {
+  analyseBruise,
+  fullResolutionLabels,
+  fullResolutionMasks,
+  fullResolutionProbability,
+  scaleOf,
+  summariseBruise,
+} from './analyse.ts';
 import { renderOverlay } from './overlay.ts';
 import { BRUISE_IMAGES, BruiseOptions, BruiseResult } from './schema.ts';
 import { bruiseRuns } from './runs.ts';
@@ -38,7 +45,10 @@ export default definePlugin({
   async run(image, options, ctx) {
     const start = performance.now();
     ctx.progress(0, 'finding fruit and bruises');
-    const analysis = await analyseBruise(image, options, { models: ctx.models });
+    const analysis = await analyseBruise(image, options, {
+      models: ctx.models,
+      probability: wantsImage(ctx, 'bruise-probability'),
+    });
     throwIfAborted(ctx.signal);
     ctx.progress(0.7, 'counting');
     const scale = scaleOf(analysis, options);
@@ -89,6 +99,16 @@ export default definePlugin({
         const overlay = renderOverlay(photo, full.fruit, full.bruise, side, ring);
         images['overlay-full'] = { kind: 'picture', image: overlay, format: 'jpeg', quality: 85 };
       }
+    }
+    if (wantsImage(ctx, 'bruise-probability')) {
+      // 8-bit greyscale (R = G = B), lossless: the mask editor's magic wand reads it.
+      const { width, height, data } = fullResolutionProbability(analysis);
+      const grey = new Uint8ClampedArray(width * height * 4);
+      for (let i = 0; i < data.length; i++) {
+        grey[i * 4] = grey[i * 4 + 1] = grey[i * 4 + 2] = data[i];
+        grey[i * 4 + 3] = 255;
+      }
+      images['bruise-probability'] = { kind: 'picture', image: { width, height, data: grey }, format: 'png' };
     }
     if (wantsImage(ctx, 'fruit-labels')) {
       const { width, height, data } = fullResolutionLabels(analysis);

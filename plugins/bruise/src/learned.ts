@@ -127,17 +127,23 @@ function forEachWorkPixel(
   }
 }
 
+/** A logit as an 8-bit probability: 255 * sigmoid(logit), rounded. */
+export const probabilityByte = (logit: number) => Math.round(255 / (1 + Math.exp(-logit)));
+
 /**
  * Fruit labels and lesion mask on the working copy `work` from the learned model; `image` is the
  * picture at the resolution the model reads (at least the working copy's). With `known` fruit labels
  * (a cut-out's alpha, a truth mask) the first look is skipped and the labels are kept as they are.
+ * With `want.probability`, also the lesion probability of every fruit pixel (`probabilityByte` of
+ * the lesion logit its fruit's square gives it; 0 outside the fruit): the mask editor's magic wand.
  */
 export async function learnedSegmentation(
   image: RasterImage,
   work: RasterImage,
   model: LoadedModel,
   known?: { labels: Int32Array; count: number },
-): Promise<{ labels: Int32Array; count: number; bruise: Uint8Array }> {
+  want: { probability?: boolean } = {},
+): Promise<{ labels: Int32Array; count: number; bruise: Uint8Array; probability?: Uint8Array }> {
   const s = model.entry.input.width;
   const n = work.width * work.height;
   let first: { labels: Int32Array; count: number };
@@ -154,6 +160,7 @@ export async function learnedSegmentation(
   }
   const labels = known ? first.labels : new Int32Array(first.labels);
   const bruise = new Uint8Array(n);
+  const probability = want.probability ? new Uint8Array(n) : undefined;
   const boxes = labelBoxes(first.labels, work.width, work.height, first.count);
   const sx = image.width / work.width;
   const sy = image.height / work.height;
@@ -166,28 +173,38 @@ export async function learnedSegmentation(
       const was = first.labels[i];
       if (was !== 0 && was !== l) return; // another fruit's pixel
       if (known) {
-        if (was === l && at(out.bruise) > 0) bruise[i] = 1;
+        if (was !== l) return;
+        const logit = at(out.bruise);
+        if (logit > 0) bruise[i] = 1;
+        if (probability) probability[i] = probabilityByte(logit);
         return;
       }
       if (was === 0 && labels[i] !== 0 && labels[i] !== l) return; // claimed by a neighbour's square
       if (at(out.fruit) > 0) {
+        const logit = at(out.bruise);
         labels[i] = l;
-        bruise[i] = at(out.bruise) > 0 ? 1 : 0;
+        bruise[i] = logit > 0 ? 1 : 0;
+        if (probability) probability[i] = probabilityByte(logit);
       } else if (labels[i] === l) {
         labels[i] = 0;
         bruise[i] = 0;
+        if (probability) probability[i] = 0;
       }
     });
   }
-  if (known) return { labels, count: first.count, bruise };
+  if (known) return { labels, count: first.count, bruise, probability };
   // The outlines may have moved: each fruit is its own pieces again, holes filled, specks dropped.
   const union = new Uint8Array(n);
   for (let i = 0; i < n; i++) union[i] = labels[i] ? 1 : 0;
   const filled = fillHoles(union, work.width, work.height);
   dropBackgroundColour(work, filled);
   const pieces = dropSmall(labelComponents(filled, work.width, work.height, 8), n);
-  for (let i = 0; i < n; i++) if (!pieces.labels[i]) bruise[i] = 0;
-  return { labels: pieces.labels, count: pieces.count, bruise };
+  for (let i = 0; i < n; i++)
+    if (!pieces.labels[i]) {
+      bruise[i] = 0;
+      if (probability) probability[i] = 0;
+    }
+  return { labels: pieces.labels, count: pieces.count, bruise, probability };
 }
 
 /** CIE76 distance from the background's colour under which a fruit pixel is taken for background. */

@@ -100,6 +100,8 @@ export const BRUISE_IMAGES = {
   overlay: 'the photo (long side at most overlayMaxSide) with the fruit outlined and the bruises tinted; JPEG',
   'fruit-mask': 'the fruit mask at the photo size (1 = fruit)',
   'bruise-mask': 'the bruise mask at the photo size (1 = bruised peel)',
+  'bruise-probability':
+    "the lesion probability at the photo size, 8-bit greyscale PNG (0 outside the fruit): the learned model's (255 x sigmoid of its lesion logit); for a classical analysis the colour distance from the fruit's healthy peel median (CIE76 ΔE, 255 at 4 x darkening and more)",
   'fruit-labels':
     "each fruit's number at the photo size (1 to the number of fruit, as in `fruits`; 0 = not fruit; written to a file it is the fruit mask): per-fruit measurements read each fruit from it",
   'overlay-full': 'the overlay drawn on the photo at its own size (full resolution); JPEG',

@@ -197,7 +197,7 @@ export async function modelMasks(
   userId: number,
   runId: string,
   position: number,
-): Promise<(TruthMasks & { model_id: string | null }) | null> {
+): Promise<(TruthMasks & { model_id: string | null; probabilityPng?: Uint8Array }) | null> {
   const item = await ownedItem(deps.db, userId, runId, position);
   if (!item) return null;
   const kind = runKindOf(deps.registry, item.operation);
@@ -207,7 +207,7 @@ export async function modelMasks(
   if (!photo) throw refuse('CONFLICT', `the photo ${item.filename} was not kept with its run: it cannot be corrected`);
   const plan = planRun(deps.registry, item.operation, JSON.parse(item.options));
   const [scored] = await scoreUploads(deps.score, plan, [{ name: item.filename, bytes: photo.bytes }], false, {
-    images: [images.fruit, images.bruise],
+    images: [images.fruit, images.bruise, ...(images.probability ? [images.probability] : [])],
   });
   const r = scored.result;
   if (!r.ok) throw refuse('CONFLICT', `${item.filename} could not be scored again: ${r.error.message}`);
@@ -221,9 +221,18 @@ export async function modelMasks(
   };
   const fruit = await mask(images.fruit);
   const bruise = await mask(images.bruise);
+  // The probability map as the runner encoded it (a lossless PNG at the photo's size), passed on as is.
+  const probabilityPng = images.probability ? r.images[images.probability]?.bytes : undefined;
   const model = JSON.parse(item.result) as ResultFigures;
   const modelId = typeof model.model_id === 'string' ? model.model_id : null;
-  return { width: fruit.width, height: fruit.height, fruit: fruit.mask, bruise: bruise.mask, model_id: modelId };
+  return {
+    width: fruit.width,
+    height: fruit.height,
+    fruit: fruit.mask,
+    bruise: bruise.mask,
+    model_id: modelId,
+    ...(probabilityPng ? { probabilityPng } : {}),
+  };
 }
 
 /** A file of a run's zip export: its folder, the suffix after the photo's stem, its bytes. */

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Papa from 'papaparse';
 import { encodeCocoRle, decodeCocoRle } from '@mango/core';
-import { encodeImage } from '@mango/core/node';
+import { decodeImage, encodeImage } from '@mango/core/node';
 import { bruisedPairScene } from '@mango/core/testing';
 import { startTestServer, TEST_DATABASES, type TestServer } from '../../testing/index.ts';
 import { client, signUp, type SignedIn } from '../../testing/accounts.ts';
@@ -153,8 +153,30 @@ describe.each(TEST_DATABASES)('the truth of a run photo, on %s', (database) => {
       model_id: string | null;
       fruit: { size: [number, number]; counts: string };
       bruise: { size: [number, number]; counts: string };
+      probability?: string;
     };
     expect(masks.fruit.size).toEqual([scene.height, scene.width]);
+    // The magic wand's ground: the lesion probability (a classical run: the colour distance from the
+    // healthy peel) at the photo's size, high on the model's lesion, low on its healthy peel, 0 outside.
+    expect(masks.probability).toMatch(/^data:image\/png;base64,/);
+    const prob = await decodeImage(Buffer.from(masks.probability!.split(',')[1], 'base64'));
+    expect([prob.width, prob.height]).toEqual([scene.width, scene.height]);
+    const fruitMask = decodeCocoRle(masks.fruit).mask;
+    const bruiseMask = decodeCocoRle(masks.bruise).mask;
+    const mean = (keep: (i: number) => boolean) => {
+      let sum = 0;
+      let n = 0;
+      for (let i = 0; i < fruitMask.length; i++)
+        if (keep(i)) {
+          sum += prob.data[i * 4];
+          n++;
+        }
+      return sum / n;
+    };
+    const onLesion = mean((i) => bruiseMask[i] === 1);
+    const onPeel = mean((i) => fruitMask[i] === 1 && bruiseMask[i] === 0);
+    expect(onLesion, `lesion ${onLesion}, peel ${onPeel}`).toBeGreaterThan(2 * onPeel);
+    expect(mean((i) => fruitMask[i] === 0)).toBe(0);
     const run = (await (await call(server, `/api-node/runs/${runId}`, alice.accessToken)).json()) as { items: Item[] };
     const sum = (m: Uint8Array) => m.reduce((a, v) => a + v, 0);
     expect(sum(decodeCocoRle(masks.fruit).mask)).toBe(run.items[0].result.total_mango_pixels);

@@ -47,7 +47,16 @@ export const SavedTruth = PhotoTruth.extend({
 }).meta({ id: 'SavedTruth' });
 
 export const ModelMasks = z
-  .object({ model_id: z.string().nullable(), fruit: MaskRle, bruise: MaskRle })
+  .object({
+    model_id: z.string().nullable(),
+    fruit: MaskRle,
+    bruise: MaskRle,
+    probability: z.string().startsWith('data:image/png;base64,').optional().meta({
+      description:
+        "How likely each pixel is a lesion, the mask editor's magic wand's ground: the plugin's `bruise-probability` image (8-bit greyscale PNG at the photo's size, as a data URL; 0 outside the fruit). A learned model's lesion probability (255 x sigmoid of its logit); for a classical run the colour distance from the fruit's healthy peel. Absent when the kind of run declares none",
+      example: 'data:image/png;base64,iVBORw0KGgo...',
+    }),
+  })
   .meta({ id: 'ModelMasks' });
 
 export const AnnotationsQuery = z.object({
@@ -157,7 +166,7 @@ export function runTruthRoutes(ctx: ServerContext): Hono<CallerEnv> {
 
   const masksRoute = route({
     summary:
-      "The masks the run's model gives a kept photo (the mask editor's start when it has no truth yet): the photo scored again with the run's options, as COCO RLE at the photo's size",
+      "The masks the run's model gives a kept photo (the mask editor's start when it has no truth yet) and its lesion probability (the magic wand's): the photo scored again from the kept photo with the run's options, masks as COCO RLE at the photo's size",
     responses: {
       200: json(ModelMasks, 'The fruit and bruise masks'),
       ...CALLER_REFUSALS,
@@ -182,6 +191,9 @@ export function runTruthRoutes(ctx: ServerContext): Hono<CallerEnv> {
         model_id: masks.model_id,
         fruit: encodeCocoRle(masks.fruit, masks.width, masks.height),
         bruise: encodeCocoRle(masks.bruise, masks.width, masks.height),
+        ...(masks.probabilityPng
+          ? { probability: `data:image/png;base64,${Buffer.from(masks.probabilityPng).toString('base64')}` }
+          : {}),
       });
     } catch (e) {
       if (e instanceof TruthConflict) return c.json({ error: e.message }, 409);

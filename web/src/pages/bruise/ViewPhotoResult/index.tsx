@@ -1,4 +1,10 @@
-/** /viewphoto/result: one bruise result in detail; without imageData in state, back to the table. */
+/**
+ * /viewphoto/result: one bruise result in detail; without imageData in state, back to the table. A
+ * result of a stored run (`run_id`) whose photo the run kept has a "Correct" button that opens the
+ * mask editor on it (issue 28); once corrected, the page shows the figures in force, marked corrected,
+ * with the model's % beside them.
+ */
+import { useEffect, useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import Layout from '#web/components/Layout.tsx';
 import TableHead from '#web/components/TableHead.tsx';
@@ -10,6 +16,9 @@ import { fruitGradeText } from '#web/lib/fruitGrade.ts';
 import '../../tool-pages.css';
 import { useTranslation } from 'react-i18next';
 import { useFormat } from '#web/i18n/index.ts';
+import { apiJson } from '#web/api/client.ts';
+import type { RunItem, StoredRun } from '#web/lib/runs.ts';
+import MaskEditor from '../../results/MaskEditor/index.tsx';
 
 const FRUIT_COLUMNS = [
   { label: 'Fruit' },
@@ -26,8 +35,31 @@ export default function ViewPhotoResult() {
   const fmt = useFormat();
   const location = useLocation();
   const navigate = useNavigate();
-  const imageData = toRows([(location.state as { imageData?: unknown } | null)?.imageData])?.[0];
-  if (!imageData) return <Navigate to="/showarea/accuracy" replace />;
+  const shown = toRows([(location.state as { imageData?: unknown } | null)?.imageData])?.[0];
+  const runId = shown?.run_id ?? null;
+  // The stored run's item of this photo (by file name): whether its photo was kept, its truth.
+  const [stored, setStored] = useState<RunItem | null | undefined>(runId ? undefined : null);
+  const [editing, setEditing] = useState(false);
+  const [reloads, setReloads] = useState(0);
+  useEffect(() => {
+    if (!runId || !shown) return;
+    let cancelled = false;
+    void apiJson<StoredRun>(`/api-node/runs/${encodeURIComponent(runId)}`).then((r) => {
+      if (cancelled) return;
+      const same = r.ok ? r.data.items.filter((i) => i.filename === shown.filename) : [];
+      const match =
+        same.find((i) => (i.model_result ?? i.result).bruise_percent === shown.bruise_percent) ?? same[0] ?? null;
+      setStored(match);
+    });
+    return () => {
+      cancelled = true;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [runId, shown?.filename, reloads]);
+  if (!shown) return <Navigate to="/showarea/accuracy" replace />;
+  // Corrected: the figures in force (the overlay stays the model's).
+  const imageData = stored?.truth ? { ...shown, ...(stored.result as Partial<typeof shown>) } : shown;
+  const modelPercent = stored?.truth ? Number(stored.model_result?.bruise_percent) : null;
 
   const back = () => {
     // The table's history entry still holds its results (with overlays): go back to it when we came from there.
@@ -55,7 +87,20 @@ export default function ViewPhotoResult() {
               <dt>{t('Total mango pixels')}</dt>
               <dd data-testid="total-pixels">{fmt.integer(imageData.total_mango_pixels)}</dd>
               <dt>{t('Bruise')}</dt>
-              <dd data-testid="bruise-percent">{fmt.fixed(imageData.bruise_percent)}%</dd>
+              <dd data-testid="bruise-percent">
+                {fmt.fixed(imageData.bruise_percent)}%
+                {modelPercent !== null && (
+                  <>
+                    {' '}
+                    <span className="corrected-mark" data-testid="corrected-mark">
+                      {t('corrected')}
+                    </span>{' '}
+                    <span data-testid="model-percent">
+                      {t('model: {{value}} %', { value: fmt.fixed(modelPercent) })}
+                    </span>
+                  </>
+                )}
+              </dd>
               <dt>{t('Non-bruise')}</dt>
               <dd data-testid="non-bruise-percent">{fmt.fixed(imageData.non_bruise_percent)}%</dd>
               {imageData.grades && (
@@ -88,9 +133,33 @@ export default function ViewPhotoResult() {
               <button type="button" className="btn btn-primary" onClick={back}>
                 {t('Back')}
               </button>
+              {runId &&
+                stored !== undefined &&
+                (stored?.photo_kept ? (
+                  <button
+                    type="button"
+                    className="btn"
+                    onClick={() => setEditing(true)}
+                    title={t('Correct the masks of this photo')}
+                  >
+                    {t('Correct')}
+                  </button>
+                ) : (
+                  <span className="muted photo-not-kept" data-testid="photo-not-kept">
+                    {t('photo not kept')}
+                  </span>
+                ))}
             </div>
           </div>
         </div>
+        {editing && stored && runId && (
+          <MaskEditor
+            runId={runId}
+            item={stored}
+            onSaved={() => setReloads((n) => n + 1)}
+            onClose={() => setEditing(false)}
+          />
+        )}
         {fruits.length > 0 && (
           <div className="card" style={{ marginTop: 20 }}>
             <h2>{t('Fruits in this photo')}</h2>

@@ -1,7 +1,9 @@
 /**
  * The mask editor of one photo of a stored run (issue 28): the kept photo with its fruit and lesion
  * masks (its latest truth, or the model's masks), layers shown or hidden with an opacity, brush and
- * eraser with a size, polygon (click points, double-click to close), delete a whole lesion, zoom
+ * eraser with a size, polygon (click points, double-click to close), magic wand (the 4-connected region
+ * of the model's lesion probability at or above a threshold, `bruise-probability`), delete a whole
+ * lesion, one fruit selected to limit every tool to it (its live row and grade beside), zoom
  * with the wheel, pan by dragging (pan tool), fit, undo/redo (Ctrl+Z / Ctrl+Shift+Z), pointer
  * events (mouse, pen, touch). The figures update live with the plugin's own counting
  * (`figuresOfMasks`); Save stores the masks at the photo's size as a new version of its truth.
@@ -19,9 +21,12 @@ import {
   type CocoRle,
   type RasterImage,
 } from '@mango/core';
+import { GRADE_PRESETS, gradeResult } from '@mango/core/grades';
 import { figuresOfMasks } from '@mango/plugin-bruise/corrected';
 import { apiFetch } from '#web/api/client.ts';
 import { useFormat } from '#web/i18n/index.ts';
+import { fruitGradeText } from '#web/lib/fruitGrade.ts';
+import { growRegion, limitTo } from './regions.ts';
 import './mask-editor.css';
 
 /** The long side of the copy the masks are edited on (counts are upsampled to the photo exactly). */
@@ -29,7 +34,7 @@ const WORK_SIDE = 1024;
 const HISTORY = 30;
 
 type LayerName = 'fruit' | 'lesion';
-type Tool = 'brush' | 'eraser' | 'polygon' | 'delete' | 'pan';
+type Tool = 'brush' | 'eraser' | 'polygon' | 'wand' | 'delete' | 'pan';
 interface Masks {
   fruit: Uint8Array;
   lesion: Uint8Array;
@@ -78,6 +83,24 @@ function fillPolygon(mask: Uint8Array, w: number, h: number, pts: [number, numbe
   }
 }
 
+/** The grey values (first channel) of a PNG data URL, at the working size (nearest neighbour, as the masks). */
+async function probabilityAt(url: string, photo: { w: number; h: number }, W: number, H: number) {
+  const img = new Image();
+  img.src = url;
+  await img.decode();
+  if (img.naturalWidth !== photo.w || img.naturalHeight !== photo.h)
+    throw new Error(`a probability map of ${img.naturalWidth}x${img.naturalHeight} for a ${photo.w}x${photo.h} photo`);
+  const canvas = document.createElement('canvas');
+  canvas.width = photo.w;
+  canvas.height = photo.h;
+  const ctx = canvas.getContext('2d')!;
+  ctx.drawImage(img, 0, 0);
+  const rgba = ctx.getImageData(0, 0, photo.w, photo.h).data;
+  const grey = new Uint8Array(photo.w * photo.h);
+  for (let i = 0; i < grey.length; i++) grey[i] = rgba[i * 4];
+  return resizeMaskNearest(grey, photo.w, photo.h, W, H);
+}
+
 export interface EditorItem {
   position: number;
   filename: string;
@@ -111,6 +134,12 @@ export default function MaskEditor({
   const [view, setView] = useState({ scale: 1, x: 0, y: 0 });
   const [polygon, setPolygon] = useState<[number, number][]>([]);
   const [help, setHelp] = useState(false);
+  /** the lesion probability at the working size (the magic wand's), once loaded; '' while loading */
+  const [probability, setProbability] = useState<Uint8Array | null | ''>('');
+  const [threshold, setThreshold] = useState(50);
+  /** the fruit the tools are limited to (its number in the figures), 0: all */
+  const [selected, setSelected] = useState(0);
+  const strokeLimit = useRef<Uint8Array | null>(null);
   const undo = useRef<Masks[]>([]);
   const redo = useRef<Masks[]>([]);
   const painting = useRef(false);
@@ -137,9 +166,15 @@ export default function MaskEditor({
       const data = ctx.getImageData(0, 0, size.width, size.height).data;
       const work: RasterImage = { width: size.width, height: size.height, data };
       let start = await apiFetch(`${base}/truth`);
-      if (start.status === 404) start = await apiFetch(`${base}/model-masks`);
+      const fromTruth = start.status !== 404;
+      if (!fromTruth) start = await apiFetch(`${base}/model-masks`);
       if (!start.ok) throw new Error(((await start.json()) as { error: string }).error);
-      const body = (await start.json()) as { fruit: CocoRle; bruise: CocoRle; model_id?: string | null };
+      const body = (await start.json()) as {
+        fruit: CocoRle;
+        bruise: CocoRle;
+        model_id?: string | null;
+        probability?: string;
+      };
       const down = (rle: CocoRle) => {
         const m = decodeCocoRle(rle);
         if (m.width !== w || m.height !== h) throw new Error(`masks of ${m.width}x${m.height} for a ${w}x${h} photo`);
@@ -151,6 +186,14 @@ export default function MaskEditor({
       setModelId(body.model_id ?? (typeof item.result.model_id === 'string' ? item.result.model_id : null));
       const fit = Math.min(stageSize.width / size.width, stageSize.height / size.height);
       setView({ scale: fit, x: 0, y: 0 });
+      // The magic wand's probability: with the model's masks, or asked for beside the stored truth.
+      let probabilityUrl = body.probability;
+      if (fromTruth) {
+        const model = await apiFetch(`${base}/model-masks`);
+        probabilityUrl = model.ok ? ((await model.json()) as { probability?: string }).probability : undefined;
+      }
+      const map = probabilityUrl ? await probabilityAt(probabilityUrl, { w, h }, size.width, size.height) : null;
+      if (!cancelled) setProbability(map);
     })().catch((e: unknown) => !cancelled && setError((e as Error).message));
     return () => {
       cancelled = true;
@@ -172,6 +215,30 @@ export default function MaskEditor({
           )
         : null,
     [photo, masks, W, H, pxPerCm],
+  );
+  // Each fruit's number as the figures number them (8-connected pieces of fruit and lesion together).
+  const fruitLabels = useMemo(() => {
+    if (!masks) return null;
+    const union = new Uint8Array(masks.fruit.length);
+    for (let i = 0; i < union.length; i++) union[i] = masks.fruit[i] || masks.lesion[i] ? 1 : 0;
+    return { union, ...labelComponents(union, W, H, 8) };
+  }, [masks, W, H]);
+  /** The mask of the selected fruit (null: none selected, or it is gone). */
+  const selection = useMemo(() => {
+    if (!fruitLabels || selected < 1 || selected > fruitLabels.count) return null;
+    const m = new Uint8Array(fruitLabels.labels.length);
+    for (let i = 0; i < m.length; i++) m[i] = fruitLabels.labels[i] === selected ? 1 : 0;
+    return m;
+  }, [fruitLabels, selected]);
+  const rules = typeof item.result.grades === 'string' ? GRADE_PRESETS[item.result.grades] : undefined;
+  const fruitRows = useMemo(
+    () =>
+      figures
+        ? rules
+          ? gradeResult({ filename: item.filename, fruits: figures.fruits }, rules).fruits
+          : figures.fruits
+        : [],
+    [figures, rules, item.filename],
   );
   const canvases = useMemo(
     () =>
@@ -209,6 +276,41 @@ export default function MaskEditor({
     // A lesion lies on its fruit; erased fruit takes its lesion with it.
     if (tool === 'brush' && layer === 'lesion') paintDisc(next.fruit, W, H, p.x, p.y, size / 2, 1);
     if (tool === 'eraser' && layer === 'fruit') paintDisc(next.lesion, W, H, p.x, p.y, size / 2, 0);
+    setMasks(limited(next, masks));
+  };
+  /**
+   * With a fruit selected, an edit stays on that fruit (its mask when the stroke began): every pixel
+   * outside it keeps its value; only the fruit layer's brush and polygon may grow the fruit.
+   */
+  const limited = (next: Masks, before: Masks): Masks => {
+    const limit = strokeLimit.current;
+    if (!limit) return next;
+    limitTo(next.lesion, before.lesion, limit);
+    if (layer === 'lesion' || tool === 'eraser' || tool === 'delete') limitTo(next.fruit, before.fruit, limit);
+    return next;
+  };
+  const magicWandAt = (stage: Konva.Stage) => {
+    const p = pointAt(stage);
+    if (!p || !masks || !probability || !fruitLabels) return;
+    const region = growRegion(
+      probability,
+      W,
+      H,
+      p.x,
+      p.y,
+      Math.round((threshold / 100) * 255),
+      selection ?? fruitLabels.union,
+    );
+    if (!region) return setStatus(t('Nothing at or above the threshold here'));
+    remember();
+    const next = { fruit: masks.fruit.slice(), lesion: masks.lesion.slice() };
+    let added = 0;
+    for (let i = 0; i < region.length; i++)
+      if (region[i] && !next.lesion[i]) {
+        next.lesion[i] = 1;
+        added++;
+      }
+    setStatus(t('{{n}} lesion pixels added', { n: fmt.integer(added) }));
     setMasks(next);
   };
   const deleteLesionAt = (stage: Konva.Stage) => {
@@ -226,12 +328,13 @@ export default function MaskEditor({
         (layer === 'fruit' ? next.fruit : next.lesion)[k] = 0;
         if (layer === 'fruit') next.lesion[k] = 0;
       }
-    setMasks(next);
+    setMasks(limited(next, masks));
   };
 
   const onDown = (e: Konva.KonvaEventObject<PointerEvent>) => {
     const stage = e.target.getStage();
     if (!stage) return;
+    strokeLimit.current = selection;
     if (tool === 'brush' || tool === 'eraser') {
       remember();
       painting.current = true;
@@ -240,6 +343,7 @@ export default function MaskEditor({
       const p = pointAt(stage);
       if (p) setPolygon((pts) => [...pts, [p.x, p.y]]);
     } else if (tool === 'delete') deleteLesionAt(stage);
+    else if (tool === 'wand') magicWandAt(stage);
   };
   const onMove = (e: Konva.KonvaEventObject<PointerEvent>) => {
     const stage = e.target.getStage();
@@ -248,10 +352,11 @@ export default function MaskEditor({
   const closePolygon = () => {
     if (!masks || polygon.length < 3) return setPolygon([]);
     remember();
+    strokeLimit.current = selection;
     const next = { fruit: masks.fruit.slice(), lesion: masks.lesion.slice() };
     fillPolygon(layer === 'fruit' ? next.fruit : next.lesion, W, H, polygon);
     if (layer === 'lesion') fillPolygon(next.fruit, W, H, polygon);
-    setMasks(next);
+    setMasks(limited(next, masks));
     setPolygon([]);
   };
   const onWheel = (e: Konva.KonvaEventObject<WheelEvent>) => {
@@ -294,6 +399,7 @@ export default function MaskEditor({
     else if (k === 'e') setTool('eraser');
     else if (k === 'p') setTool('polygon');
     else if (k === 'd') setTool('delete');
+    else if (k === 'w') setTool('wand');
     else if (k === 'h') setTool('pan');
     else if (k === 'f') fit();
     else if (k === 'l') setLayer((l) => (l === 'fruit' ? 'lesion' : 'fruit'));
@@ -321,6 +427,7 @@ export default function MaskEditor({
     ['brush', 'Brush'],
     ['eraser', 'Eraser'],
     ['polygon', 'Polygon'],
+    ['wand', 'Magic wand'],
     ['delete', 'Delete region'],
     ['pan', 'Pan'],
   ];
@@ -340,6 +447,12 @@ export default function MaskEditor({
             type="button"
             className={`btn ${tool === id ? 'btn-primary' : ''}`}
             aria-pressed={tool === id}
+            disabled={id === 'wand' && !probability}
+            title={
+              id === 'wand' && !probability
+                ? t(probability === '' ? 'Loading the lesion probability...' : 'This photo has no lesion probability')
+                : undefined
+            }
             onClick={() => setTool(id)}
           >
             {t(label)}
@@ -355,6 +468,36 @@ export default function MaskEditor({
         <label>
           {t('Size')} <input type="range" min={1} max={120} value={size} onChange={(e) => setSize(+e.target.value)} />
         </label>
+        <label>
+          {t('Threshold')}{' '}
+          <input
+            type="range"
+            min={1}
+            max={100}
+            value={threshold}
+            aria-label={t('Magic wand threshold')}
+            onChange={(e) => setThreshold(+e.target.value)}
+          />{' '}
+          <span data-testid="wand-threshold">{threshold} %</span>
+        </label>
+        {fruitLabels && fruitLabels.count > 1 && (
+          <label>
+            {t('Fruit')}{' '}
+            <select
+              value={selected}
+              onChange={(e) => setSelected(+e.target.value)}
+              aria-label={t('Limit the tools to a fruit')}
+              data-testid="editor-fruit-select"
+            >
+              <option value={0}>{t('All fruit')}</option>
+              {Array.from({ length: fruitLabels.count }, (_, k) => (
+                <option key={k} value={k + 1}>
+                  {t('fruit {{n}}', { n: k + 1 })}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         <label>
           {t('Opacity')}{' '}
           <input
@@ -396,7 +539,12 @@ export default function MaskEditor({
           <li>
             P – {t('Polygon')} ({t('double-click or Enter closes it')})
           </li>
-          <li>D – {t('Delete region')}</li>
+          <li>
+            W – {t('Magic wand')} ({t('click a lesion: the region at or above the threshold is added')})
+          </li>
+          <li>
+            D – {t('Delete region')} ({t('click a lesion: it is removed whole')})
+          </li>
           <li>H – {t('Pan')}</li>
           <li>L – {t('Switch layer')}</li>
           <li>F – {t('Fit')}</li>
@@ -404,6 +552,7 @@ export default function MaskEditor({
             Ctrl+Z / Ctrl+Shift+Z – {t('Undo')} / {t('Redo')}
           </li>
           <li>{t('Wheel: zoom')}</li>
+          <li>? – {t('Shortcuts')}</li>
         </ul>
       )}
       <div className="mask-editor-body">
@@ -457,14 +606,33 @@ export default function MaskEditor({
               )}
             </dl>
           )}
-          {figures && figures.fruits.length > 1 && (
+          {figures && (fruitRows.length > 1 || rules) && (
             <table className="results-table" aria-label={t('Fruit')}>
+              <thead>
+                <tr>
+                  <th>{t('Fruit')}</th>
+                  <th className="num">{t('Pixels')}</th>
+                  <th className="num">{t('Lesion pixels')}</th>
+                  <th className="num">{t('Bruise %')}</th>
+                  {pxPerCm !== undefined && <th className="num">{t('Bruise cm²')}</th>}
+                  {rules && <th>{t('Grade')}</th>}
+                </tr>
+              </thead>
               <tbody>
-                {figures.fruits.map((f, k) => (
-                  <tr key={k} data-testid="editor-fruit">
+                {fruitRows.map((f, k) => (
+                  <tr
+                    key={k}
+                    data-testid="editor-fruit"
+                    className={selected === k + 1 ? 'selected' : undefined}
+                    aria-selected={selected === k + 1}
+                    onClick={() => setSelected((s) => (s === k + 1 ? 0 : k + 1))}
+                  >
                     <td>{t('fruit {{n}}', { n: k + 1 })}</td>
                     <td className="num">{fmt.integer(f.pixels)}</td>
-                    <td className="num">{fmt.fixed(f.bruise_percent)} %</td>
+                    <td className="num">{fmt.integer(f.bruise_pixels)}</td>
+                    <td className="num">{fmt.fixed(f.bruise_percent)}</td>
+                    {pxPerCm !== undefined && <td className="num">{fmt.fixed(f.bruise_area_cm2 ?? 0)}</td>}
+                    {rules && <td data-testid="editor-fruit-grade">{fruitGradeText(f, t)}</td>}
                   </tr>
                 ))}
               </tbody>
