@@ -1,0 +1,201 @@
+/**
+ * Re-scoring a stored run with another model (issue 28 item 4), on SQLite and PostgreSQL, with the
+ * server's real job worker and the shipped ONNX model: a second version is registered (the shipped
+ * file under another id, as `mango train` would add one, not activated), a run of two real photos is
+ * re-scored with it, and the new run has the same photos, records the version, links to the first
+ * and, the model being the same network, has the same figures. The refusals: 404, 400, 409.
+ */
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { followJob } from '@mango/core/jobs';
+import { MODELS_DIR, readManifest } from '@mango/models';
+import { startTestServer, TEST_DATABASES, type TestServer } from '../../testing/index.ts';
+import { client, signUp, type Client, type SignedIn } from '../../testing/accounts.ts';
+
+const shipped = readManifest(MODELS_DIR).models.find((m) => m.task === 'bruise-segmentation')!;
+const shippedBytes = new Uint8Array(readFileSync(join(MODELS_DIR, shipped.file)));
+const photos: [string, Uint8Array][] = ['sample-1.png', 'sample-2.png'].map((f) => [
+  f,
+  new Uint8Array(readFileSync(join(MODELS_DIR, 'fixtures', f))),
+]);
+
+interface Item {
+  position: number;
+  filename: string;
+  sha256: string;
+  photo_kept: boolean;
+  result: { bruise_percent?: number; model_id?: string; model_sha256?: string; error?: string };
+}
+interface Run {
+  id: string;
+  created_at: string;
+  model_id: string | null;
+  model_sha256: string | null;
+  options: Record<string, unknown>;
+  rescored_from: string | null;
+  rescores: { id: string; model_id: string | null; model_sha256: string | null; created_at: string }[];
+  items: Item[];
+}
+
+describe.each(TEST_DATABASES)('re-scoring a stored run on %s', (database) => {
+  let server: TestServer;
+  let api: Client;
+  let alice: SignedIn;
+  let bob: SignedIn;
+  let original: Run;
+  const copy = `bruise-copy-${randomUUID().slice(0, 8)}`;
+
+  async function job(files: [string, Uint8Array][], options: Record<string, unknown> = {}): Promise<string> {
+    const fd = new FormData();
+    fd.append('operation', 'bruise');
+    fd.append('options', JSON.stringify(options));
+    for (const [name, bytes] of files) fd.append('images', new Blob([bytes as BlobPart]), name);
+    const res = await fetch(`${server.url}/api-node/jobs`, {
+      method: 'POST',
+      body: fd,
+      headers: { Authorization: `Bearer ${alice.accessToken}` },
+    });
+    expect(res.status).toBe(202);
+    const { id } = (await res.json()) as { id: string };
+    const end = await followJob(server.url, id, alice.accessToken);
+    expect(end.state).toBe('done');
+    return end.run_id!;
+  }
+
+  const getRun = async (id: string) => (await api.get<Run>(`/api-node/runs/${id}`, alice.accessToken)).body;
+  const rescore = (id: string, body: unknown, token = alice.accessToken) =>
+    api.post<{ id?: string; error?: string; details?: Record<string, unknown> }>(
+      `/api-node/runs/${id}/rescore`,
+      body,
+      token,
+    );
+
+  beforeAll(async () => {
+    server = await startTestServer({ workerThreads: 1 }, { database });
+    api = client(server);
+    alice = await signUp(api, 'Alice Farms');
+    bob = await signUp(api, 'Bob Exports');
+    // A second version of the bruise model in the server's registry (not activated: nothing else changes).
+    await server.ctx.jobs.models.add({
+      id: copy,
+      entry: shipped,
+      file: shippedBytes,
+      base_id: shipped.id,
+      card: null,
+      evaluation: null,
+      created_by: 'test',
+    });
+    // Two real photos and one that is no image (stored as failed, so not kept and not re-scored).
+    original = await getRun(
+      await job([photos[0], ['broken.jpg', new TextEncoder().encode('not a photo')], photos[1]], { grades: 'percent' }),
+    );
+    expect(original.model_id).toBe(shipped.id);
+    expect(original.rescored_from).toBeNull();
+    expect(original.rescores).toEqual([]);
+  }, 240_000);
+  afterAll(() => server?.close());
+
+  it('re-scores the kept photos with the asked version into a new run linked to the first', async () => {
+    const sent = await rescore(original.id, { model_id: copy });
+    expect(sent.status).toBe(202);
+    expect(Object.keys(sent.body)).toEqual(['id']);
+    expect(sent.headers.get('location')).toBe(`/api-node/jobs/${sent.body.id}`);
+    const end = await followJob(server.url, sent.body.id!, alice.accessToken);
+    expect(end).toMatchObject({ state: 'done', total: 2, done: 2, failed: 0 });
+
+    const again = await getRun(end.run_id!);
+    expect(again.rescored_from).toBe(original.id);
+    expect(again.model_id).toBe(copy);
+    expect(again.model_sha256).toBe(shipped.sha256);
+    // The run's own options (grades included), its scored photos in order, byte for byte.
+    expect(again.options).toEqual(original.options);
+    const scored = original.items.filter((i) => !i.result.error);
+    expect(again.items.map((i) => [i.filename, i.sha256])).toEqual(scored.map((i) => [i.filename, i.sha256]));
+    expect(again.items.every((i) => i.photo_kept)).toBe(true);
+    for (const [k, item] of again.items.entries()) {
+      expect(item.result.model_id).toBe(copy);
+      // The same network: the same figures.
+      expect(item.result.bruise_percent).toBe(scored[k].result.bruise_percent);
+      expect(typeof item.result.bruise_percent).toBe('number');
+    }
+    // The new run's photos are its own: the original's photo and the new one are the same bytes.
+    const a = await fetch(`${server.url}/api-node/runs/${again.id}/items/1/photo`, {
+      headers: { Authorization: `Bearer ${alice.accessToken}` },
+    });
+    expect(new Uint8Array(await a.arrayBuffer())).toEqual(photos[1][1]);
+
+    const first = await getRun(original.id);
+    expect(first.rescores).toEqual([
+      { id: again.id, model_id: copy, model_sha256: shipped.sha256, created_at: again.created_at },
+    ]);
+    // The list shows the link too.
+    const list = await api.get<{ runs: { id: string; rescored_from: string | null }[] }>(
+      '/api-node/runs',
+      alice.accessToken,
+    );
+    expect(list.body.runs.find((r) => r.id === again.id)?.rescored_from).toBe(original.id);
+    expect(list.body.runs.find((r) => r.id === original.id)?.rescored_from).toBeNull();
+  }, 240_000);
+
+  it('refuses an unknown model (listing the known ones), a run of another user or none (404), a run without a model (400)', async () => {
+    const unknown = await rescore(original.id, { model_id: 'no-such-model' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toMatch(/^Unknown model_id no-such-model: the known models are /);
+    expect(unknown.body.details?.known).toEqual(expect.arrayContaining([shipped.id, copy]));
+
+    const theirs = await rescore(original.id, { model_id: copy }, bob.accessToken);
+    const none = await rescore('no-such-run', { model_id: copy });
+    expect(theirs.status).toBe(404);
+    expect(none.status).toBe(404);
+    expect(theirs.body).toEqual(none.body);
+    expect(theirs.body).toEqual({ error: 'Run not found' });
+
+    expect((await rescore(original.id, {})).status).toBe(400);
+    expect((await api.post(`/api-node/runs/${original.id}/rescore`, { model_id: copy })).status).toBe(401);
+
+    const classical = await job([photos[0]], { method: 'classical' });
+    const noModel = await rescore(classical, { model_id: copy });
+    expect(noModel.status).toBe(400);
+    expect(noModel.body.error).toBe(
+      'This bruise run used no model (method classical), so it cannot be re-scored with one',
+    );
+  }, 240_000);
+
+  it('answers 409 for a run whose photos were not kept', async () => {
+    const run = await job([photos[1]]);
+    await server.ctx.db.deleteFrom('run_photos').where('run_id', '=', run).execute();
+    const res = await rescore(run, { model_id: shipped.id });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toMatch(/^The photos of this run were not kept \(1 of 1: /);
+    expect(res.body.details).toEqual({ missing: ['sample-2.png'] });
+  }, 240_000);
+
+  it('with the same model the figures are the same; deleting either run leaves the other', async () => {
+    const sent = await rescore(original.id, { model_id: shipped.id });
+    expect(sent.status).toBe(202);
+    const end = await followJob(server.url, sent.body.id!, alice.accessToken);
+    const same = await getRun(end.run_id!);
+    expect(same.model_id).toBe(shipped.id);
+    const scored = original.items.filter((i) => !i.result.error);
+    expect(same.items.map((i) => i.result.bruise_percent)).toEqual(scored.map((i) => i.result.bruise_percent));
+    expect((await getRun(original.id)).rescores.map((r) => r.model_id)).toEqual([copy, shipped.id]);
+
+    // Deleting the re-scoring: the first run loses it from its list, nothing else.
+    expect((await api.del(`/api-node/runs/${same.id}`, alice.accessToken)).status).toBe(200);
+    const first = await getRun(original.id);
+    expect(first.rescores.map((r) => r.model_id)).toEqual([copy]);
+    expect(first.items).toEqual(original.items);
+
+    // Deleting the first: the re-scoring keeps its photos, figures and link.
+    const kept = await getRun(first.rescores[0].id);
+    expect((await api.del(`/api-node/runs/${original.id}`, alice.accessToken)).status).toBe(200);
+    expect(await getRun(kept.id)).toEqual(kept);
+    const photo = await fetch(`${server.url}/api-node/runs/${kept.id}/items/0/photo`, {
+      headers: { Authorization: `Bearer ${alice.accessToken}` },
+    });
+    expect(photo.status).toBe(200);
+    expect(new Uint8Array(await photo.arrayBuffer())).toEqual(photos[0][1]);
+  }, 240_000);
+});
