@@ -34,7 +34,7 @@ export const th: Record<string, string> = {
   'The re-scoring ended: {{state}}': 'การให้คะแนนใหม่สิ้นสุด: {{state}}',
   'Open the re-scored run': 'เปิดผลที่ให้คะแนนใหม่',
   'Re-scored from another run': 'ให้คะแนนใหม่จากผลการวิเคราะห์อื่น',
-  'Re-scored with other models': 'ให้คะแนนใหม่ด้วยโมเดลอื่น',
+  'Re-scored with other models': 'ผลการให้คะแนนใหม่ด้วยโมเดลอื่น',
   'The other run was deleted.': 'ผลการวิเคราะห์อีกชุดถูกลบแล้ว',
   'in force': 'ใช้งานอยู่',
   'this run': 'ผลนี้',
