@@ -6,13 +6,15 @@
  * and, the model being the same network, has the same figures. The refusals: 404, 400, 409.
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { followJob } from '@mango/core/jobs';
 import { MODELS_DIR, readManifest } from '@mango/models';
 import { startTestServer, TEST_DATABASES, type TestServer } from '../../testing/index.ts';
 import { client, signUp, type Client, type SignedIn } from '../../testing/accounts.ts';
+import { createJob, jobView } from '../../jobs/store.ts';
+import { planRescore } from '../../runs/rescore.ts';
 
 const shipped = readManifest(MODELS_DIR).models.find((m) => m.task === 'bruise-segmentation')!;
 const shippedBytes = new Uint8Array(readFileSync(join(MODELS_DIR, shipped.file)));
@@ -138,6 +140,46 @@ describe.each(TEST_DATABASES)('re-scoring a stored run on %s', (database) => {
     expect(list.body.runs.find((r) => r.id === again.id)?.rescored_from).toBe(original.id);
     expect(list.body.runs.find((r) => r.id === original.id)?.rescored_from).toBeNull();
   }, 240_000);
+
+  it("refers to the run's kept photos: the job holds no bytes of its own", async () => {
+    const { ctx } = server;
+    const user = await ctx.db
+      .selectFrom('users')
+      .select(['id', 'organization'])
+      .where('username', '=', alice.username)
+      .executeTakeFirstOrThrow();
+    const planned = await planRescore(
+      { db: ctx.db, registry: ctx.registry, models: ctx.jobs.models },
+      user.id,
+      original.id,
+      copy,
+    );
+    expect(planned.job.models[0]).toBe(copy);
+    const id = await createJob(
+      ctx.db,
+      ctx.jobs.store,
+      { userId: user.id, organization: user.organization },
+      planned.job,
+      planned.photos,
+    );
+    const files = await ctx.db
+      .selectFrom('job_files')
+      .select(['position', 'name', 'data', 'source_run_id', 'source_position'])
+      .where('job_id', '=', id)
+      .orderBy('position')
+      .execute();
+    // The scored photos (positions 0 and 2 of the first run; 1 could not be read), referenced.
+    expect(files).toEqual([
+      { position: 0, name: 'sample-1.png', data: null, source_run_id: original.id, source_position: 0 },
+      { position: 1, name: 'sample-2.png', data: null, source_run_id: original.id, source_position: 2 },
+    ]);
+    expect(existsSync(join(server.dataDir, 'jobs', id))).toBe(false);
+    // The worker reads them from the run's photo store.
+    expect(await ctx.jobs.store.read(ctx.db, id, 1)).toEqual(photos[1][1]);
+    const { run_id } = (await jobView(ctx.db, id))!;
+    expect((await api.del(`/api-node/runs/${run_id}`, alice.accessToken)).status).toBe(200);
+    expect((await jobView(ctx.db, id))?.state).toBe('cancelled');
+  });
 
   it('refuses an unknown model (listing the known ones), a run of another user or none (404), a run without a model (400)', async () => {
     const unknown = await rescore(original.id, { model_id: 'no-such-model' });
