@@ -127,10 +127,13 @@ export function directoryPhotoStore(root: string): PhotoStore {
   };
 }
 
+/** A job's photo that is no longer there to read (a kept photo of a run deleted meanwhile). */
+export class PhotoGone extends Error {}
+
 /**
  * The job photo store `store` that also reads a job's photos that are kept photos of a run
  * (`job_files.source_run_id`) from `runPhotos`, where they are: a re-scoring copies no photo. A photo
- * whose run was deleted meanwhile is an error of that photo (retried, then stored as failed with it).
+ * whose run was deleted meanwhile is PhotoGone: the worker stores it as failed with that reason.
  */
 export function withKeptPhotos(store: PhotoStore, runPhotos: RunPhotoStore): PhotoStore {
   return {
@@ -147,9 +150,7 @@ export function withKeptPhotos(store: PhotoStore, runPhotos: RunPhotoStore): Pho
       if (!ref?.source_run_id || ref.source_position === null) return store.read(db, jobId, position);
       const kept = await runPhotos.read(db, ref.source_run_id, ref.source_position);
       if (!kept)
-        throw new Error(
-          `the kept photo ${ref.source_position} of run ${ref.source_run_id} is gone (its run was deleted)`,
-        );
+        throw new PhotoGone(`the photo is gone: run ${ref.source_run_id}, whose kept photo it was, was deleted`);
       return kept.bytes;
     },
   };

@@ -141,27 +141,24 @@ describe.each(TEST_DATABASES)('re-scoring a stored run on %s', (database) => {
     expect(list.body.runs.find((r) => r.id === original.id)?.rescored_from).toBeNull();
   }, 240_000);
 
-  it("refers to the run's kept photos: the job holds no bytes of its own", async () => {
+  /** A re-scoring job of alice's run `runId` with `modelId`, made as the route makes it, not queued yet. */
+  async function unqueuedRescore(runId: string, modelId: string) {
     const { ctx } = server;
     const user = await ctx.db
       .selectFrom('users')
       .select(['id', 'organization'])
       .where('username', '=', alice.username)
       .executeTakeFirstOrThrow();
-    const planned = await planRescore(
-      { db: ctx.db, registry: ctx.registry, models: ctx.jobs.models },
-      user.id,
-      original.id,
-      copy,
-    );
-    expect(planned.job.models[0]).toBe(copy);
-    const id = await createJob(
-      ctx.db,
-      ctx.jobs.store,
-      { userId: user.id, organization: user.organization },
-      planned.job,
-      planned.photos,
-    );
+    const deps = { db: ctx.db, registry: ctx.registry, models: ctx.jobs.models };
+    const planned = await planRescore(deps, user.id, runId, modelId);
+    expect(planned.job.models[0]).toBe(modelId);
+    const owner = { userId: user.id, organization: user.organization };
+    return createJob(ctx.db, ctx.jobs.store, owner, planned.job, planned.photos);
+  }
+
+  it("refers to the run's kept photos: the job holds no bytes of its own", async () => {
+    const { ctx } = server;
+    const id = await unqueuedRescore(original.id, copy);
     const files = await ctx.db
       .selectFrom('job_files')
       .select(['position', 'name', 'data', 'source_run_id', 'source_position'])
@@ -240,4 +237,18 @@ describe.each(TEST_DATABASES)('re-scoring a stored run on %s', (database) => {
     expect(photo.status).toBe(200);
     expect(new Uint8Array(await photo.arrayBuffer())).toEqual(photos[0][1]);
   }, 240_000);
+
+  it('a re-scoring whose first run is deleted before its photos are read stores them as failed, with the reason', async () => {
+    const first = await job([photos[0]]);
+    const id = await unqueuedRescore(first, copy);
+    expect((await api.del(`/api-node/runs/${first}`, alice.accessToken)).status).toBe(200);
+    await server.ctx.jobs.queue.enqueue(id);
+    const end = await followJob(server.url, id, alice.accessToken);
+    expect(end).toMatchObject({ state: 'done', total: 1, done: 0, failed: 1 });
+    const left = await getRun(end.run_id!);
+    expect(left.rescored_from).toBe(first);
+    expect(left.items[0].result.error).toBe(
+      `sample-1.png: the photo is gone: run ${first}, whose kept photo it was, was deleted`,
+    );
+  }, 120_000);
 });
