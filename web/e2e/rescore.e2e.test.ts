@@ -1,9 +1,9 @@
 /**
  * Re-scoring a stored run with another model (issue 28 item 4), in headless Chromium: a run scored
  * by the shipped model shows no re-scoring control while the server has one model; once a second
- * version is registered (the shipped file under another id) the control lists both, starts the job,
- * shows its progress and links to the new run; both runs then show the two models side by side, photo
- * by photo (the same network: no difference), in English and in Thai.
+ * version is registered (the shipped network reading each photo once, without test-time augmentation)
+ * the control lists both, starts the job, shows its progress and links to the new run; both runs then
+ * show the two models side by side, photo by photo, with the difference, in English and in Thai.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -19,11 +19,13 @@ describe('re-scoring a run with another model', () => {
   let e2e: E2E;
   let runId = '';
   let percent = 0;
-  const copy = `bruise-copy-${randomUUID().slice(0, 8)}`;
+  let token = '';
+  // A second version: the shipped network reading each photo once (no test-time augmentation).
+  const copy = `bruise-one-view-${randomUUID().slice(0, 8)}`;
 
   beforeAll(async () => {
     e2e = await startE2E();
-    const token = (await signInViaApi(e2e)).tokens.accessToken;
+    token = (await signInViaApi(e2e)).tokens.accessToken;
     const fd = new FormData();
     fd.append('images', new Blob([photo]), 'sample-1.png');
     const res = await fetch(e2e.url('/api-py/python/bruise_detection/DeepLearning'), {
@@ -48,7 +50,7 @@ describe('re-scoring a run with another model', () => {
 
     await e2e.server.ctx.jobs.models.add({
       id: copy,
-      entry: shipped,
+      entry: { ...shipped, tta: ['identity'] },
       file: new Uint8Array(readFileSync(join(MODELS_DIR, shipped.file))),
       base_id: shipped.id,
       card: null,
@@ -78,10 +80,20 @@ describe('re-scoring a run with another model', () => {
     expect(await page.getByTestId('rescore-second-model').textContent()).toBe(
       `${copy} (sha256 ${shipped.sha256.slice(0, 8)})`,
     );
+    const href = await done.getByRole('link', { name: 'Open the re-scored run' }).getAttribute('href');
+    const res = await fetch(e2e.url(`/api-node/runs/${href!.split('/').pop()}`), {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    const other = ((await res.json()) as { items: { result: { bruise_percent: number } }[] }).items[0].result
+      .bruise_percent;
+    const d = other - percent;
+    const signed = `${d > 0 ? '+' : ''}${d.toFixed(2)}`;
+    console.info(`re-scored sample-1.png: ${percent} % (4 views) -> ${other} % (1 view), difference ${d}`);
     const row = (await page.getByTestId('rescore-photo').first().locator('td').allTextContents()).map((s) => s.trim());
-    expect(row).toEqual(['sample-1.png', percent.toFixed(2), percent.toFixed(2), '0.00']);
-    expect(await page.getByTestId('rescore-mean').textContent()).toBe('0.00');
-    expect(await page.getByTestId('rescore-median').textContent()).toBe('0.00');
+    expect(row).toEqual(['sample-1.png', percent.toFixed(2), other.toFixed(2), signed]);
+    // One photo: its difference is the mean and the median.
+    expect(await page.getByTestId('rescore-mean').textContent()).toBe(signed);
+    expect(await page.getByTestId('rescore-median').textContent()).toBe(signed);
 
     // The new run says where it came from, with the same comparison.
     await done.getByRole('link', { name: 'Open the re-scored run' }).click();

@@ -178,6 +178,31 @@ describe.each(TEST_DATABASES)('re-scoring a stored run on %s', (database) => {
     expect((await jobView(ctx.db, id))?.state).toBe('cancelled');
   });
 
+  it('scores with the version asked for: one that reads the photo once (no test-time augmentation) gives its own figures', async () => {
+    const oneView = `bruise-one-view-${randomUUID().slice(0, 8)}`;
+    await server.ctx.jobs.models.add({
+      id: oneView,
+      entry: { ...shipped, tta: ['identity'] },
+      file: shippedBytes,
+      base_id: shipped.id,
+      card: null,
+      evaluation: null,
+      created_by: 'test',
+    });
+    const sent = await rescore(original.id, { model_id: oneView });
+    expect(sent.status).toBe(202);
+    const end = await followJob(server.url, sent.body.id!, alice.accessToken);
+    const other = await getRun(end.run_id!);
+    const before = original.items.filter((i) => !i.result.error).map((i) => i.result.bruise_percent!);
+    const after = other.items.map((i) => i.result.bruise_percent!);
+    expect(other.items.map((i) => i.result.model_id)).toEqual([oneView, oneView]);
+    expect(after.every((v) => typeof v === 'number' && v >= 0 && v <= 100)).toBe(true);
+    // Four views averaged against one: not the same figures.
+    expect(after).not.toEqual(before);
+    // Not listed among the first run's re-scorings once deleted (the later checks count them).
+    expect((await api.del(`/api-node/runs/${other.id}`, alice.accessToken)).status).toBe(200);
+  }, 240_000);
+
   it('refuses an unknown model (listing the known ones), a run of another user or none (404), a run without a model (400)', async () => {
     const unknown = await rescore(original.id, { model_id: 'no-such-model' });
     expect(unknown.status).toBe(400);
