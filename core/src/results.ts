@@ -119,6 +119,10 @@ export const RunListItem = Provenance.pick({
     item_count: z.number().int(),
     /** the figures its plugin's declaration makes of the run's items (core/src/runs.ts `summary`) */
     summary: z.record(z.string(), z.number().nullable()),
+    rescored_from: z.string().nullable().meta({
+      description:
+        'The run this one re-scored with another model (POST /api-node/runs/{id}/rescore), from its kept photos; null: scored from uploads. It keeps the id after that run is deleted',
+    }),
   })
   .meta({ id: 'Run' });
 export type RunListItem = z.infer<typeof RunListItem>;
@@ -165,8 +169,24 @@ export const StoredRunItem = ResultsPhoto.extend({
 }).meta({ id: 'RunItem' });
 export type StoredRunItem = z.infer<typeof StoredRunItem>;
 
+/** A re-scoring of a stored run: the new run, the model it was given, when it was made. */
+export const RunRescore = z
+  .object({
+    id: z.string().meta({ description: 'the new run (its rescored_from is this run)' }),
+    model_id: z.string().nullable().meta({ description: 'the model version it was re-scored with' }),
+    model_sha256: z.string().nullable(),
+    created_at: z.string(),
+  })
+  .meta({ id: 'RunRescore' });
+export type RunRescore = z.infer<typeof RunRescore>;
+
 /** A stored run with its items, in order. */
-export const StoredRun = RunListItem.extend({ items: z.array(StoredRunItem) }).meta({ id: 'StoredRun' });
+export const StoredRun = RunListItem.extend({
+  items: z.array(StoredRunItem),
+  rescores: z.array(RunRescore).meta({
+    description: 'The re-scorings of this run with other models (POST /api-node/runs/{id}/rescore), oldest first',
+  }),
+}).meta({ id: 'StoredRun' });
 export type StoredRun = z.infer<typeof StoredRun>;
 
 /** One page of the run list, newest first; `next_cursor` is null on the last page. */

@@ -357,5 +357,16 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    '0019_rescores': {
+      async up(db: Kysely<unknown>) {
+        // Re-scoring a stored run with another model (issue 28 item 4): the new run names the run it
+        // was re-scored from (no foreign key: deleting either run leaves the other as it is), and a
+        // job's photo may be a kept photo of a run (read from the run's photo store, not copied).
+        await db.schema.alterTable('runs').addColumn('rescored_from', 'text').execute();
+        await db.schema.createIndex('runs_rescored_from').on('runs').column('rescored_from').execute();
+        await db.schema.alterTable('job_files').addColumn('source_run_id', 'text').execute();
+        await db.schema.alterTable('job_files').addColumn('source_position', 'integer').execute();
+      },
+    },
   };
 }

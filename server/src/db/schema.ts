@@ -122,6 +122,8 @@ export interface RunsTable {
   created_at: string;
   /** JSON: where the photos' experiment metadata came from (core MetaProvenance), null when none (migration 0014) */
   meta: string | null;
+  /** the run this one re-scored with another model (POST /runs/{id}/rescore), null otherwise (migration 0019) */
+  rescored_from: string | null;
 }
 
 /** One photo of a run. */
@@ -224,6 +226,10 @@ export interface JobFilesTable {
   data: Uint8Array | null;
   /** JSON: the photo's experiment metadata (name -> value), null when the job has none (migration 0014) */
   meta: string | null;
+  /** a re-scoring job's photo: the run whose kept photo it is (read from there, not copied; migration 0019) */
+  source_run_id: string | null;
+  /** ... and its position in that run */
+  source_position: number | null;
 }
 
 /** Addresses that signed in to an account (security/login-throttle.ts); at most 32 per account. */

@@ -7,7 +7,7 @@ import type { DB } from '../db/index.ts';
 import type { Dialect } from '../db/migrations.ts';
 import { createModelRegistry, type ModelRegistry } from '../models/registry.ts';
 import { createLocalQueue, createPgBossQueue, type JobQueue } from './queue.ts';
-import { databasePhotoStore, directoryPhotoStore, type PhotoStore } from './store.ts';
+import { databasePhotoStore, directoryPhotoStore, withKeptPhotos, type PhotoStore } from './store.ts';
 import type { JobWorkDeps } from './work.ts';
 import { runPhotoStoreFor, type RunPhotoStore } from '../runs/photos.ts';
 
@@ -39,9 +39,10 @@ export async function createJobs(
   logger: Logger,
   role: { worker: boolean } = { worker: config.jobWorker },
 ): Promise<Jobs> {
-  const store = photoStoreFor(config, opened.dialect);
-  const models = createModelRegistry({ ...opened, dataDir: config.dataDir, modelsDir: config.modelsDir });
   const runPhotos = runPhotoStoreFor(config, opened.dialect);
+  // A re-scoring's photos are the kept photos of its run, read where they are.
+  const store = withKeptPhotos(photoStoreFor(config, opened.dialect), runPhotos);
+  const models = createModelRegistry({ ...opened, dataDir: config.dataDir, modelsDir: config.modelsDir });
   const deps: JobWorkDeps = {
     models,
     db: opened.db,

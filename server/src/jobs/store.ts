@@ -15,6 +15,7 @@ import type { Database, RunPhotosTable } from '../db/schema.ts';
 import { now } from '../db/index.ts';
 import { PRIVATE_DIR_MODE } from '../db/private-files.ts';
 import { runFigures, runRowOf, type RunItemRow, type RunOwner } from '../runs/store.ts';
+import type { RunPhotoStore } from '../runs/photos.ts';
 
 /** The operation a job asks for (POST /api-node/jobs `operation`): a plugin's declared job operation. */
 export type JobOperation = string;
@@ -47,6 +48,19 @@ export interface JobUpload {
   /** the photo's experiment metadata (core/src/meta.ts), when the job has them */
   meta?: PhotoMeta;
 }
+
+/**
+ * A kept photo of a stored run, as a job's photo (a re-scoring, jobs/rescore.ts): the job's row
+ * names it and the worker reads it from the run's photo store (`withKeptPhotos`); no bytes are copied.
+ */
+export interface KeptPhotoRef {
+  name: string;
+  size: number;
+  meta?: PhotoMeta;
+  source: { runId: string; position: number };
+}
+
+const isKeptPhotoRef = (u: JobUpload | KeptPhotoRef): u is KeptPhotoRef => 'source' in u;
 
 /**
  * Where a job's photos wait for a worker: in the database (PostgreSQL's default: every worker on
@@ -113,6 +127,35 @@ export function directoryPhotoStore(root: string): PhotoStore {
   };
 }
 
+/** A job's photo that is no longer there to read (a kept photo of a run deleted meanwhile). */
+export class PhotoGone extends Error {}
+
+/**
+ * The job photo store `store` that also reads a job's photos that are kept photos of a run
+ * (`job_files.source_run_id`) from `runPhotos`, where they are: a re-scoring copies no photo. A photo
+ * whose run was deleted meanwhile is PhotoGone: the worker stores it as failed with that reason.
+ */
+export function withKeptPhotos(store: PhotoStore, runPhotos: RunPhotoStore): PhotoStore {
+  return {
+    inDatabase: store.inDatabase,
+    put: (db, jobId, position, upload) => store.put(db, jobId, position, upload),
+    removeJob: (db, jobId) => store.removeJob(db, jobId),
+    async read(db, jobId, position) {
+      const ref = await db
+        .selectFrom('job_files')
+        .select(['source_run_id', 'source_position'])
+        .where('job_id', '=', jobId)
+        .where('position', '=', position)
+        .executeTakeFirst();
+      if (!ref?.source_run_id || ref.source_position === null) return store.read(db, jobId, position);
+      const kept = await runPhotos.read(db, ref.source_run_id, ref.source_position);
+      if (!kept)
+        throw new PhotoGone(`the photo is gone: run ${ref.source_run_id}, whose kept photo it was, was deleted`);
+      return kept.bytes;
+    },
+  };
+}
+
 /** The run kind of a stored job's operation (declared by a plugin of `registry`). */
 export function jobKind(registry: PluginRegistry, operation: string): RunKind {
   const kind = runKindFor(registry, operation);
@@ -140,8 +183,10 @@ export async function createJob(
     models?: readonly string[];
     /** where the photos' metadata came from (the run's provenance) */
     meta?: MetaProvenance | null;
+    /** a re-scoring: the run it re-scores (the new run's `rescored_from`) */
+    rescoredFrom?: string | null;
   },
-  uploads: readonly JobUpload[],
+  uploads: readonly (JobUpload | KeptPhotoRef)[],
 ): Promise<string> {
   const { operation, options } = job;
   const id = randomUUID();
@@ -150,7 +195,10 @@ export async function createJob(
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto('runs')
-      .values(runRowOf(runId, owner, job.kind, options, [], uploads.length, job.meta ?? null))
+      .values({
+        ...runRowOf(runId, owner, job.kind, options, [], uploads.length, job.meta ?? null),
+        rescored_from: job.rescoredFrom ?? null,
+      })
       .execute();
     await trx
       .insertInto('jobs')
@@ -180,12 +228,15 @@ export async function createJob(
         size: u.size,
         data: null,
         meta: u.meta ? JSON.stringify(u.meta) : null,
+        source_run_id: isKeptPhotoRef(u) ? u.source.runId : null,
+        source_position: isKeptPhotoRef(u) ? u.source.position : null,
       }));
       await trx.insertInto('job_files').values(rows).execute();
     }
   });
   try {
-    for (const [position, upload] of uploads.entries()) await store.put(db, id, position, upload);
+    for (const [position, upload] of uploads.entries())
+      if (!isKeptPhotoRef(upload)) await store.put(db, id, position, upload);
   } catch (e) {
     await store.removeJob(db, id);
     throw e;

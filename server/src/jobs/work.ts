@@ -10,7 +10,7 @@ import type { DB } from '../db/index.ts';
 import type { ModelRegistry } from '../models/registry.ts';
 import { keptPhotoRow, planRun, runWhenFree, scoreUploads, type ScoredPhoto } from '../runs/service.ts';
 import type { RunPhotoStore } from '../runs/photos.ts';
-import { closeJob, hasKeptPhoto, hasResult, jobForPhoto, recordPhoto, type PhotoStore } from './store.ts';
+import { closeJob, hasKeptPhoto, hasResult, jobForPhoto, PhotoGone, recordPhoto, type PhotoStore } from './store.ts';
 
 export interface JobWorkDeps {
   db: DB;
@@ -63,8 +63,31 @@ async function scoreOne(
 export async function processPhoto(deps: JobWorkDeps, jobId: string, position: number): Promise<void> {
   const job = await jobForPhoto(deps.db, jobId, position);
   if (!job || (await hasResult(deps.db, job.run_id, position))) return;
-  const bytes = await deps.store.read(deps.db, jobId, position);
+  const bytes = await deps.store.read(deps.db, jobId, position).catch((e: unknown) => {
+    if (e instanceof PhotoGone) return e;
+    throw e;
+  });
+  // A photo that is gone for good (a re-scoring whose run was deleted) fails at once, with the reason.
+  if (bytes instanceof PhotoGone)
+    return storeFailure(deps, job, position, new Uint8Array(), {
+      code: 'PHOTO_GONE',
+      status: 422,
+      message: `${job.name}: ${bytes.message}`,
+    });
   const [scored] = await scoreOne(deps, job, bytes);
+  await store(deps, job, position, scored);
+}
+
+/** Stores the photo as failed with `error`, its item made without scoring it. */
+async function storeFailure(
+  deps: JobWorkDeps,
+  job: Job,
+  position: number,
+  bytes: Uint8Array,
+  error: { code: string; status: number; message: string },
+): Promise<void> {
+  const failure = async (): Promise<JobResult> => ({ ok: false, name: job.name, error });
+  const [scored] = await scoreOne(deps, job, bytes, failure);
   await store(deps, job, position, scored);
 }
 
@@ -76,11 +99,5 @@ export async function giveUpPhoto(deps: JobWorkDeps, jobId: string, position: nu
   deps.logger.warn(`job ${jobId}: photo ${position} (${job.name}) given up: ${reason}`);
   const message = `${job.name}: not processed after repeated attempts (${reason})`;
   // The photo is not scored again: its item is made from this failure.
-  const failure = async (): Promise<JobResult> => ({
-    ok: false,
-    name: job.name,
-    error: { code: 'STUCK', status: 422, message },
-  });
-  const [scored] = await scoreOne(deps, job, bytes, failure);
-  await store(deps, job, position, scored);
+  await storeFailure(deps, job, position, bytes, { code: 'STUCK', status: 422, message });
 }

@@ -88,6 +88,20 @@ const upload = (
 const NOT_AN_IMAGE = new TextEncoder().encode('not an image');
 const profile = (email: string) => ({ name: 'Alice', email, phone: '0800000000', country: 'Thailand' });
 
+/** The run of alice's batch job (a bruise run scored by the model). */
+async function jobRun(t: Tools): Promise<string> {
+  const res = await call(t, 'GET', `/api-node/jobs/${await t.job()}`, { token: t.alice.accessToken });
+  return ((await res.json()) as { run_id: string }).run_id;
+}
+
+/** The model in force (GET /api-node/models). */
+async function shippedModel(t: Tools): Promise<string> {
+  const res = await call(t, 'GET', '/api-node/models', { token: t.alice.accessToken });
+  return Object.values(((await res.json()) as { active: Record<string, string> }).active)[0];
+}
+
+const rescoreBody = (t: Tools, model_id: string): Call => ({ token: t.alice.accessToken, json: { model_id } });
+
 /** A server API key of alice's (runs and jobs take it), or a browser key for `origin`. */
 async function apiKey(t: Tools, origin?: string): Promise<{ id: number; key: string }> {
   const res = await call(t, 'POST', '/api-node/api-keys', {
@@ -389,6 +403,33 @@ const EXAMPLES: Record<string, Example[]> = {
     ],
   ],
   'GET /api-node/models': [[200, async (t) => call(t, 'GET', '/api-node/models', { token: t.alice.accessToken })]],
+  'POST /api-node/runs/{id}/rescore': [
+    [
+      202,
+      async (t) => call(t, 'POST', `/api-node/runs/${await jobRun(t)}/rescore`, rescoreBody(t, await shippedModel(t))),
+    ],
+    [400, async (t) => call(t, 'POST', `/api-node/runs/${await jobRun(t)}/rescore`, rescoreBody(t, 'no-such-model'))],
+    // a run that used no model (the classical method)
+    [
+      400,
+      async (t) => call(t, 'POST', `/api-node/runs/${await t.run()}/rescore`, rescoreBody(t, await shippedModel(t))),
+    ],
+    [404, async (t) => call(t, 'POST', '/api-node/runs/no-such-run/rescore', rescoreBody(t, 'x'))],
+    [
+      409,
+      async (t) => {
+        const res = await upload(t, '/api-node/jobs', { operation: 'bruise' }, [['k.png', t.png]], t.alice.accessToken);
+        const end = await followJob(t.server.url, ((await res.json()) as { id: string }).id, t.alice.accessToken);
+        await t.server.ctx.db.deleteFrom('run_photos').where('run_id', '=', end.run_id!).execute();
+        return call(t, 'POST', `/api-node/runs/${end.run_id}/rescore`, rescoreBody(t, await shippedModel(t)));
+      },
+    ],
+    [
+      415,
+      async (t) =>
+        call(t, 'POST', `/api-node/runs/${await jobRun(t)}/rescore`, { token: t.alice.accessToken, body: 'x' }),
+    ],
+  ],
   'GET /api-node/runs/{id}/items/{position}/model-masks': [
     [
       200,

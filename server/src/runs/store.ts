@@ -23,6 +23,7 @@ import {
   type ResultsFile,
   type RunListItem,
   type RunPage,
+  type RunRescore,
   type StoredRun,
 } from '@mango/core/results';
 import { now, type DB } from '../db/index.ts';
@@ -128,6 +129,7 @@ const runColumns = [
   'runs.summary',
   'runs.created_at',
   'runs.meta',
+  'runs.rescored_from',
   'runs.organization',
   'users.username',
 ] as const;
@@ -160,7 +162,20 @@ function runView(row: NonNullable<RunRow>): RunListItem {
     summary: JSON.parse(row.summary) as Record<string, number | null>,
     created_at: row.created_at,
     ...(row.meta ? { meta: JSON.parse(row.meta) as MetaProvenance } : {}),
+    rescored_from: row.rescored_from,
   };
+}
+
+/** The re-scorings of the user's run `id` (runs whose `rescored_from` it is), oldest first. */
+export async function rescoresOf(db: DB, userId: number, id: string): Promise<RunRescore[]> {
+  return db
+    .selectFrom('runs')
+    .select(['id', 'model_id', 'model_sha256', 'created_at'])
+    .where('rescored_from', '=', id)
+    .where('user_id', '=', userId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
 /** A stored result's metadata (`meta`, core/src/meta.ts), when it has them. */
@@ -260,6 +275,7 @@ export async function getRun(db: DB, userId: number, id: string): Promise<Stored
   const truths = await latestTruths(db, id);
   return {
     ...runView(row),
+    rescores: await rescoresOf(db, userId, id),
     items: items.map((i) => {
       const truth = truths.get(i.position);
       const model = JSON.parse(i.result) as StoredRun['items'][number]['result'];

@@ -8,6 +8,7 @@ import { jobRoutes } from './jobs.ts';
 import { modelRoutes } from './models.ts';
 import { recoveryRoutes } from './recovery.ts';
 import { runRoutes } from './runs.ts';
+import { runRescoreRoutes } from './run-rescore.ts';
 import { runTruthRoutes } from './run-truth.ts';
 import { userRoutes } from './user.ts';
 
@@ -19,6 +20,7 @@ export function apiNodeRoutes(ctx: ServerContext): Hono<CallerEnv> {
   app.route('/', apiKeyRoutes(ctx));
   app.route('/', runRoutes(ctx));
   app.route('/', runTruthRoutes(ctx));
+  app.route('/', runRescoreRoutes(ctx));
   app.route('/', jobRoutes(ctx));
   app.route('/', modelRoutes(ctx));
   return app;

@@ -12,7 +12,7 @@ import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
 import { jobOperations, MangoError } from '@mango/core';
 import type { ServerContext } from '../../context.ts';
-import { requireUserOrServerKey, type CallerEnv } from '../../auth/caller.ts';
+import { requireUserOrServerKey, type Caller, type CallerEnv } from '../../auth/caller.ts';
 import { cancelJob, createJob, failJob, jobView, queuedPhotosOf, type JobView } from '../../jobs/store.ts';
 import { planRun, type RunPlan } from '../../runs/service.ts';
 import { callerLimits } from '../api-py/guards.ts';
@@ -60,6 +60,46 @@ function keepOverlaysField(operation: string, plan: RunPlan, value: string | und
   return true;
 }
 
+/**
+ * 429 {error, details} when the caller's photos waiting in the queue plus `adding` would pass
+ * MAX_QUEUED_PHOTOS_PER_USER; Retry-After: about the time the queue needs for the excess (a photo
+ * takes about a second of a thread), from 1 s to 1 h. Null: the photos may be queued.
+ */
+export async function queueCapRefusal(
+  ctx: ServerContext,
+  c: Context<CallerEnv>,
+  adding: number,
+): Promise<Response | null> {
+  const maxQueued = ctx.config.maxQueuedPhotosPerUser;
+  const queued = await queuedPhotosOf(ctx.db, c.get('caller').userId);
+  // Before the upload is read (adding 0): refused only when not one more photo fits.
+  const excess = queued + Math.max(1, adding) - maxQueued;
+  if (excess <= 0) return null;
+  c.header('Retry-After', String(Math.min(3600, Math.max(1, Math.ceil(excess / Math.max(1, ctx.pool.threads))))));
+  const error =
+    adding === 0
+      ? `Too many photos queued: ${queued} of your photos are waiting (at most ${maxQueued}); wait for your jobs to progress`
+      : `Too many photos queued: ${queued} of your photos are waiting and this job adds ${adding} (at most ${maxQueued} together); wait for your jobs to progress or send fewer photos`;
+  return c.json({ error, details: { queued, adding, max: maxQueued } }, 429);
+}
+
+/** Creates the job (its run and photos) and hands it to the queue; a job that cannot be queued is failed. */
+export async function startJob(
+  ctx: ServerContext,
+  owner: Caller,
+  job: Parameters<typeof createJob>[3],
+  uploads: Parameters<typeof createJob>[4],
+): Promise<string> {
+  const id = await createJob(ctx.db, ctx.jobs.store, owner, job, uploads);
+  try {
+    await ctx.jobs.queue.enqueue(id);
+  } catch (e) {
+    ctx.logger.error(`job ${id} could not be queued`, e);
+    await failJob(ctx.db, ctx.jobs.store, ctx.registry, id, 'the job could not be queued');
+  }
+  return id;
+}
+
 const TERMINAL = new Set(['done', 'failed', 'cancelled']);
 /** How often the event stream looks at the job (it may be advanced by any instance or worker). */
 const EVENT_POLL_MS = 500;
@@ -71,24 +111,7 @@ export function jobRoutes(ctx: ServerContext): Hono<CallerEnv> {
   // '/jobs/*' also matches '/jobs': one authentication (and one count against a key's limit) a request.
   app.use('/jobs/*', requireUserOrServerKey(ctx));
 
-  const maxQueued = ctx.config.maxQueuedPhotosPerUser;
-  /**
-   * 429 {error, details} when the caller's photos waiting in the queue plus `adding` would pass
-   * MAX_QUEUED_PHOTOS_PER_USER; Retry-After: about the time the queue needs for the excess (a photo
-   * takes about a second of a thread), from 1 s to 1 h.
-   */
-  const overQueueCap = async (c: Context<CallerEnv>, adding: number): Promise<Response | null> => {
-    const queued = await queuedPhotosOf(db, c.get('caller').userId);
-    // Before the upload is read (adding 0): refused only when not one more photo fits.
-    const excess = queued + Math.max(1, adding) - maxQueued;
-    if (excess <= 0) return null;
-    c.header('Retry-After', String(Math.min(3600, Math.max(1, Math.ceil(excess / Math.max(1, ctx.pool.threads))))));
-    const error =
-      adding === 0
-        ? `Too many photos queued: ${queued} of your photos are waiting (at most ${maxQueued}); wait for your jobs to progress`
-        : `Too many photos queued: ${queued} of your photos are waiting and this job adds ${adding} (at most ${maxQueued} together); wait for your jobs to progress or send fewer photos`;
-    return c.json({ error, details: { queued, adding, max: maxQueued } }, 429);
-  };
+  const overQueueCap = (c: Context<CallerEnv>, adding: number) => queueCapRefusal(ctx, c, adding);
 
   const route = describer({ tags: ['Jobs'], security: USER_OR_KEY });
   const noJob = { 404: err('No such job of yours') };
@@ -170,21 +193,9 @@ export function jobRoutes(ctx: ServerContext): Hono<CallerEnv> {
     // ... and a job that would overfill it, before its photos are stored (the spool is removed).
     const over = await overQueueCap(c, uploads.length);
     if (over) return over;
-    const caller = c.get('caller');
     const models = (await jobs.models.inForce()).map((m) => m.id);
-    const id = await createJob(
-      db,
-      jobs.store,
-      caller,
-      { operation, ...plan, keepOverlays, models, meta: meta?.provenance ?? null },
-      uploads,
-    );
-    try {
-      await jobs.queue.enqueue(id);
-    } catch (e) {
-      ctx.logger.error(`job ${id} could not be queued`, e);
-      await failJob(db, jobs.store, ctx.registry, id, 'the job could not be queued');
-    }
+    const job = { operation, ...plan, keepOverlays, models, meta: meta?.provenance ?? null };
+    const id = await startJob(ctx, c.get('caller'), job, uploads);
     return c.json(meta ? { id, warnings } : { id }, 202);
   });
 

@@ -32,6 +32,7 @@ import { useTranslation } from 'react-i18next';
 import { useFormat } from '#web/i18n/index.ts';
 import { fruitGradeText } from '#web/lib/fruitGrade.ts';
 import RunPlots from '../plots/RunPlots.tsx';
+import Rescore from './Rescore.tsx';
 
 const PHOTO_COLUMNS = [
   { label: 'Details', hidden: true },
@@ -228,6 +229,8 @@ export default function Run() {
             {t('Delete run')}
           </button>
         </div>
+
+        {bruise && <Rescore run={run} onChange={() => setReloads((n) => n + 1)} />}
 
         {bruise && (
           <>
