@@ -149,7 +149,7 @@ export const StoredRunItem = ResultsPhoto.extend({
   }),
   full_overlay: z.boolean().meta({
     description:
-      'The full-size overlay is kept (a job sent with keep_overlays): GET /api-node/runs/{id}/items/{position}/overlay',
+      'The full-size overlay is kept (a run stored by an /api-py call, a job sent with keep_overlays): GET /api-node/runs/{id}/items/{position}/overlay',
   }),
   photo_kept: z.boolean().meta({
     description:
