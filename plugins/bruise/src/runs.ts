@@ -43,6 +43,7 @@ const imageRows = (results: readonly Record<string, unknown>[]) =>
 
 export const bruiseRuns = defineRuns({
   operation: 'bruise',
+  title: 'Bruised Area Calculation',
   options: BruiseRunOptions,
   steps: ({ grades: _grades, ...options }) => [{ plugin: 'bruise', options }],
   // The CLI's --weights file (context.weights) sizes the fruit it lists; others are sized from their area.

@@ -17,6 +17,7 @@ export const FeaturesRunOptions = FeaturesOptions.extend({
 
 export const featuresRuns = defineRuns({
   operation: 'analyze',
+  title: 'Feature Analysis',
   jobOperation: 'features',
   options: FeaturesRunOptions,
   steps: ({ isolate, ...options }) => [

@@ -21,7 +21,6 @@ import {
   deleteRun,
   downloadExport,
   fetchRun,
-  OPERATION_LABELS,
   type ExportFormat,
   type StoredRun,
 } from '#web/lib/runs.ts';
@@ -29,6 +28,7 @@ import '../../tool-pages.css';
 import '../results.css';
 import MaskEditor from '../MaskEditor/index.tsx';
 import { useTranslation } from 'react-i18next';
+import { runKindLabel } from '#web/lib/runKinds.ts';
 import { useFormat } from '#web/i18n/index.ts';
 import { fruitGradeText } from '#web/lib/fruitGrade.ts';
 import RunPlots from '../plots/RunPlots.tsx';
@@ -91,7 +91,7 @@ function itemSummary(result: Record<string, unknown>): string {
 }
 
 export default function Run() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const fmt = useFormat();
   const { id = '' } = useParams();
   const navigate = useNavigate();
@@ -182,7 +182,7 @@ export default function Run() {
         <p>
           <Link to="/results">{t('← All results')}</Link>
         </p>
-        <h1>{t(OPERATION_LABELS[run.operation] ?? run.operation)}</h1>
+        <h1>{runKindLabel(run.operation, i18n.language)}</h1>
         <dl className="facts run-facts">
           <dt>{t('Date/Time')}</dt>
           <dd>
