@@ -6,16 +6,11 @@
 import { z } from 'zod';
 import { defineRuns } from '@mango/core';
 import { GRADE_PRESETS, GradeRules, gradeResult, type FruitWeights } from '@mango/core/grades';
-import {
-  BRUISE_TABLE_COLUMNS,
-  fruitTableCsv,
-  imageTableCsv,
-  isBruiseFigures,
-  type ResultsFile,
-} from '@mango/core/results';
-import { reportWithPlots } from '@mango/core/report';
+import { isBruiseFigures, type ResultsFile } from '@mango/core/results';
 import { BRUISE_FILE_SUFFIXES, BruiseOptions } from './schema.ts';
 import { correctedResult } from './corrected.ts';
+import { BRUISE_TABLE_COLUMNS, fruitTableCsv, imageTableCsv } from './tables.ts';
+import { reportWithPlots } from './report.ts';
 
 /** A preset's id (core/src/grades) or the rules themselves. */
 export const GradesOption = z

@@ -7,7 +7,6 @@ import { useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { summaryStats } from '@mango/core/results';
-import { DEFAULT_REPORT_THRESHOLD } from '@mango/core/report';
 import Layout from '#web/components/Layout.tsx';
 import EmptyState from '#web/components/EmptyState.tsx';
 import { bruiseItems, fetchRun, type StoredRun } from '#web/lib/runs.ts';
@@ -17,6 +16,7 @@ import { useFormat } from '#web/i18n/index.ts';
 import RunPlots from '../plots/RunPlots.tsx';
 import '../../tool-pages.css';
 import '../results.css';
+import { DEFAULT_REPORT_THRESHOLD } from '@mango/plugin-bruise/report';
 
 /** The run ids of the query string, each once, in the order given. */
 const compareIds = (ids: string | null) => [

@@ -7,7 +7,6 @@ import { Fragment, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { histogramBins, isBruiseFigures, summaryStats } from '@mango/core/results';
-import { DEFAULT_REPORT_THRESHOLD } from '@mango/core/report';
 import { GRADE_PRESETS, lotSummary } from '@mango/core/grades';
 import Layout from '#web/components/Layout.tsx';
 import ConfirmDialog from '#web/components/ConfirmDialog.tsx';
@@ -32,6 +31,7 @@ import { runKindLabel } from '#web/lib/runKinds.ts';
 import { useFormat } from '#web/i18n/index.ts';
 import { fruitGradeText } from '#web/lib/fruitGrade.ts';
 import RunPlots from '../plots/RunPlots.tsx';
+import { DEFAULT_REPORT_THRESHOLD } from '@mango/plugin-bruise/report';
 
 const PHOTO_COLUMNS = [
   { label: 'Details', hidden: true },
