@@ -9,6 +9,9 @@ import { stringify } from 'csv-stringify/browser/esm/sync';
 /** One field: null and undefined are written as empty fields. */
 export type CsvCell = string | number | boolean | null | undefined;
 
+/** A value that may be missing as a field: null and undefined are left blank. */
+export const blank = (v: number | string | null | undefined): CsvCell => v ?? '';
+
 export interface CsvLayout {
   /** Between rows: '\n' (default; the CLI's files) or '\r\n' (the web's downloads, RFC 4180). */
   newline?: '\n' | '\r\n';

@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { compileMetaPattern, fileStem, metaFor, metaProvenance, metaSpec } from './meta.ts';
 import { parseMetaCsv } from './meta-csv.ts';
-import { BRUISE_TABLE_COLUMNS, fruitTableCsv, imageTableCsv, featureTableCsv, type BruiseFigures } from './results.ts';
+
+/** Columns a plugin's tables write (the bruise plugin's declare more: plugins/bruise/src/tables.ts). */
+const TABLE_COLUMNS = ['image', 'fruit_count', 'fruit_pixels', 'bruise_percent'];
 
 const PATTERN = 'cv-{cultivar}_day{day}_trt-{treatment}_fruit{fruit_id}';
 
 describe('metadata pattern', () => {
   it('reads the fields of a file name stem', () => {
-    const spec = metaSpec({ pattern: PATTERN }, BRUISE_TABLE_COLUMNS)!;
+    const spec = metaSpec({ pattern: PATTERN }, TABLE_COLUMNS)!;
     expect(metaFor(spec, 'trial/cv-keitt_day03_trt-hotwater_fruit12.jpg')).toEqual({
       meta: { cultivar: 'keitt', day: '03', treatment: 'hotwater', fruit_id: '12' },
       warnings: [],
@@ -22,7 +24,7 @@ describe('metadata pattern', () => {
   });
 
   it('gives empty values and a warning for a name it does not match', () => {
-    const spec = metaSpec({ pattern: PATTERN }, BRUISE_TABLE_COLUMNS)!;
+    const spec = metaSpec({ pattern: PATTERN }, TABLE_COLUMNS)!;
     const out = metaFor(spec, 'IMG_0042.jpg');
     expect(out.meta).toEqual({ cultivar: null, day: null, treatment: null, fruit_id: null });
     expect(out.warnings).toEqual([
@@ -47,10 +49,10 @@ describe('metadata pattern', () => {
   });
 
   it('refuses a name that is a column already, without regard to case', () => {
-    expect(() => metaSpec({ pattern: '{image}_{day}' }, BRUISE_TABLE_COLUMNS)).toThrow(
+    expect(() => metaSpec({ pattern: '{image}_{day}' }, TABLE_COLUMNS)).toThrow(
       /metadata name `image` is a column of the results already \(`image`\)/,
     );
-    expect(() => metaSpec({ pattern: '{Bruise_Percent}_x' }, BRUISE_TABLE_COLUMNS)).toThrow(/`bruise_percent`/);
+    expect(() => metaSpec({ pattern: '{Bruise_Percent}_x' }, TABLE_COLUMNS)).toThrow(/`bruise_percent`/);
     expect(() => metaSpec({ pattern: '{day}_{fruit}' }, ['fruit'])).toThrow(/use `fruit_id`/);
   });
 
@@ -64,7 +66,7 @@ describe('metadata CSV', () => {
   const CSV = '\ufeffimage,block,weight_g_before\r\nA.jpg,1,310\r\nsub/B.png,2,\r\n"C, copy.jpg",3,295\r\n';
 
   it('joins on the image column by the name given or its last part; an empty cell is null', () => {
-    const spec = metaSpec({ table: parseMetaCsv(CSV), csvSha256: 'abc' }, BRUISE_TABLE_COLUMNS)!;
+    const spec = metaSpec({ table: parseMetaCsv(CSV), csvSha256: 'abc' }, TABLE_COLUMNS)!;
     expect(metaFor(spec, 'photos/A.jpg')).toEqual({ meta: { block: '1', weight_g_before: '310' }, warnings: [] });
     expect(metaFor(spec, 'sub/B.png').meta).toEqual({ block: '2', weight_g_before: null });
     expect(metaFor(spec, 'C, copy.jpg').meta).toEqual({ block: '3', weight_g_before: '295' });
@@ -88,64 +90,13 @@ describe('metadata CSV', () => {
     expect(() => parseMetaCsv('image,block\nA.jpg,1\nA.jpg,2\n')).toThrow(/`A.jpg` twice/);
     expect(() => parseMetaCsv('image,2nd\nA.jpg,1\n')).toThrow(/`2nd` is not a name/);
     expect(() => parseMetaCsv('image,block\nA.jpg,1,9\n')).toThrow(/could not be read/);
-    expect(() => metaSpec({ table: parseMetaCsv('image,fruit_count\nA.jpg,1\n') }, BRUISE_TABLE_COLUMNS)).toThrow(
+    expect(() => metaSpec({ table: parseMetaCsv('image,fruit_count\nA.jpg,1\n') }, TABLE_COLUMNS)).toThrow(
       /`fruit_count`/,
     );
   });
 });
 
-describe('metadata columns of the tables', () => {
-  const fruit = { bbox: { x: 0, y: 0, width: 4, height: 3 }, pixels: 10, bruise_pixels: 1, bruise_percent: 10 };
-  const item = (filename: string, meta?: Record<string, string | null>): BruiseFigures =>
-    ({
-      filename,
-      total_mango_pixels: 20,
-      bruise_pixels: 2,
-      bruise_percent: 10,
-      non_bruise_percent: 90,
-      fruits: [
-        { ...fruit, lesion_count: 1 },
-        { ...fruit, lesion_count: 0 },
-      ],
-      severity: null,
-      method: 'classical',
-      version: '1',
-      width: 4,
-      height: 3,
-      elapsed_ms: 1,
-      ...(meta ? { meta } : {}),
-    }) as BruiseFigures;
-
-  it("repeats a photo's metadata on each of its fruit rows, after the table's own columns", () => {
-    const lines = fruitTableCsv([
-      item('a.jpg', { cultivar: 'keitt', day: '3' }),
-      item('b.jpg', { cultivar: null, day: null }),
-    ])
-      .trim()
-      .split('\n');
-    expect(lines[0].endsWith(',size_source,scale_status,cultivar,day')).toBe(true);
-    expect(lines.slice(1).map((l) => l.split(',').slice(-2).join(','))).toEqual(['keitt,3', 'keitt,3', ',', ',']);
-    const images = imageTableCsv([item('a.jpg', { cultivar: 'keitt', day: '3' })])
-      .trim()
-      .split('\n');
-    expect(images[0].endsWith(',scale_status,scale_source,quality,error,cultivar,day')).toBe(true);
-    expect(images[1].endsWith(',keitt,3')).toBe(true);
-  });
-
-  it('adds no column without metadata, and metadata to the feature table before its error column', () => {
-    expect(
-      fruitTableCsv([item('a.jpg')])
-        .split('\n')[0]
-        .endsWith(',size_source,scale_status'),
-    ).toBe(true);
-    const csv = featureTableCsv([
-      { image_name: 'a.jpg', features: { rgb: { mean_R: 1 } }, meta: { day: '=3' } },
-      { image_name: 'b.jpg', error: 'bad', meta: { day: null } },
-    ]);
-    // a metadata value is text: one a spreadsheet would run is neutralised like any other
-    expect(csv).toBe("Image,mean_R,day,error\na.jpg,1,'=3,\nb.jpg,,,bad\n");
-  });
-
+describe('file names', () => {
   it('finds the stem of a path', () => {
     expect(fileStem('a/b\\c.d.jpg')).toBe('c.d');
     expect(fileStem('.hidden')).toBe('.hidden');

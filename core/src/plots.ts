@@ -243,6 +243,18 @@ const areaText = (text: PlotText, unit: AreaUnit) => ({
   lesion: unit === 'cm²' ? text('lesion area (cm²)') : text('lesion area (pixels)'),
 });
 
+/** What every chart's spec starts with: its title (and subtitle), description, size (the options' or the chart's own) and the look. */
+function specHead(title: string, description: string, options: ChartOptions, size: { width: number; height: number }) {
+  return {
+    $schema: SCHEMA,
+    title: options.subtitle ? { text: title, subtitle: options.subtitle } : title,
+    description,
+    width: options.width ?? size.width,
+    height: options.height ?? size.height,
+    config: CONFIG,
+  };
+}
+
 /**
  * Bruise % by `column` (every photo in one group without a column): a box per group (quartiles,
  * whiskers to 1.5 IQR), every photo as a point, each group's mean with its 95 % interval, and each
@@ -305,12 +317,7 @@ export function groupChart(data: PlotData, column: string | null, options: Chart
   } as const;
   const width = options.width ?? Math.max(320, Math.min(900, 130 * stats.length));
   const spec = {
-    $schema: SCHEMA,
-    title: options.subtitle ? { text: title, subtitle: options.subtitle } : title,
-    description,
-    width,
-    height: options.height ?? 280,
-    config: CONFIG,
+    ...specHead(title, description, options, { width, height: 280 }),
     layer: [
       {
         data: { values },
@@ -418,12 +425,7 @@ export function timeChart(data: PlotData, column: string | null, options: ChartO
   };
   const detail = { field: 'series', type: 'nominal' };
   const spec = {
-    $schema: SCHEMA,
-    title: options.subtitle ? { text: title, subtitle: options.subtitle } : title,
-    description,
-    width: options.width ?? 520,
-    height: options.height ?? 260,
-    config: CONFIG,
+    ...specHead(title, description, options, { width: 520, height: 260 }),
     data: { values },
     layer: [
       ...(by === 'group'
@@ -482,12 +484,7 @@ export function scatterChart(data: PlotData, column: string | null, options: Cha
   }));
   const digits = data.unit === 'cm²' ? '.2f' : ',.0f';
   const spec = {
-    $schema: SCHEMA,
-    title: options.subtitle ? { text: title, subtitle: options.subtitle } : title,
-    description,
-    width: options.width ?? 420,
-    height: options.height ?? 280,
-    config: CONFIG,
+    ...specHead(title, description, options, { width: 420, height: 280 }),
     data: { values },
     mark: { type: 'point', filled: true, size: 50, opacity: 0.8, ...(column ? {} : { color: ORANGE }) },
     encoding: {

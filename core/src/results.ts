@@ -1,20 +1,19 @@
 /**
- * Results a lab can keep, written once for every front end (server exports, CLI, web, report):
- * the tidy tables (per fruit, per image (the CLI's results.csv too), the web's data.csv), the results
- * file (`mango bruise --out results.json` and a stored run's `export?format=json` share it), its
- * provenance, and the summary statistics and histogram bins of the run page and the report.
- * Browser-safe: no Node imports.
+ * Results a lab can keep, written once for every front end (server exports, CLI, web, report): the
+ * results file (`mango bruise --out results.json` and a stored run's `export?format=json` share it),
+ * its provenance, the stored runs' shapes, what every table shares (the photos' metadata as columns,
+ * percentages as the screens show them), and the summary statistics and histogram bins of the run
+ * page and the report. Each plugin's own tables live in the plugin (its run declaration's `tables`:
+ * plugins/bruise/src/tables.ts, plugins/features/src/tables.ts). Browser-safe: no Node imports.
  */
 import { z } from 'zod';
-import { csvTable, type CsvCell, type CsvColumn, type CsvLayout } from './csv.ts';
-import { BruiseResultItem, FeatureResultItem, type FruitFeatures } from './schemas/index.ts';
+import { blank, type CsvColumn } from './csv.ts';
+import { BruiseFigures, FeatureResultItem } from './schemas/index.ts';
 import type { RanWith } from './runs.ts';
 import { quantile } from './statistics.ts';
 import { MetaProvenance, metaColumnNames, PhotoMeta } from './meta.ts';
 
-/** A bruise item's figures: the HTTP item without its overlay (and without run_id). */
-export const BruiseFigures = BruiseResultItem.omit({ overlay_img: true, run_id: true });
-export type BruiseFigures = z.infer<typeof BruiseFigures>;
+export { BruiseFigures, isBruiseFigures } from './schemas/index.ts';
 
 /** The longest side of the overlay thumbnail kept per photo (stored runs, results files, the report). */
 export const THUMBNAIL_MAX_SIDE = 256;
@@ -153,7 +152,7 @@ export const StoredRunItem = ResultsPhoto.extend({
   }),
   full_overlay: z.boolean().meta({
     description:
-      'The full-size overlay is kept (a job sent with keep_overlays): GET /api-node/runs/{id}/items/{position}/overlay',
+      'The full-size overlay is kept (a run stored by an /api-py call, a job sent with keep_overlays): GET /api-node/runs/{id}/items/{position}/overlay',
   }),
   photo_kept: z.boolean().meta({
     description:
@@ -195,136 +194,14 @@ export const RunPage = z
   .meta({ id: 'RunPage' });
 export type RunPage = z.infer<typeof RunPage>;
 
-export const isBruiseFigures = (r: ResultsPhoto['result']): r is BruiseFigures => 'total_mango_pixels' in r;
-
-/** The bruise figures of a results file's photos, in order (feature items are left out). */
-export function bruiseFiguresOf(file: Pick<ResultsFile, 'photos'>): BruiseFigures[] {
-  return file.photos.map((p) => p.result).filter(isBruiseFigures);
-}
-
 /** The name of a file's provenance sidecar: `fruits.csv` -> `fruits.csv.provenance.json`. */
 export const provenanceSidecarName = (file: string) => `${file}.provenance.json`;
 
 // ---- tables ----------------------------------------------------------------------------------
 
-const blank = (v: number | string | null | undefined): CsvCell => v ?? '';
-/** colour_difference, or its deprecated alias on items stored before it existed. */
-const colourOf = (r: Pick<BruiseFigures, 'colour_difference' | 'severity'>) =>
-  blank(r.colour_difference === undefined ? r.severity : r.colour_difference);
-
-/**
- * Whether a photo's figures have a scale (`scale_status`); an item stored before the field existed
- * gets it from what it holds: a scale typed or measured, a reference asked for and not found, none.
- */
-export function scaleStatusOf(r: Pick<BruiseFigures, 'scale_status' | 'scale_source' | 'px_per_cm' | 'reference'>) {
-  if (r.scale_status) return r.scale_status;
-  if (r.scale_source === 'given') return 'given';
-  if (r.px_per_cm !== undefined) return 'found';
-  return r.reference === null ? 'not-found' : 'none';
-}
-
-/** A row of the per-fruit table: the photo's figures and one of its fruit (1-based index). */
-export interface FruitRow {
-  image: BruiseFigures;
-  index: number;
-  fruit: BruiseFigures['fruits'][number];
-}
-
-/** The per-fruit table: one row per fruit. */
-export const FRUIT_COLUMNS: CsvColumn<FruitRow>[] = [
-  ['image', (r) => r.image.filename],
-  ['fruit', (r) => r.index],
-  ['bbox_x', (r) => r.fruit.bbox.x],
-  ['bbox_y', (r) => r.fruit.bbox.y],
-  ['bbox_w', (r) => r.fruit.bbox.width],
-  ['bbox_h', (r) => r.fruit.bbox.height],
-  ['fruit_pixels', (r) => r.fruit.pixels],
-  ['bruise_pixels', (r) => r.fruit.bruise_pixels],
-  ['bruise_percent', (r) => r.fruit.bruise_percent],
-  ['lesion_count', (r) => r.fruit.lesion_count],
-  ['fruit_area_cm2', (r) => blank(r.fruit.area_cm2)],
-  ['bruise_area_cm2', (r) => blank(r.fruit.bruise_area_cm2)],
-  ['colour_difference', (r) => blank(r.fruit.colour_difference)],
-  ['grade', (r) => blank(r.fruit.grade)],
-  ['size_group', (r) => blank(r.fruit.size_group)],
-  ['weight_g', (r) => blank(r.fruit.weight_g)],
-  ['size_source', (r) => blank(r.fruit.size_source)],
-  ['scale_status', (r) => scaleStatusOf(r.image)],
-];
-
-const lesionTotal = (r: BruiseFigures) => r.fruits.reduce((a, f) => a + f.lesion_count, 0);
-/** The ids of the photo-quality flags a photo raised, joined by ';' (empty: none, or not checked). */
-export const qualityCell = (r: Pick<BruiseFigures, 'quality'>) => (r.quality?.flags ?? []).map((f) => f.id).join(';');
-
-/** A photo that could not be scored: its name and the reason (a stored run's failed item, a CLI failure). */
-export interface FailedPhoto {
-  filename: string;
-  error: string;
-  /** the photo's experiment metadata, as a scored photo's */
-  meta?: PhotoMeta;
-}
-
-/** A row of the per-image table: a scored photo's figures, or a failed photo. */
-export type ImageRow = BruiseFigures | FailedPhoto;
-
-const isFailedPhoto = (r: ImageRow): r is FailedPhoto => !('total_mango_pixels' in r);
-
-/** A column of a scored photo's figures: blank on a failed photo's row. */
-const scored = ([header, cell]: CsvColumn<BruiseFigures>): CsvColumn<ImageRow> => [
-  header,
-  (r) => (isFailedPhoto(r) ? '' : cell(r)),
-];
-
-/**
- * The per-image table, the one per-photo layout of the CLI (`mango bruise --out results.csv`, or on
- * stdout) and the server (a stored run's `table=images`): one row per photo, a photo that could not
- * be scored included with its `error` (its figures blank). The web's data.csv is the only other one.
- */
-export const IMAGE_COLUMNS: CsvColumn<ImageRow>[] = [
-  ['image', (r) => r.filename],
-  ...(
-    [
-      ['fruit_count', (r) => r.fruits.length],
-      ['fruit_pixels', (r) => r.total_mango_pixels],
-      ['bruise_pixels', (r) => r.bruise_pixels],
-      ['bruise_percent', (r) => r.bruise_percent],
-      ['non_bruise_percent', (r) => r.non_bruise_percent],
-      ['lesion_count', lesionTotal],
-      ['colour_difference', colourOf],
-      ['method', (r) => r.method],
-      ['model_id', (r) => blank(r.model_id)],
-      ['px_per_cm', (r) => blank(r.px_per_cm)],
-      ['fruit_area_cm2', (r) => blank(r.fruit_area_cm2)],
-      ['bruise_area_cm2', (r) => blank(r.bruise_area_cm2)],
-      ['scale_status', scaleStatusOf],
-      ['scale_source', (r) => blank(r.scale_source)],
-      ['quality', qualityCell],
-    ] satisfies CsvColumn<BruiseFigures>[]
-  ).map(scored),
-  ['error', (r) => (isFailedPhoto(r) ? r.error : '')],
-];
-
 /** Percentages of data.csv and of the screens: 2 decimals (product-spec.md section 9). */
 export function formatPercent(value: number | null | undefined): string {
   return typeof value === 'number' && Number.isFinite(value) ? value.toFixed(2) : '-';
-}
-
-/** The figures data.csv reads (a row restored from the web's local storage has no more). */
-export type DataCsvRow = Pick<
-  BruiseFigures,
-  'filename' | 'total_mango_pixels' | 'bruise_percent' | 'non_bruise_percent'
->;
-
-/** data.csv of area_calculation_results.zip (product-spec.md section 9): exactly these four columns. */
-export const DATA_CSV_COLUMNS: CsvColumn<DataCsvRow>[] = [
-  ['Filename', (r) => r.filename],
-  ['Total Mango Pixels', (r) => r.total_mango_pixels],
-  ['Bruise Percentage', (r) => formatPercent(r.bruise_percent)],
-  ['Non-Bruise Percentage', (r) => formatPercent(r.non_bruise_percent)],
-];
-
-export function fruitRows(items: readonly BruiseFigures[]): FruitRow[] {
-  return items.flatMap((image) => image.fruits.map((fruit, i) => ({ image, index: i + 1, fruit })));
 }
 
 /**
@@ -338,202 +215,6 @@ export function withMetaColumns<T>(
 ): CsvColumn<T>[] {
   const names = metaColumnNames(rows.map(metaOf));
   return [...columns, ...names.map((name): CsvColumn<T> => [name, (row) => blank(metaOf(row)?.[name])])];
-}
-
-/**
- * The audit columns of a stored run's tables (issue 28): `corrected` says whether a person's
- * corrected masks give the figures in force; `model_*` are the model's own figures (the same as
- * those in force on a photo nobody corrected; per fruit, those of the model's fruit it overlaps most).
- */
-export const FRUIT_CORRECTION_COLUMNS: CsvColumn<FruitRow>[] = [
-  ['corrected', (r) => String(r.image.corrected === true)],
-  ['model_fruit_pixels', (r) => (r.image.corrected ? blank(r.fruit.model_pixels) : r.fruit.pixels)],
-  ['model_bruise_pixels', (r) => (r.image.corrected ? blank(r.fruit.model_bruise_pixels) : r.fruit.bruise_pixels)],
-  ['model_bruise_percent', (r) => (r.image.corrected ? blank(r.fruit.model_bruise_percent) : r.fruit.bruise_percent)],
-];
-export const IMAGE_CORRECTION_COLUMNS: CsvColumn<ImageRow>[] = (
-  [
-    ['corrected', (r) => String(r.corrected === true)],
-    ['model_fruit_pixels', (r) => r.model_fruit_pixels ?? r.total_mango_pixels],
-    ['model_bruise_pixels', (r) => r.model_bruise_pixels ?? r.bruise_pixels],
-    ['model_bruise_percent', (r) => r.model_bruise_percent ?? r.bruise_percent],
-  ] satisfies CsvColumn<BruiseFigures>[]
-).map(scored);
-
-/** Tables with the audit columns of corrections (stored runs' exports) or without (the CLI's). */
-export interface TableColumns {
-  corrections?: boolean;
-}
-
-export const fruitTableCsv = (items: readonly BruiseFigures[], layout?: CsvLayout, columns: TableColumns = {}) => {
-  const rows = fruitRows(items);
-  return csvTable(
-    withMetaColumns(
-      columns.corrections ? [...FRUIT_COLUMNS, ...FRUIT_CORRECTION_COLUMNS] : FRUIT_COLUMNS,
-      rows,
-      (r) => r.image.meta,
-    ),
-    rows,
-    layout,
-  );
-};
-export const imageTableCsv = (rows: readonly ImageRow[], layout?: CsvLayout, columns: TableColumns = {}) =>
-  csvTable(
-    withMetaColumns(
-      columns.corrections ? [...IMAGE_COLUMNS, ...IMAGE_CORRECTION_COLUMNS] : IMAGE_COLUMNS,
-      rows,
-      (r) => r.meta,
-    ),
-    rows,
-    layout,
-  );
-
-/**
- * The columns the bruise tables write (per fruit, per image, data.csv): a metadata name may not be
- * one of them (core/src/meta.ts metaSpec).
- */
-export const BRUISE_TABLE_COLUMNS: readonly string[] = [
-  ...new Set(
-    [FRUIT_COLUMNS, IMAGE_COLUMNS, FRUIT_CORRECTION_COLUMNS, IMAGE_CORRECTION_COLUMNS, DATA_CSV_COLUMNS]
-      .flat()
-      .map(([h]) => h),
-  ),
-];
-export const dataCsv = (rows: readonly DataCsvRow[], layout?: CsvLayout) => csvTable(DATA_CSV_COLUMNS, rows, layout);
-
-/** A column of the feature table after Image: a feature id and one of its value names. */
-export interface FeatureColumn {
-  feature: string;
-  valueName: string;
-}
-
-/**
- * The feature table's columns after Image: each feature (`features` in the order given, else in
- * the order the items first give them) with its value names in the order the items give them;
- * `known` supplies names for a feature no item returned (every item failed).
- */
-export function featureColumns(
-  items: readonly FeatureResultItem[],
-  features?: readonly string[],
-  known: Partial<Record<string, readonly string[]>> = {},
-): FeatureColumn[] {
-  const order = [...(features ?? new Set(items.flatMap((i) => Object.keys(i.features ?? {}))))];
-  return order.flatMap((feature) => {
-    const names: string[] = [];
-    for (const item of items)
-      for (const name of Object.keys(item.features?.[feature] ?? {})) if (!names.includes(name)) names.push(name);
-    if (names.length === 0) names.push(...(known[feature] ?? []));
-    return names.map((valueName) => ({ feature, valueName }));
-  });
-}
-
-/**
- * The feature table (feature_analysis_results.csv's layout), written once for the web's download,
- * the CLI's `features --out x.csv` and a stored run's export: Image, then the value names at full
- * precision, then the photos' metadata (core/src/meta.ts); when a photo failed, an `error` column with its reason (its values are blank).
- */
-export function featureTableCsv(
-  items: readonly FeatureResultItem[],
-  options: { columns?: readonly FeatureColumn[]; layout?: CsvLayout } = {},
-): string {
-  const columns = options.columns ?? featureColumns(items);
-  const hasError = items.some((i) => i.error);
-  const table: CsvColumn<FeatureResultItem>[] = [
-    ...withMetaColumns(
-      [
-        ['Image', (i) => i.image_name],
-        ...columns.map(({ feature, valueName }): CsvColumn<FeatureResultItem> => [
-          valueName,
-          (i) => blank(i.features?.[feature]?.[valueName]),
-        ]),
-      ],
-      items,
-      (i) => i.meta,
-    ),
-    ...(hasError ? [['error', (i: FeatureResultItem) => blank(i.error)] as CsvColumn<FeatureResultItem>] : []),
-  ];
-  return csvTable(table, items, options.layout);
-}
-
-/** A row of the per-fruit measurement table: a photo's item and one of its fruit (none: a failed photo or one without fruit). */
-export interface MeasureRow {
-  item: FeatureResultItem;
-  fruit: FruitFeatures | null;
-}
-
-/** The bruise figures of each fruit in the measurement table: the per-fruit table's columns after `image, fruit`. */
-const MEASURE_BRUISE_COLUMNS = [
-  'bbox_x',
-  'bbox_y',
-  'bbox_w',
-  'bbox_h',
-  'fruit_pixels',
-  'bruise_pixels',
-  'bruise_percent',
-  'lesion_count',
-  'fruit_area_cm2',
-  'bruise_area_cm2',
-  'colour_difference',
-];
-
-/** The rows of the measurement table: one per fruit, in the photo's order; one bare row for a photo without any. */
-export const measureRows = (items: readonly FeatureResultItem[]): MeasureRow[] =>
-  items.flatMap((item): MeasureRow[] =>
-    item.fruits?.length ? item.fruits.map((fruit) => ({ item, fruit })) : [{ item, fruit: null }],
-  );
-
-export interface MeasureTableOptions {
-  /** the feature groups, in order (default: as the fruit give them) */
-  features?: readonly string[];
-  /** value names of a feature no fruit returned (every photo failed) */
-  known?: Partial<Record<string, readonly string[]>>;
-  /** the cm / cm² columns (default: those the fruit give) */
-  scaled?: readonly string[];
-  /**
-   * Columns a front end adds after `image, fruit` (the experiment's metadata, for instance): the
-   * table keeps one writer, so every front end's measurement table gets them the same way.
-   */
-  extra?: readonly CsvColumn<MeasureRow>[];
-  layout?: CsvLayout;
-}
-
-/**
- * The per-fruit measurement table (`mango measure --out table.csv`, a per-fruit feature run's
- * `fruits` export): `image, fruit` (numbered as in the bruise per-fruit table), that fruit's bruise
- * figures, the scale, every feature value of the fruit at full resolution, its lengths and areas in
- * cm / cm² when the photo has a scale; an `error` column when a photo failed (its row has no fruit).
- */
-export function measureTableCsv(items: readonly FeatureResultItem[], options: MeasureTableOptions = {}): string {
-  const rows = measureRows(items);
-  const fruits = rows.flatMap((r) => (r.fruit ? [r.fruit] : []));
-  const perFruit = fruits.map((f) => ({ image_name: '', features: f.features }));
-  const columns = featureColumns(perFruit, options.features, options.known);
-  const scaled = options.scaled ?? [...new Set(fruits.flatMap((f) => Object.keys(f.scaled ?? {})))];
-  const bruise = new Map(FRUIT_COLUMNS.map(([name, field]) => [name, field]));
-  const asFruitRow = (r: MeasureRow & { fruit: FruitFeatures }) =>
-    ({ image: { filename: r.item.image_name }, index: r.fruit.fruit, fruit: r.fruit }) as unknown as FruitRow;
-  const ofFruit =
-    (field: (r: MeasureRow & { fruit: FruitFeatures }) => CsvCell) =>
-    (r: MeasureRow): CsvCell =>
-      r.fruit ? field(r as MeasureRow & { fruit: FruitFeatures }) : '';
-  const table: CsvColumn<MeasureRow>[] = [
-    ['image', (r) => r.item.image_name],
-    ['fruit', ofFruit((r) => r.fruit.fruit)],
-    ...(options.extra ?? []),
-    ...MEASURE_BRUISE_COLUMNS.map((name): CsvColumn<MeasureRow> => [
-      name,
-      ofFruit((r) => bruise.get(name)!(asFruitRow(r))),
-    ]),
-    ['px_per_cm', (r) => blank(r.item.fruit_masks?.px_per_cm)],
-    ['scale_source', (r) => blank(r.item.fruit_masks?.scale_source)],
-    ...columns.map(({ feature, valueName }): CsvColumn<MeasureRow> => [
-      valueName,
-      ofFruit((r) => blank(r.fruit.features[feature]?.[valueName])),
-    ]),
-    ...scaled.map((name): CsvColumn<MeasureRow> => [name, ofFruit((r) => blank(r.fruit.scaled?.[name]))]),
-    ...(items.some((i) => i.error) ? [['error', (r: MeasureRow) => blank(r.item.error)] as CsvColumn<MeasureRow>] : []),
-  ];
-  return csvTable(table, rows, options.layout);
 }
 
 // ---- statistics ------------------------------------------------------------------------------

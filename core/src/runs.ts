@@ -32,6 +32,11 @@ export type ResultFigures = Record<string, unknown>;
 export interface RunDeclaration<O extends z.ZodObject = z.ZodObject> {
   /** the name runs of this kind are stored and listed under (`runs.operation`), e.g. `analyze` */
   operation: string;
+  /**
+   * The name people read of runs of this kind (`Bruised Area Calculation`), in English: the web app
+   * shows it (its Thai is keyed by `operation` in web/src/i18n/th.ts).
+   */
+  title: string;
   /** the name a batch job asks for (`operation` of POST /api-node/jobs); defaults to `operation` */
   jobOperation?: string;
   /**

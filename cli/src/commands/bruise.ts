@@ -5,15 +5,11 @@ import { exportFileName, finishResult, planRun, toWireNames } from '@mango/core'
 import { registry } from '@mango/plugins';
 import { decodeImage, thumbnailDataUrl } from '@mango/core/node';
 import {
-  bruiseFiguresOf,
   RESULTS_SCHEMA,
   THUMBNAIL_MAX_SIDE,
-  fruitTableCsv,
   makeProvenance,
-  imageTableCsv,
   provenanceSidecarName,
   type BruiseFigures,
-  type ImageRow,
   type Provenance,
   type ResultsFile,
 } from '@mango/core/results';
@@ -30,6 +26,7 @@ import { addSchemaOptions, readSchemaOptions, type FlagHelp } from '../schemaOpt
 import { parseOrExit, UsageError } from '../util.ts';
 import { bruiseOnServer } from '../server-job.ts';
 import { addMetaOptions, loadMeta, type MetaFlags } from '../meta.ts';
+import { bruiseFiguresOf, fruitTableCsv, imageTableCsv, type ImageRow } from '@mango/plugin-bruise/tables';
 
 /** Per input path: the photo's and its overlay's thumbnails (data URLs, long side <= 256). */
 type Thumbnails = Map<string, { photo: string | null; overlay: string | null }>;

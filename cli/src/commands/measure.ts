@@ -8,7 +8,7 @@
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { FEATURE_IDS, planRun, type FeatureResultItem } from '@mango/core';
-import { makeProvenance, measureTableCsv, provenanceSidecarName } from '@mango/core/results';
+import { makeProvenance, provenanceSidecarName } from '@mango/core/results';
 import { registry } from '@mango/plugins';
 import { BruiseOptions } from '@mango/plugin-bruise';
 import { FEATURE_VALUE_NAMES, FeaturesOptions, scaledNames } from '@mango/plugin-features';
@@ -20,6 +20,7 @@ import { parseOrExit, UsageError } from '../util.ts';
 import { VERSION } from '../version.ts';
 import { parseFeatureList } from './features.ts';
 import { BRUISE_FLAG_HELP } from './bruise.ts';
+import { measureTableCsv } from '@mango/plugin-features/tables';
 
 /** The bruise options measure offers, as `mango bruise` does (the features plugin's fields are the bruise schema's). */
 const FRUIT_FLAGS = ['method', 'pxPerCm', 'referenceMm'] as const;

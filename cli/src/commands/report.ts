@@ -2,8 +2,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { ResultsFile } from '@mango/core/results';
-import { DEFAULT_REPORT_THRESHOLD, reportWithPlots } from '@mango/core/report';
 import { parseOrExit, UsageError } from '../util.ts';
+import { DEFAULT_REPORT_THRESHOLD, reportWithPlots } from '@mango/plugin-bruise/report';
 
 export function reportCommand(program: Command) {
   program

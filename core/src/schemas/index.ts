@@ -220,6 +220,13 @@ export const BruiseResultItem = z.object({
 });
 export type BruiseResultItem = z.infer<typeof BruiseResultItem>;
 
+/** A bruise item's figures: the HTTP item without its overlay (and without run_id), as results files and stored runs keep them. */
+export const BruiseFigures = BruiseResultItem.omit({ overlay_img: true, run_id: true });
+export type BruiseFigures = z.infer<typeof BruiseFigures>;
+
+/** Whether a photo's result holds bruise figures (not a feature item, another plugin's result or an error). */
+export const isBruiseFigures = (r: object): r is BruiseFigures => 'total_mango_pixels' in r;
+
 /**
  * A photo of a bruise call with `keep_going=true` that could not be scored: its place in the answer
  * holds its name, the reason and the error's code (EMPTY_FILE, UNSUPPORTED_IMAGE, CORRUPT_IMAGE, ...).

@@ -6,17 +6,12 @@
 import { z } from 'zod';
 import { defineRuns } from '@mango/core';
 import { GRADE_PRESETS, GradeRules, gradeResult, type FruitWeights } from '@mango/core/grades';
-import {
-  BRUISE_TABLE_COLUMNS,
-  fruitTableCsv,
-  imageTableCsv,
-  isBruiseFigures,
-  type ResultsFile,
-} from '@mango/core/results';
-import { reportWithPlots } from '@mango/core/report';
+import { isBruiseFigures, type ResultsFile } from '@mango/core/results';
 import { BRUISE_FILE_SUFFIXES, BruiseOptions } from './schema.ts';
 import { correctedResult } from './corrected.ts';
 import { bruiseAnnotations } from './annotations.ts';
+import { BRUISE_TABLE_COLUMNS, fruitTableCsv, imageTableCsv } from './tables.ts';
+import { reportWithPlots } from './report.ts';
 
 /** A preset's id (core/src/grades) or the rules themselves. */
 export const GradesOption = z
@@ -44,6 +39,7 @@ const imageRows = (results: readonly Record<string, unknown>[]) =>
 
 export const bruiseRuns = defineRuns({
   operation: 'bruise',
+  title: 'Bruised Area Calculation',
   options: BruiseRunOptions,
   steps: ({ grades: _grades, ...options }) => [{ plugin: 'bruise', options }],
   // The CLI's --weights file (context.weights) sizes the fruit it lists; others are sized from their area.

@@ -7,9 +7,9 @@
  */
 import { z } from 'zod';
 import { defineRuns, type FeatureResultItem } from '@mango/core';
-import { featureTableCsv, measureTableCsv } from '@mango/core/results';
 import { FeaturesOptions } from './schema.ts';
 import { FEATURE_VALUE_NAMES } from './names.ts';
+import { featureTableCsv, measureTableCsv } from './tables.ts';
 
 export const FeaturesRunOptions = FeaturesOptions.extend({
   isolate: z.boolean().optional().describe('remove the background first (the remove-background plugin)'),
@@ -17,6 +17,7 @@ export const FeaturesRunOptions = FeaturesOptions.extend({
 
 export const featuresRuns = defineRuns({
   operation: 'analyze',
+  title: 'Feature Analysis',
   jobOperation: 'features',
   options: FeaturesRunOptions,
   steps: ({ isolate, ...options }) => [

@@ -34,6 +34,7 @@ export const KMeansRunOptions = kmeansOptions.strict();
 
 export const kmeansRuns = defineRuns({
   operation: 'kmeans',
+  title: 'K-Means Clustering',
   options: KMeansRunOptions,
   steps: (options) => [{ plugin: 'kmeans', options: { ...options, labels: false } }],
   ranWith: () => ({}),

@@ -17,6 +17,7 @@ export const RemoveBackgroundRunOptions = removeBackgroundOptions.strict();
 
 export const removeBackgroundRuns = defineRuns({
   operation: 'remove-background',
+  title: 'Remove Background',
   options: RemoveBackgroundRunOptions,
   steps: (options) => [{ plugin: 'remove-background', options }],
   ranWith: () => ({}),

@@ -68,13 +68,12 @@ export async function issueTokenPair(
 ) {
   const family = randomUUID();
   const refreshToken = await insertRefreshToken(ctx, user.id, family);
-  const accessToken = await signAccessToken(ctx, {
-    userId: user.id,
-    username: user.username,
+  return newPair(
+    ctx,
+    { user_id: user.id, username: user.username, token_version: user.token_version },
     family,
-    version: user.token_version,
-  });
-  return { accessToken, refreshToken };
+    refreshToken,
+  );
 }
 
 /** Exchanges a refresh token for a new pair (rotation), or null when it is unknown, expired or revoked. */
@@ -159,6 +158,7 @@ async function justRotated(
   return successor !== undefined;
 }
 
+/** An access token signed for the user's refresh-token family, with that family's refresh token. */
 async function newPair(
   ctx: ServerContext,
   row: { user_id: number; username: string; token_version: number },

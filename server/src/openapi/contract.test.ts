@@ -123,6 +123,15 @@ async function installedModel(t: Tools): Promise<string> {
 }
 
 /** The example requests of every documented route, by "METHOD path" as the document writes it. */
+/** GET the first overlay of a classical bruise job's run, sent with or without keep_overlays. */
+async function jobOverlay(t: Tools, keep: boolean) {
+  const fields = { operation: 'bruise', options: '{"method":"classical"}', ...(keep ? { keep_overlays: 'true' } : {}) };
+  const res = await upload(t, '/api-node/jobs', fields, [['a.png', t.png]], t.alice.accessToken);
+  const { id } = (await res.json()) as { id: string };
+  const end = await followJob(t.server.url, id, t.alice.accessToken);
+  return call(t, 'GET', `/api-node/runs/${end.run_id}/items/0/overlay`, { token: t.alice.accessToken });
+}
+
 const EXAMPLES: Record<string, Example[]> = {
   'GET /healthz': [[200, (t) => call(t, 'GET', '/healthz')]],
   'GET /api/openapi.json': [[200, (t) => call(t, 'GET', '/api/openapi.json')]],
@@ -443,20 +452,13 @@ const EXAMPLES: Record<string, Example[]> = {
     ],
   ],
   'GET /api-node/runs/{id}/items/{position}/overlay': [
-    [
-      200,
-      async (t) => {
-        const fields = { operation: 'bruise', options: '{"method":"classical"}', keep_overlays: 'true' };
-        const res = await upload(t, '/api-node/jobs', fields, [['a.png', t.png]], t.alice.accessToken);
-        const { id } = (await res.json()) as { id: string };
-        const end = await followJob(t.server.url, id, t.alice.accessToken);
-        return call(t, 'GET', `/api-node/runs/${end.run_id}/items/0/overlay`, { token: t.alice.accessToken });
-      },
-    ],
-    // a run kept without full overlays (an /api-py call's)
+    [200, (t) => jobOverlay(t, true)],
+    // a run kept without full overlays (a job sent without keep_overlays; an /api-py call's run keeps them)
+    [404, (t) => jobOverlay(t, false)],
+    // no such photo in the run
     [
       404,
-      async (t) => call(t, 'GET', `/api-node/runs/${await t.run()}/items/0/overlay`, { token: t.alice.accessToken }),
+      async (t) => call(t, 'GET', `/api-node/runs/${await t.run()}/items/9/overlay`, { token: t.alice.accessToken }),
     ],
   ],
   'DELETE /api-node/runs/{id}': [

@@ -68,6 +68,11 @@ export const th: Record<string, string> = {
   'Remove Background': 'ลบพื้นหลัง',
   'Bruised Area Calculation': 'คำนวณพื้นที่รอยช้ำ',
   'Feature Analysis': 'วิเคราะห์คุณลักษณะ',
+  // The kinds of stored run, keyed by the operation their plugin declares (web/src/lib/runKinds.ts).
+  'run-kind.bruise': 'คำนวณพื้นที่รอยช้ำ',
+  'run-kind.analyze': 'วิเคราะห์คุณลักษณะ',
+  'run-kind.kmeans': 'การจัดกลุ่มแบบ K-Means',
+  'run-kind.remove-background': 'ลบพื้นหลัง',
   Results: 'ผลลัพธ์',
   'View Profile': 'ดูโปรไฟล์',
   'Sign Out': 'ออกจากระบบ',

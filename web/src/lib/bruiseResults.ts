@@ -6,17 +6,10 @@
  */
 import JSZip from 'jszip';
 import { exportFileName, exportStems, sanitizeFileName, type BruiseResultItem } from '@mango/core';
-import {
-  DATA_CSV_COLUMNS,
-  dataCsv,
-  formatPercent,
-  fruitTableCsv,
-  imageTableCsv,
-  isBruiseFigures,
-  type StoredRun,
-} from '@mango/core/results';
+import { formatPercent, isBruiseFigures, type StoredRun } from '@mango/core/results';
 import { BRUISE_FILE_SUFFIXES } from '@mango/plugin-bruise/schema';
 import { DOWNLOAD_CSV } from './download.ts';
+import { DATA_CSV_COLUMNS, dataCsv, fruitTableCsv, imageTableCsv } from '@mango/plugin-bruise/tables';
 
 /** A result row: the API item, whose overlay is absent once restored from local storage. */
 export type BruiseRow = Omit<BruiseResultItem, 'overlay_img' | 'fruits'> & {

@@ -3,8 +3,12 @@
  * feature_analysis_results.csv export (full precision).
  */
 import type { FeatureResultItem } from '@mango/core';
-import { featureColumns as coreFeatureColumns, featureTableCsv, type FeatureColumn } from '@mango/core/results';
 import { DOWNLOAD_CSV } from './download.ts';
+import {
+  featureColumns as coreFeatureColumns,
+  featureTableCsv,
+  type FeatureColumn,
+} from '@mango/plugin-features/tables';
 
 export const FEATURE_CSV_NAME = 'feature_analysis_results.csv';
 
@@ -18,7 +22,7 @@ export function formatFeatureValue(value: number | null | undefined): string {
 
 export type { FeatureColumn };
 
-/** The table's columns: the selected features in the order given (core/src/results.ts featureColumns). */
+/** The table's columns: the selected features in the order given (plugins/features/src/tables.ts featureColumns). */
 export const featureColumns = (
   selectedFeatures: readonly string[],
   results: readonly FeatureResultItem[],

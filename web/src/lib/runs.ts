@@ -31,14 +31,6 @@ export interface RunFilters {
 
 export const NO_FILTERS: RunFilters = { operation: '', from: '', to: '', q: '' };
 
-/** The label of each kind of run the pages name (another plugin's kind shows its operation). */
-export const OPERATION_LABELS: Readonly<Record<string, string | undefined>> = {
-  bruise: 'Bruised Area Calculation',
-  analyze: 'Feature Analysis',
-  kmeans: 'K-Means Clustering',
-  'remove-background': 'Remove Background',
-};
-
 /** The list's query string: the filters that are set, the page size and the cursor. */
 export function runsQuery(filters: RunFilters, cursor: string | null, limit = 20): string {
   const p = new URLSearchParams();

@@ -152,6 +152,51 @@ describe.each(TEST_DATABASES)('full-size overlays of a web batch job on %s', (da
     expect(Number(left.n)).toBe(0);
   });
 
+  it('keeps the full overlay of a run an /api-py call stored, byte for byte as the call answered it', async () => {
+    const fd = new FormData();
+    for (const [name, bytes] of photos) fd.append('images', new Blob([bytes as BlobPart]), name);
+    const res = await fetch(`${server.url}/api-py/python/bruise_detection/Classical`, {
+      method: 'POST',
+      body: fd,
+      headers: { Authorization: `Bearer ${alice.accessToken}` },
+    });
+    expect(res.status).toBe(200);
+    const answer = (await res.json()) as (Figures & { overlay_img: string; run_id: string })[];
+    const runId = answer[0].run_id;
+    expect(runId).toMatch(/^[0-9a-f-]{36}$/);
+    const run = await api.get<Run>(`/api-node/runs/${runId}`, alice.accessToken);
+    expect(run.status).toBe(200);
+    expect(run.body.items.map((i) => i.full_overlay)).toEqual([true, true]);
+    for (const [i, single] of answer.entries()) {
+      const got = await overlay(runId, i, alice.accessToken);
+      expect(got.status).toBe(200);
+      expect(got.headers.get('content-type')).toBe('image/jpeg');
+      const fromApiPy = new Uint8Array(Buffer.from(single.overlay_img.split(',')[1], 'base64'));
+      expect(fromApiPy.length).toBeGreaterThan(1000);
+      expect(new Uint8Array(await got.arrayBuffer())).toEqual(fromApiPy);
+    }
+    expect((await overlay(runId, 0, bob.accessToken)).status).toBe(404);
+
+    // remove_background: the stored overlay is the PNG the call answered
+    const one = new FormData();
+    one.append('image', new Blob([photos[1][1] as BlobPart]), photos[1][0]);
+    const removed = await fetch(`${server.url}/api-py/python/remove_background`, {
+      method: 'POST',
+      body: one,
+      headers: { Authorization: `Bearer ${alice.accessToken}` },
+    });
+    expect(removed.status).toBe(200);
+    const png = new Uint8Array(await removed.arrayBuffer());
+    const removedRun = removed.headers.get('x-run-id');
+    expect(removedRun).toMatch(/^[0-9a-f-]{36}$/);
+    const kept = await overlay(removedRun!, 0, alice.accessToken);
+    expect(kept.status).toBe(200);
+    expect(kept.headers.get('content-type')).toBe('image/png');
+    const keptBytes = new Uint8Array(await kept.arrayBuffer());
+    expect(await sizeOf(keptBytes)).toEqual({ ...(await sizeOf(png)), format: 'png' });
+    expect(keptBytes).toEqual(png);
+  });
+
   it('keeps no full overlay unless asked, and refuses keep_overlays where there is none or it is not a boolean', async () => {
     const { id, run } = await jobRun({ operation: 'bruise', options: WEB_OPTIONS });
     expect(run.items.map((i) => i.full_overlay)).toEqual([false, false]);

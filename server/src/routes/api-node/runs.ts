@@ -199,7 +199,7 @@ export function runRoutes(ctx: ServerContext): Hono<CallerEnv> {
 
   const overlayRoute = route({
     summary:
-      "A photo's overlay at full size (as /api-py answers it), kept when its job was sent with keep_overlays=true",
+      "A photo's overlay at full size (as /api-py answers it), kept for a run stored by an /api-py call and for a job sent with keep_overlays=true",
     responses: {
       200: {
         description: 'The overlay as its plugin encoded it',

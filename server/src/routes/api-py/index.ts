@@ -115,7 +115,11 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
     const { uploads } = withPhotoMeta(sent, meta);
     // The models in force now (an activation reaches calls started CACHE_MS later at most).
     const models = await ctx.jobs.models.inForce();
-    const scored = await scoreUploads({ ...deps, models }, plan, uploads, owner !== null, extras);
+    // A stored call keeps each photo's overlay as this answer carries it (full size), as a job with keep_overlays does.
+    const scored = await scoreUploads({ ...deps, models }, plan, uploads, owner !== null, {
+      ...extras,
+      fullOverlay: true,
+    });
     const store = async () =>
       owner ? await storeRun(ctx.db, owner, plan, scored, ctx.jobs.keptRunPhotos, meta?.provenance ?? null) : null;
     const photoMeta = uploads.map((u) => (u.meta ? { meta: u.meta, warnings: u.warnings ?? [] } : {}));

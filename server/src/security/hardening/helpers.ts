@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { request, type ClientRequest } from 'node:http';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
@@ -64,6 +64,45 @@ export interface StreamedUpload {
   answeredAfterMs: number;
 }
 
+/** A POST being streamed: its request, the bytes written so far, and whether the answer has arrived. */
+interface Streaming {
+  req: ClientRequest;
+  sent: number;
+  answered: boolean;
+}
+
+/**
+ * POSTs what `write` writes (it counts its bytes in `sent` and stops once `answered`) and resolves
+ * with the answer and how much had been written when it came. The server may close the connection
+ * while the body is still being written: that is expected, not a failure.
+ */
+function streamedPost(
+  url: string,
+  headers: Record<string, string>,
+  write: (s: Streaming) => Promise<void>,
+): Promise<StreamedUpload> {
+  const t0 = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers });
+    const s: Streaming = { req, sent: 0, answered: false };
+    req.on('response', (res) => {
+      s.answered = true;
+      const sentBeforeAnswer = s.sent;
+      const answeredAfterMs = performance.now() - t0;
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d.toString()));
+      res.on('end', () => {
+        resolve({ status: res.statusCode ?? 0, body, sentBeforeAnswer, answeredAfterMs });
+        req.destroy();
+      });
+    });
+    req.on('error', (e) => {
+      if (!s.answered) reject(e);
+    });
+    write(s).catch(reject);
+  });
+}
+
 /**
  * Streams one multipart file of `fileBytes` bytes (a PNG signature, then filler), written as the
  * server reads it, and resolves with the answer; writing stops when the answer arrives or the
@@ -85,50 +124,27 @@ export function streamUpload(
   ]);
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const chunk = Buffer.alloc(256 * 1024, 0x41);
-  const t0 = performance.now();
-  return new Promise((resolve, reject) => {
-    let sent = 0;
-    let answered = false;
-    let sentBeforeAnswer = 0;
-    const req = request(url, {
-      method: 'POST',
-      headers: {
-        ...headers,
-        'content-type': `multipart/form-data; boundary=${boundary}`,
-        'content-length': String(head.length + fileBytes - PNG_SIGNATURE.length + tail.length),
-      },
-    });
-    req.on('response', (res) => {
-      answered = true;
-      sentBeforeAnswer = sent;
-      const answeredAfterMs = performance.now() - t0;
-      let body = '';
-      res.on('data', (d: Buffer) => (body += d.toString()));
-      res.on('end', () => {
-        resolve({ status: res.statusCode ?? 0, body, sentBeforeAnswer, answeredAfterMs });
-        req.destroy();
-      });
-    });
-    // The server may close the connection while we are still writing: that is expected.
-    req.on('error', (e) => {
-      if (!answered) reject(e);
-    });
-    const write = async () => {
+  const contentLength = head.length + fileBytes - PNG_SIGNATURE.length + tail.length;
+  const contentType = `multipart/form-data; boundary=${boundary}`;
+  return streamedPost(
+    url,
+    { ...headers, 'content-type': contentType, 'content-length': String(contentLength) },
+    async (s) => {
+      const { req } = s;
       req.write(head);
-      sent += head.length;
+      s.sent += head.length;
       let left = fileBytes - PNG_SIGNATURE.length;
-      while (left > 0 && !answered && !req.destroyed) {
+      while (left > 0 && !s.answered && !req.destroyed) {
         if (options.hold && left < chunk.length * 2) await options.hold;
         const n = Math.min(left, chunk.length);
         const ok = req.write(n === chunk.length ? chunk : chunk.subarray(0, n));
-        sent += n;
+        s.sent += n;
         left -= n;
         if (!ok) await new Promise((r) => req.once('drain', r).once('close', r));
       }
-      if (!answered && !req.destroyed) req.end(tail);
-    };
-    write().catch(reject);
-  });
+      if (!s.answered && !req.destroyed) req.end(tail);
+    },
+  );
 }
 
 /** Milliseconds /healthz takes to answer. */
@@ -242,47 +258,23 @@ export function streamChunked(
       'Content-Type: image/png\r\n\r\n',
   );
   const chunk = Buffer.alloc(1024 * 1024, 0x41);
-  const t0 = performance.now();
-  return new Promise((resolvePromise, reject) => {
-    let sent = 0;
-    let answered = false;
-    let sentBeforeAnswer = 0;
-    const req = request(url, {
-      method: 'POST',
-      headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
-    });
-    req.on('response', (res) => {
-      answered = true;
-      sentBeforeAnswer = sent;
-      const answeredAfterMs = performance.now() - t0;
-      let body = '';
-      res.on('data', (d: Buffer) => (body += d.toString()));
-      res.on('end', () => {
-        resolvePromise({ status: res.statusCode ?? 0, body, sentBeforeAnswer, answeredAfterMs });
-        req.destroy();
-      });
-    });
-    req.on('error', (e) => {
-      if (!answered) reject(e);
-    });
-    const write = async () => {
-      req.write(head);
-      sent += head.length;
-      while (sent < bodyBytes && !answered && !req.destroyed) {
-        const ok = req.write(chunk);
-        sent += chunk.length;
-        if (!ok) {
-          await new Promise<void>((r) => {
-            const go = () => {
-              req.off('drain', go).off('close', go);
-              r();
-            };
-            req.on('drain', go).on('close', go);
-          });
-        }
+  return streamedPost(url, { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` }, async (s) => {
+    const { req } = s;
+    req.write(head);
+    s.sent += head.length;
+    while (s.sent < bodyBytes && !s.answered && !req.destroyed) {
+      const ok = req.write(chunk);
+      s.sent += chunk.length;
+      if (!ok) {
+        await new Promise<void>((r) => {
+          const go = () => {
+            req.off('drain', go).off('close', go);
+            r();
+          };
+          req.on('drain', go).on('close', go);
+        });
       }
-      if (!answered && !req.destroyed) req.end(`\r\n--${boundary}--\r\n`);
-    };
-    write().catch(reject);
+    }
+    if (!s.answered && !req.destroyed) req.end(`\r\n--${boundary}--\r\n`);
   });
 }

@@ -7,15 +7,16 @@ import { useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { summaryStats } from '@mango/core/results';
-import { DEFAULT_REPORT_THRESHOLD } from '@mango/core/report';
 import Layout from '#web/components/Layout.tsx';
 import EmptyState from '#web/components/EmptyState.tsx';
-import { bruiseItems, fetchRun, OPERATION_LABELS, type StoredRun } from '#web/lib/runs.ts';
+import { bruiseItems, fetchRun, type StoredRun } from '#web/lib/runs.ts';
+import { runKindLabel } from '#web/lib/runKinds.ts';
 import { formatTime } from '#web/pages/home/Dashboard/history.ts';
 import { useFormat } from '#web/i18n/index.ts';
 import RunPlots from '../plots/RunPlots.tsx';
 import '../../tool-pages.css';
 import '../results.css';
+import { DEFAULT_REPORT_THRESHOLD } from '@mango/plugin-bruise/report';
 
 /** The run ids of the query string, each once, in the order given. */
 const compareIds = (ids: string | null) => [
@@ -28,7 +29,7 @@ const compareIds = (ids: string | null) => [
 ];
 
 export default function Compare() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const fmt = useFormat();
   const [params] = useSearchParams();
   const ids = useMemo(() => compareIds(params.get('ids')), [params]);
@@ -86,7 +87,7 @@ export default function Compare() {
             return (
               <div key={run.id} className="card" data-testid="compare-run">
                 <h2>
-                  <Link to={`/results/${run.id}`}>{t(OPERATION_LABELS[run.operation] ?? run.operation)}</Link>
+                  <Link to={`/results/${run.id}`}>{runKindLabel(run.operation, i18n.language)}</Link>
                 </h2>
                 <dl className="facts run-facts">
                   <dt>{t('Date/Time')}</dt>

@@ -7,7 +7,6 @@ import { Fragment, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { histogramBins, isBruiseFigures, summaryStats } from '@mango/core/results';
-import { DEFAULT_REPORT_THRESHOLD } from '@mango/core/report';
 import { GRADE_PRESETS, lotSummary } from '@mango/core/grades';
 import Layout from '#web/components/Layout.tsx';
 import ConfirmDialog from '#web/components/ConfirmDialog.tsx';
@@ -21,7 +20,6 @@ import {
   deleteRun,
   downloadExport,
   fetchRun,
-  OPERATION_LABELS,
   type ExportFormat,
   type StoredRun,
 } from '#web/lib/runs.ts';
@@ -29,10 +27,12 @@ import '../../tool-pages.css';
 import '../results.css';
 import MaskEditor from '../MaskEditor/index.tsx';
 import { useTranslation } from 'react-i18next';
+import { runKindLabel } from '#web/lib/runKinds.ts';
 import { useFormat } from '#web/i18n/index.ts';
 import { fruitGradeText } from '#web/lib/fruitGrade.ts';
 import RunPlots from '../plots/RunPlots.tsx';
 import Rescore from './Rescore.tsx';
+import { DEFAULT_REPORT_THRESHOLD } from '@mango/plugin-bruise/report';
 
 const PHOTO_COLUMNS = [
   { label: 'Details', hidden: true },
@@ -92,7 +92,7 @@ function itemSummary(result: Record<string, unknown>): string {
 }
 
 export default function Run() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const fmt = useFormat();
   const { id = '' } = useParams();
   const navigate = useNavigate();
@@ -183,7 +183,7 @@ export default function Run() {
         <p>
           <Link to="/results">{t('← All results')}</Link>
         </p>
-        <h1>{t(OPERATION_LABELS[run.operation] ?? run.operation)}</h1>
+        <h1>{runKindLabel(run.operation, i18n.language)}</h1>
         <dl className="facts run-facts">
           <dt>{t('Date/Time')}</dt>
           <dd>

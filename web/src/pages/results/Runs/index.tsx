@@ -8,7 +8,8 @@ import Layout from '#web/components/Layout.tsx';
 import TableHead from '#web/components/TableHead.tsx';
 import EmptyState from '#web/components/EmptyState.tsx';
 import { formatTime } from '#web/pages/home/Dashboard/history.ts';
-import { fetchRuns, NO_FILTERS, OPERATION_LABELS, type RunFilters, type RunSummary } from '#web/lib/runs.ts';
+import { fetchRuns, NO_FILTERS, type RunFilters, type RunSummary } from '#web/lib/runs.ts';
+import { RUN_KIND_LABELS, runKindLabel } from '#web/lib/runKinds.ts';
 import '../../tool-pages.css';
 import '../results.css';
 import { useTranslation } from 'react-i18next';
@@ -25,7 +26,7 @@ const COLUMNS = [
 ];
 
 export default function Runs() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const fmt = useFormat();
   const [filters, setFilters] = useState<RunFilters>(NO_FILTERS);
   const [runs, setRuns] = useState<RunSummary[] | null>(null);
@@ -88,9 +89,9 @@ export default function Runs() {
               onChange={(e) => set({ operation: e.target.value as RunFilters['operation'] })}
             >
               <option value="">{t('All')}</option>
-              {Object.entries(OPERATION_LABELS).map(([operation, label]) => (
+              {RUN_KIND_LABELS.map(({ operation }) => (
                 <option key={operation} value={operation}>
-                  {t(label ?? operation)}
+                  {runKindLabel(operation, i18n.language)}
                 </option>
               ))}
             </select>
@@ -143,7 +144,7 @@ export default function Runs() {
                       <td>
                         <time dateTime={run.created_at}>{formatTime(run.created_at, fmt.locale)}</time>
                       </td>
-                      <td>{t(OPERATION_LABELS[run.operation] ?? run.operation)}</td>
+                      <td>{runKindLabel(run.operation, i18n.language)}</td>
                       <td className="num">{run.item_count}</td>
                       <td className="num">
                         {typeof run.summary.mean_bruise_percent === 'number'
