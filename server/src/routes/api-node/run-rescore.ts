@@ -18,14 +18,10 @@ import { readJson } from './validate.ts';
 
 export const RescoreRequest = z
   .object({
-    model_id: z
-      .string()
-      .min(1)
-      .max(200)
-      .meta({
-        description: 'a model version of GET /api-node/models (built in or trained here)',
-        example: 'bruise-unet-320',
-      }),
+    model_id: z.string().min(1).max(200).meta({
+      description: 'a model version of GET /api-node/models (built in or trained here)',
+      example: 'bruise-unet-320',
+    }),
   })
   .meta({ id: 'RescoreRequest' });
 
