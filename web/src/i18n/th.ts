@@ -464,6 +464,8 @@ export const th: Record<string, string> = {
   'Selected features ({{count}}):': 'คุณลักษณะที่เลือก ({{count}}):',
   'Loading images...': 'กำลังโหลดภาพ...',
   'Isolate fruit (remove background first)': 'แยกผลไม้ (ลบพื้นหลังก่อน)',
+  'Also measure each fruit on its own (one row per fruit)': 'วัดแต่ละผลแยกกันด้วย (หนึ่งแถวต่อผล)',
+  'Features per fruit': 'คุณลักษณะรายผล',
   'Analyzing...': 'กำลังวิเคราะห์...',
   Analyze: 'วิเคราะห์',
   'Your CSV has been exported successfully': 'ส่งออก CSV ของคุณเรียบร้อยแล้ว',

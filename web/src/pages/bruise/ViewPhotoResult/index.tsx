@@ -1,4 +1,5 @@
 /** /viewphoto/result: one bruise result in detail; without imageData in state, back to the table. */
+import { Fragment } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import Layout from '#web/components/Layout.tsx';
 import TableHead from '#web/components/TableHead.tsx';
@@ -58,6 +59,12 @@ export default function ViewPhotoResult() {
               <dd data-testid="bruise-percent">{fmt.fixed(imageData.bruise_percent)}%</dd>
               <dt>{t('Non-bruise')}</dt>
               <dd data-testid="non-bruise-percent">{fmt.fixed(imageData.non_bruise_percent)}%</dd>
+              {Object.entries(imageData.meta ?? {}).map(([name, value]) => (
+                <Fragment key={`meta.${name}`}>
+                  <dt>{name}</dt>
+                  <dd data-testid="meta-value">{value ?? '–'}</dd>
+                </Fragment>
+              ))}
               {imageData.grades && (
                 <>
                   <dt>{t('Grades')}</dt>
