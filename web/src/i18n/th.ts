@@ -436,6 +436,9 @@ export const th: Record<string, string> = {
   'Bruise pixels': 'พิกเซลรอยช้ำ',
   'Fruit area': 'พื้นที่ผล',
   'Bruise area': 'พื้นที่รอยช้ำ',
+  'found: {{patches}} patches, colour difference {{before}} → {{after}} (median ΔE2000)':
+    'พบ: {{patches}} ช่องสี ความต่างของสี {{before}} → {{after}} (ค่ามัธยฐาน ΔE2000)',
+  'not found (colours as photographed)': 'ไม่พบ (ใช้สีตามที่ถ่าย)',
   'Fruits in this photo': 'ผลในรูปนี้',
   Fruits: 'ผล',
   Pixels: shared.pixels,

@@ -83,6 +83,20 @@ export default function ViewPhotoResult() {
                   <dd>{fmt.fixed(imageData.fruit_area_cm2)} cm²</dd>
                 </>
               )}
+              {imageData.colour_card && (
+                <>
+                  <dt>{t('Colour card')}</dt>
+                  <dd data-testid="colour-card">
+                    {imageData.colour_card.found
+                      ? t('found: {{patches}} patches, colour difference {{before}} → {{after}} (median ΔE2000)', {
+                          patches: imageData.colour_card.patches,
+                          before: fmt.fixed(imageData.colour_card.delta_e_before?.median, 1),
+                          after: fmt.fixed(imageData.colour_card.delta_e_after?.median, 1),
+                        })
+                      : t('not found (colours as photographed)')}
+                  </dd>
+                </>
+              )}
               {typeof imageData.bruise_area_cm2 === 'number' && (
                 <>
                   <dt>{t('Bruise area')}</dt>
