@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { sharedDir, SHARED_MISSING } from '@mango/core/testing/node';
-import { builtForCluster, startServerProcess, type ServerProcess } from '../src/testing/cluster.ts';
+import { benchDatabaseUrl, startServerProcess, type ServerProcess } from '../src/testing/cluster.ts';
 import { client, signUp } from '../src/testing/accounts.ts';
 
 const { values } = parseArgs({
@@ -20,15 +20,7 @@ const { values } = parseArgs({
 });
 const N = Number(values.photos);
 const WIDTH = Number(values.width);
-const url = process.env.DATABASE_URL;
-if (!url) {
-  console.error('set DATABASE_URL=postgres://...');
-  process.exit(2);
-}
-if (!builtForCluster()) {
-  console.error('run `npm run build:node` first');
-  process.exit(2);
-}
+const url = benchDatabaseUrl();
 const shared = sharedDir();
 if (!shared) {
   console.error(SHARED_MISSING);
