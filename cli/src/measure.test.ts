@@ -123,3 +123,100 @@ describe('mango measure: usage and failures', () => {
     expect(rows[0].error).toMatch(/broken\.jpg/);
   });
 });
+
+describe.skipIf(!shared)('mango measure --meta, --meta-csv and --grades (as mango bruise)', () => {
+  let dir: string;
+  let photos: string[];
+  let measured: ReturnType<typeof records>;
+  let bruised: ReturnType<typeof records>;
+  let run: Awaited<ReturnType<typeof mango>>;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'mango-measure-meta-'));
+    photos = PHOTOS.map((p) => join(shared!, 'data/bruise-dev/aicup_defect_boxes/images', p));
+    // the CSV lists the first photo only: the second gets an empty cell and a warning
+    writeFileSync(join(dir, 'plan.csv'), `image,treatment\n${PHOTOS[0]},hot water\n`);
+    const out = join(dir, 'table.csv');
+    const flags = ['--grades', 'percent'];
+    run = await mango([
+      'measure',
+      ...photos,
+      '--features',
+      'area',
+      ...flags,
+      '--lot',
+      join(dir, 'lot.json'),
+      '--meta',
+      '{photo_id}',
+      '--meta-csv',
+      join(dir, 'plan.csv'),
+      '--out',
+      out,
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    measured = records(readFileSync(out, 'utf8'));
+    const fruits = join(dir, 'fruits.csv');
+    const b = await mango(['bruise', ...photos, ...flags, '--fruits', fruits, '--out', join(dir, 'b.csv')]);
+    expect(b.code, b.stderr).toBe(0);
+    bruised = records(readFileSync(fruits, 'utf8'));
+  }, 300_000);
+
+  it("repeats each photo's metadata on its fruit rows, after the table's own columns; a photo without a CSV row gets empty cells and a warning", () => {
+    const header = Object.keys(measured[0]);
+    expect(header.slice(-2)).toEqual(['photo_id', 'treatment']);
+    expect(measured.map((r) => [r.image, r.fruit, r.photo_id, r.treatment])).toEqual([
+      ['10911.jpg', '1', '10911', 'hot water'],
+      ['10911.jpg', '2', '10911', 'hot water'],
+      ['34737.jpg', '1', '34737', ''],
+      ['34737.jpg', '2', '34737', ''],
+    ]);
+    expect(run.stderr).toMatch(/warning: .*34737\.jpg/);
+    const provenance = JSON.parse(readFileSync(join(dir, 'table.csv.provenance.json'), 'utf8'));
+    expect(provenance.meta).toMatchObject({ pattern: '{photo_id}', names: ['photo_id', 'treatment'] });
+    expect(provenance.meta.csv_sha256).toBe(
+      createHash('sha256')
+        .update(readFileSync(join(dir, 'plan.csv')))
+        .digest('hex'),
+    );
+    expect(provenance.options.grades).toBe('percent');
+  });
+
+  it('grades each fruit as mango bruise --grades does: the same grade for the same fruit, by its bruise %', () => {
+    expect(measured).toHaveLength(bruised.length);
+    for (const [i, row] of measured.entries()) {
+      expect(row.bruise_percent).toBe(bruised[i].bruise_percent);
+      for (const k of ['grade', 'size_group', 'weight_g', 'size_source'])
+        expect(row[k], `${row.image} fruit ${row.fruit}: ${k}`).toBe(bruised[i][k]);
+      const p = Number(row.bruise_percent);
+      expect(row.grade).toBe(p <= 1 ? 'A' : p <= 5 ? 'B' : p <= 10 ? 'C' : 'Reject');
+    }
+    const lot = JSON.parse(readFileSync(join(dir, 'lot.json'), 'utf8'));
+    expect(lot.rules).toBe('percent');
+    expect(lot.fruit_count).toBe(4);
+    expect(lot.graded).toBe(4);
+    const counts = Object.fromEntries(lot.counts.map((c: { grade: string; count: number }) => [c.grade, c.count]));
+    for (const g of ['A', 'B', 'C', 'Reject'])
+      expect(counts[g] ?? 0).toBe(measured.filter((r) => r.grade === g).length);
+    // the lot summary is printed beside the table
+    expect(run.stdout).toMatch(/percent/);
+  });
+});
+
+describe('mango measure: grade and metadata usage errors (exit 2, before any photo is read)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mango-measure-usage-'));
+  const base = ['measure', dir, '--features', 'area', '--out', join(dir, 't.csv')];
+
+  it.each([
+    [['--weights', join(dir, 'w.csv')], /--weights needs --grades/],
+    [['--lot', join(dir, 'lot.json')], /--lot needs --grades/],
+    [['--grades', 'codex-mango'], /needs a scale/],
+    [['--grades', 'no-such-rules'], /neither a preset/],
+    [['--meta', 'day{day}_{fruit}'], /fruit/],
+    [['--meta-csv', join(dir, 'missing.csv')], /--meta-csv .*file not found/],
+  ])('%s', async (flags, message) => {
+    const r = await mango([...base, ...flags]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stdout).toBe('');
+  });
+});

@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { followJob } from '@mango/core/jobs';
 import {
-  builtForCluster,
+  benchDatabaseUrl,
   dropQueueSchema,
   uniqueQueueSchema,
   killMidPhoto,
@@ -28,15 +28,7 @@ const { values } = parseArgs({
 });
 const PHOTOS = Number(values.photos);
 const SIDE = Number(values.side);
-const url = process.env.DATABASE_URL;
-if (!url) {
-  console.error('set DATABASE_URL=postgres://...');
-  process.exit(2);
-}
-if (!builtForCluster()) {
-  console.error('run `npm run build:node` first');
-  process.exit(2);
-}
+const url = benchDatabaseUrl();
 
 const photos = await smallPhotos(PHOTOS, SIDE);
 const db = new pg.Client({ connectionString: url });

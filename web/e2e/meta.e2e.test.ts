@@ -2,11 +2,15 @@
  * The upload pages' experiment-metadata fields (issue 27 item 1), in a real browser against a real
  * server: a file name pattern on the bruise page and a metadata CSV on the analysis page reach the
  * stored run (each item's `meta`, the run's provenance) and the exported tables; the fields in Thai.
+ * The results pages show them (items 1 and 3): the metadata as columns of /showarea/accuracy, facts of
+ * /viewphoto/result and columns of the stored run; an analysis per fruit (the analysis page's option)
+ * lists each fruit's values on /analysis/result and on its stored run, in cm / cm² with a scale.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { encodeImage } from '@mango/core/node';
 import { bruisedPairScene } from '@mango/core/testing';
 import { signInViaApi, startE2E, type E2E } from './harness.ts';
@@ -15,10 +19,32 @@ const PATTERN = 'cv-{cultivar}_day{day}_trt-{treatment}_fruit{fruit_id}';
 const NAMES = ['cv-keitt_day02_trt-wax_fruit8.png', 'cv-keitt_day06_trt-wax_fruit8.png'];
 const ODD = 'IMG_0003.png';
 
+const META_NAMES = ['cultivar', 'day', 'treatment', 'fruit_id'];
+const META_VALUES = [
+  ['keitt', '02', 'wax', '8'],
+  ['keitt', '06', 'wax', '8'],
+];
+
+interface Fruit {
+  fruit: number;
+  features: Record<string, Record<string, number>>;
+  scaled?: Record<string, number>;
+}
 interface Run {
   id: string;
   meta?: { pattern: string | null; csv_sha256: string | null; names: string[] };
-  items: { filename: string; meta?: Record<string, string | null> }[];
+  items: { filename: string; meta?: Record<string, string | null>; result: { fruits?: Fruit[] } }[];
+}
+
+/** The texts of a table's header cells and of each body row's cells. */
+async function tableText(page: Page, label: string) {
+  const table = page.getByRole('table', { name: label });
+  await table.waitFor();
+  const head = await table.locator('thead th').allInnerTexts();
+  const rows = await table
+    .locator('tbody tr')
+    .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('th, td')].map((c) => (c as HTMLElement).innerText)));
+  return { head: head.map((h) => h.trim()), rows: rows.map((r) => r.map((c) => c.trim())) };
 }
 
 describe('experiment metadata on the upload pages', () => {
@@ -103,5 +129,114 @@ describe('experiment metadata on the upload pages', () => {
     await page.getByRole('group', { name: 'ข้อมูลการทดลอง (ไม่บังคับ)' }).waitFor();
     expect(await page.getByLabel('รูปแบบชื่อไฟล์').getAttribute('placeholder')).toBe(`เช่น ${PATTERN}`);
     await page.evaluate(() => localStorage.setItem('language', 'en'));
+  });
+
+  /** a value as the tables show it (4 decimals). */
+  const shown = (v: number) => v.toFixed(4);
+
+  it('bruise: the parsed metadata are columns of the results table and the stored run, facts of the photo page', async () => {
+    const { page } = e2e;
+    await page.goto(e2e.url('/bruise'));
+    await page.getByLabel('File name pattern').fill(PATTERN);
+    await page.getByTestId('file-input').setInputFiles(photos);
+    await page.getByRole('button', { name: 'Process' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await page.waitForURL('**/showarea/accuracy', { timeout: 90_000 });
+
+    const results = await tableText(page, 'Bruised area results');
+    expect(results.head).toEqual([
+      'Filename',
+      'Total Mango Pixels',
+      'Bruise %',
+      'Non-Bruise %',
+      ...META_NAMES,
+      'Actions',
+    ]);
+    expect(results.rows.map((r) => [r[0], ...r.slice(4, 8)])).toEqual([
+      [NAMES[0], ...META_VALUES[0]],
+      [NAMES[1], ...META_VALUES[1]],
+    ]);
+
+    await page.getByRole('button', { name: NAMES[1], exact: true }).click();
+    await page.waitForURL('**/viewphoto/result');
+    await page.getByTestId('meta-value').first().waitFor();
+    expect(await page.getByTestId('meta-value').allInnerTexts()).toEqual(META_VALUES[1]);
+    const facts = await page.getByRole('definition').allInnerTexts();
+    expect(facts).toEqual(expect.arrayContaining(META_VALUES[1]));
+
+    const run = await newestRun('bruise');
+    await page.goto(e2e.url(`/results/${run.id}`));
+    const stored = await tableText(page, 'Photos of the run');
+    expect(stored.head.slice(-4)).toEqual(META_NAMES);
+    expect(stored.rows.map((r) => [r[1], ...r.slice(-4)])).toEqual([
+      [NAMES[0], ...META_VALUES[0]],
+      [NAMES[1], ...META_VALUES[1]],
+    ]);
+  });
+
+  it('analysis per fruit: one row per fruit with its values and metadata, on the results page and the stored run', async () => {
+    const { page } = e2e;
+    await page.goto(e2e.url('/analysis'));
+    await page.getByRole('tab', { name: 'Shape' }).click();
+    await page.locator('input[data-feature="area"]').check();
+    await page.getByTestId('file-input').setInputFiles(photos);
+    await page.getByLabel('Also measure each fruit on its own (one row per fruit)').check();
+    await page.getByLabel('File name pattern').fill(PATTERN);
+    await page.getByRole('button', { name: 'Analyze' }).click();
+    await page.waitForURL('**/analysis/result', { timeout: 90_000 });
+
+    const run = await newestRun('analyze');
+    const fruits = run.items.map((i) => i.result.fruits ?? []);
+    expect(fruits.map((f) => f.map((x) => x.fruit))).toEqual([
+      [1, 2],
+      [1, 2],
+    ]);
+    const areaNames = Object.keys(fruits[0][0].features.area);
+    const expected = run.items.flatMap((item, i) =>
+      fruits[i].map((f) => [
+        item.filename,
+        String(f.fruit),
+        ...META_VALUES[i],
+        ...areaNames.map((n) => shown(f.features.area[n])),
+      ]),
+    );
+    const onPage = await tableText(page, 'Features per fruit');
+    expect(onPage.head).toEqual(['Image', 'Fruit', ...META_NAMES, ...areaNames]);
+    expect(onPage.rows).toEqual(expected);
+    // each fruit is measured on its own: not the photo's whole-image area
+    const perImage = await tableText(page, 'Feature analysis results');
+    expect(perImage.head.slice(1, 5)).toEqual(META_NAMES);
+    const area = areaNames.indexOf('area');
+    expect(Number(onPage.rows[0][6 + area])).toBeLessThan(Number(perImage.rows[0][5 + area]));
+
+    await page.goto(e2e.url(`/results/${run.id}`));
+    const stored = await tableText(page, 'Features per fruit');
+    expect(stored).toEqual(onPage);
+  });
+
+  it('a stored per-fruit analysis with a scale: lengths and areas in cm and cm²', async () => {
+    const form = new FormData();
+    form.append('images', new Blob([readFileSync(photos[0])], { type: 'image/png' }), NAMES[0]);
+    form.append('features', JSON.stringify(['area', 'perimeter']));
+    form.append('per_fruit', 'true');
+    form.append('px_per_cm', '20');
+    const res = await fetch(e2e.url('/api-py/python/analyze'), {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}` },
+      body: form,
+    });
+    expect(res.status).toBe(200);
+    const [item] = (await res.json()) as { run_id: string; fruits: Fruit[] }[];
+    const { page } = e2e;
+    await page.goto(e2e.url(`/results/${item.run_id}`));
+    const table = await tableText(page, 'Features per fruit');
+    const col = (name: string) => table.head.indexOf(name);
+    expect(col('area (cm²)')).toBeGreaterThan(col('area'));
+    expect(col('perimeter (cm)')).toBeGreaterThan(col('perimeter'));
+    for (const [k, f] of item.fruits.entries()) {
+      expect(table.rows[k][col('area')]).toBe(shown(f.features.area.area));
+      expect(table.rows[k][col('area (cm²)')]).toBe(shown(f.features.area.area / 400));
+      expect(table.rows[k][col('perimeter (cm)')]).toBe(shown(f.features.perimeter.perimeter / 20));
+    }
   });
 });

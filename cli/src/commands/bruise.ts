@@ -19,8 +19,7 @@ import type { CocoPhoto } from '@mango/plugin-bruise/coco';
 import { requireInputs, INPUTS_HELP, type InputFile } from '../inputs.ts';
 import { addMaxMegapixels, maxPixelsOf } from '../limits.ts';
 import { VERSION } from '../version.ts';
-import { formatLotSummary, lotSummary } from '@mango/core/grades';
-import { checkScaleFor, loadGradeRules, loadWeights } from '../grades.ts';
+import { addGradeOptions, readGradeFlags, reportLot, type GradeFlags } from '../grades.ts';
 import { failuresByPath, runBatch, summarise } from '../batch.ts';
 import { addSchemaOptions, readSchemaOptions, type FlagHelp } from '../schemaOptions.ts';
 import { parseOrExit, UsageError } from '../util.ts';
@@ -66,7 +65,7 @@ async function writeWithProvenance(path: string, text: string, provenance: Prove
   await writeFile(provenanceSidecarName(path), JSON.stringify(provenance, null, 2) + '\n');
 }
 
-interface BruiseFlags extends MetaFlags {
+interface BruiseFlags extends MetaFlags, GradeFlags {
   out?: string;
   fruits?: string;
   overlays?: string;
@@ -77,9 +76,6 @@ interface BruiseFlags extends MetaFlags {
   colourCard?: string;
   cardKind?: string;
   strictQuality?: boolean;
-  grades?: string;
-  weights?: string;
-  lot?: string;
   exportCoco?: string;
   requireScale?: boolean;
   concurrency?: number;
@@ -133,16 +129,7 @@ export function bruiseCommand(program: Command) {
     only: ['method', 'pxPerCm', 'referenceMm', 'requireScale', 'colourCard', 'cardKind', 'strictQuality'],
     help: BRUISE_FLAG_HELP,
   });
-  cmd
-    .option(
-      '--grades <rules>',
-      'grade each fruit: codex-mango (needs a scale), percent, or a rules file (JSON); adds grade columns to --fruits',
-    )
-    .option(
-      '--weights <file>',
-      "CSV image,fruit,weight_g: the fruit weights the size groups come from (else estimated from each fruit's area)",
-    )
-    .option('--lot <file>', 'write the lot summary (fruit per grade, share accepted) as JSON');
+  addGradeOptions(cmd, '--fruits');
   addMetaOptions(cmd);
   cmd
     .option(
@@ -167,11 +154,9 @@ export function bruiseCommand(program: Command) {
       };
       const maxPixels = maxPixelsOf(o);
       // Grades: the rules and the weights are checked before any photo is read (usage errors, exit 2).
-      const rules = o.grades ? loadGradeRules(o.grades) : undefined;
-      if (rules) checkScaleFor(rules, options);
-      if (o.weights && !rules) throw new UsageError('--weights needs --grades');
-      if (o.lot && !rules) throw new UsageError('--lot needs --grades');
-      const weights = o.weights ? loadWeights(o.weights) : undefined;
+      const graded = readGradeFlags(o, options);
+      const rules = graded?.rules;
+      const weights = graded?.weights;
       // --meta / --meta-csv: read and checked before any photo is (usage errors, exit 2).
       const meta = loadMeta(o, ['bruise']);
       // The pipeline and the grading, built as the server builds them (core/src/runs.ts planRun).
@@ -292,13 +277,7 @@ export function bruiseCommand(program: Command) {
       } else if (json)
         await writeFile(o.out, JSON.stringify(resultsFile(provenance, done, thumbnails), null, 2) + '\n');
       else await writeWithProvenance(o.out, imageTableCsv(rows), provenance);
-      if (rules) {
-        const lot = lotSummary(items, rules);
-        // The summary goes beside the table: to stderr when the CSV itself is on stdout.
-        (o.out ? process.stdout : process.stderr).write(formatLotSummary(lot));
-        if (o.lot)
-          await writeFile(o.lot, JSON.stringify({ rules: rules.id, name: rules.name, ...lot }, null, 2) + '\n');
-      }
+      if (rules) await reportLot(items, rules, o, Boolean(o.out));
       process.exitCode = summarise(outcome, `bruise${o.out ? ` results written to ${o.out}` : ''}`);
     });
 }

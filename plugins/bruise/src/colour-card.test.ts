@@ -1,7 +1,15 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PATCH_PITCH_MM, createContext, localScale, runPlugin, type RasterImage } from '@mango/core';
+import {
+  PATCH_PITCH_MM,
+  cardOutline,
+  createContext,
+  localScale,
+  project,
+  runPlugin,
+  type RasterImage,
+} from '@mango/core';
 import { applyLightCast, poseHomography, renderColourCard } from '@mango/core/testing';
 import { SHARED_MISSING, loadImageFile, sharedDir } from '@mango/core/testing/node';
 import { nodeImages } from '@mango/core/node';
@@ -14,8 +22,8 @@ describe.skipIf(!photo || !existsSync(photo))(
   `a ColorChecker beside a real fruit${shared ? '' : ` (${SHARED_MISSING})`}`,
   () => {
     const pose = { x: 1340, y: 1130, pitchPx: 36, angleDeg: 160, tiltX: 0.03 };
-    const run = async (image: RasterImage, options: object) =>
-      runPlugin(bruise, image, { method: 'classical', ...options }, createContext(nodeImages, { want: [] }));
+    const run = async (image: RasterImage, options: object, want: string[] = []) =>
+      runPlugin(bruise, image, { method: 'classical', ...options }, createContext(nodeImages, { want }));
 
     it('is found, corrects the photo, is not fruit and gives the scale (a typed px/cm wins)', async () => {
       const plain = await loadImageFile(photo!);
@@ -46,6 +54,46 @@ describe.skipIf(!photo || !existsSync(photo))(
       expect(given.px_per_cm).toBe(20);
       const passport = await run(warm, { cardKind: 'passport' });
       expect(passport.px_per_cm! / after.px_per_cm!).toBeCloseTo(PATCH_PITCH_MM.classic / PATCH_PITCH_MM.passport, 3);
+    });
+
+    it('outlines the card found on the overlay (thin, green), and draws nothing there with colourCard off', async () => {
+      const plain = await loadImageFile(photo!);
+      const h = poseHomography(pose);
+      const withCard = renderColourCard(plain, h, { blur: 1, noise: 2 });
+      const overlayOf = async (options: object) => {
+        const r = await run(withCard, { ...options, overlayMaxSide: withCard.width }, ['overlay']);
+        const o = r.images.overlay!;
+        if (o.kind !== 'picture') throw new Error('no overlay');
+        return o.image;
+      };
+      const auto = await overlayOf({});
+      const off = await overlayOf({ colourCard: 'off' });
+      // the overlay is drawn on the analysis' working copy: photo pixels scale by k
+      const k = auto.width / withCard.width;
+      expect(off.width).toBe(auto.width);
+      const isGreen = (img: RasterImage, x: number, y: number) => {
+        const i = (Math.round(y * k - 0.5) * img.width + Math.round(x * k - 0.5)) * 4;
+        return img.data[i] === 60 && img.data[i + 1] === 255 && img.data[i + 2] === 60;
+      };
+      // points along the card's true border (the rendered card's outline, frame included), 10 per edge
+      const corners = cardOutline(h);
+      const border = corners.flatMap((a, e) => {
+        const b = corners[(e + 1) % 4];
+        return Array.from({ length: 10 }, (_, k) => ({
+          x: a.x + ((b.x - a.x) * (k + 0.5)) / 10,
+          y: a.y + ((b.y - a.y) * (k + 0.5)) / 10,
+        }));
+      });
+      // the detected outline lies on the true one within a pixel or two of the overlay: look 2 px across it
+      const near = (img: RasterImage, p: { x: number; y: number }) =>
+        [-2, -1, 0, 1, 2].some((dy) => [-2, -1, 0, 1, 2].some((dx) => isGreen(img, p.x + dx / k, p.y + dy / k)));
+      expect(border.filter((p) => near(auto, p)).length).toBeGreaterThanOrEqual(38);
+      expect(border.filter((p) => near(off, p))).toHaveLength(0);
+      // thin: the patches inside the card keep their colours
+      const centre = project(h, 2.5, 1.5);
+      expect(isGreen(auto, centre.x, centre.y)).toBe(false);
+      const p0 = project(h, 0, 0);
+      expect(isGreen(auto, p0.x, p0.y)).toBe(false);
     });
 
     it('without a card: found false, nothing changed; off: no colour_card field', async () => {

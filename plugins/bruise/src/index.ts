@@ -77,8 +77,13 @@ export default definePlugin({
     const images: PluginImages = {};
     const ref = analysis.reference;
     const ring = ref ? { x: ref.x, y: ref.y, diameter: ref.diameter_px, photoWidth: analysis.width } : undefined;
+    // the colour card found (its outline in the pixels of the raster it was found in)
+    const quad =
+      analysis.card && analysis.cardRasterWidth
+        ? { corners: analysis.card.outline, rasterWidth: analysis.cardRasterWidth }
+        : undefined;
     if (wantsImage(ctx, 'overlay', true)) {
-      const overlay = renderOverlay(analysis.work, analysis.fruit, analysis.bruise, options.overlayMaxSide, ring);
+      const overlay = renderOverlay(analysis.work, analysis.fruit, analysis.bruise, options.overlayMaxSide, ring, quad);
       images.overlay = { kind: 'picture', image: overlay, format: 'jpeg', quality: 85 };
     }
     const overlayFull = wantsImage(ctx, 'overlay-full');
@@ -96,7 +101,7 @@ export default definePlugin({
         if (photo.width !== full.width || photo.height !== full.height)
           throw new Error(`the full photo is ${photo.width}x${photo.height}, its masks ${full.width}x${full.height}`);
         const side = Math.max(photo.width, photo.height);
-        const overlay = renderOverlay(photo, full.fruit, full.bruise, side, ring);
+        const overlay = renderOverlay(photo, full.fruit, full.bruise, side, ring, quad);
         images['overlay-full'] = { kind: 'picture', image: overlay, format: 'jpeg', quality: 85 };
       }
     }

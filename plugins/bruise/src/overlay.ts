@@ -1,4 +1,7 @@
-/** The overlay image: fruit outlined, bruises tinted and outlined. Pure; encoding is the caller's. */
+/**
+ * The overlay image: fruit outlined, bruises tinted and outlined, the reference object ringed, the
+ * colour card outlined. Pure; encoding is the caller's.
+ */
 import { downscaleArea, fitSize, resizeMaskNearest } from '@mango/core';
 import { fromByteArray } from 'base64-js';
 import type { RasterImage } from '@mango/core';
@@ -7,6 +10,7 @@ const FRUIT_OUTLINE: [number, number, number] = [0, 210, 255];
 const BRUISE_TINT: [number, number, number] = [255, 0, 90];
 const TINT_ALPHA = 0.55;
 const REFERENCE_RING: [number, number, number] = [255, 220, 0];
+const CARD_OUTLINE: [number, number, number] = [60, 255, 60];
 
 /** A circle in the photo's full-resolution pixels (the reference object), drawn as a ring. */
 export interface OverlayCircle {
@@ -15,6 +19,21 @@ export interface OverlayCircle {
   diameter: number;
   /** the photo's full size the circle is measured in */
   photoWidth: number;
+}
+
+/** A quadrilateral in the pixels of a raster `rasterWidth` wide (the colour card's outline), drawn as a thin outline. */
+export interface OverlayQuad {
+  corners: readonly { x: number; y: number }[];
+  rasterWidth: number;
+}
+
+/** Distance from (px, py) to the segment a-b. */
+function segmentDistance(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
+  const dx = bx - ax;
+  const dy = by - ay;
+  const len2 = dx * dx + dy * dy;
+  const t = len2 ? Math.min(1, Math.max(0, ((px - ax) * dx + (py - ay) * dy) / len2)) : 0;
+  return Math.hypot(px - ax - t * dx, py - ay - t * dy);
 }
 
 function edge(mask: Uint8Array, w: number, h: number, i: number): boolean {
@@ -37,6 +56,7 @@ export function renderOverlay(
   bruise: Uint8Array,
   maxSide: number,
   reference?: OverlayCircle,
+  card?: OverlayQuad,
 ): RasterImage {
   const size = fitSize(image.width, image.height, maxSide);
   const base = downscaleArea(image, size.width, size.height);
@@ -80,6 +100,32 @@ export function renderOverlay(
       for (let x = Math.max(0, Math.floor(cx - r - 2)); x <= Math.min(w - 1, Math.ceil(cx + r + 2)); x++) {
         if (Math.abs(Math.hypot(x - cx, y - cy) - r) <= half) paint(y * w + x, REFERENCE_RING);
       }
+  }
+  if (card) {
+    // The colour card found for the correction (and maybe the scale): a thin green outline of its quadrilateral.
+    const k = w / card.rasterWidth;
+    const pts = card.corners.map((c) => ({ x: c.x * k - 0.5, y: c.y * k - 0.5 }));
+    const half = thick ? 1 : 0.5;
+    const xs = pts.map((p) => p.x);
+    const ys = pts.map((p) => p.y);
+    for (
+      let y = Math.max(0, Math.floor(Math.min(...ys) - 2));
+      y <= Math.min(h - 1, Math.ceil(Math.max(...ys) + 2));
+      y++
+    )
+      for (
+        let x = Math.max(0, Math.floor(Math.min(...xs) - 2));
+        x <= Math.min(w - 1, Math.ceil(Math.max(...xs) + 2));
+        x++
+      )
+        for (let e = 0; e < pts.length; e++) {
+          const a = pts[e];
+          const b = pts[(e + 1) % pts.length];
+          if (segmentDistance(x, y, a.x, a.y, b.x, b.y) <= half) {
+            paint(y * w + x, CARD_OUTLINE);
+            break;
+          }
+        }
   }
   return { width: w, height: h, data: out };
 }

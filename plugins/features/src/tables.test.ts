@@ -62,6 +62,39 @@ describe('the per-fruit measurement table', () => {
     expect(first.split(',').slice(0, 3)).toEqual(['a.jpg', '1', 'hot water']);
     expect(first.split(',').at(-1)).toBe('');
   });
+
+  it('has the grade columns when the fruit were graded, and the metadata last (before error), repeated on each fruit row', () => {
+    const [a, empty, bad] = items;
+    const graded: FeatureResultItem[] = [
+      {
+        ...a,
+        meta: { day: '3', tray: 'T1' },
+        fruits: a.fruits!.map((f, i) => ({ ...f, grade: i ? 'B' : 'A', grade_accepted: true, size_group: null })),
+      },
+      { ...empty, meta: { day: null, tray: 'T2' } },
+      { ...bad, meta: { day: '4', tray: null } },
+    ];
+    const [header, ...rows] = measureTableCsv(graded, { features: ['area'] })
+      .trim()
+      .split('\n');
+    const cols = header.split(',');
+    expect(cols.slice(cols.indexOf('colour_difference') + 1, cols.indexOf('px_per_cm'))).toEqual([
+      'grade',
+      'size_group',
+      'weight_g',
+      'size_source',
+    ]);
+    expect(cols.slice(-3)).toEqual(['day', 'tray', 'error']);
+    const cell = (row: string, name: string) => row.split(',')[cols.indexOf(name)];
+    expect(rows.map((r) => [cell(r, 'fruit'), cell(r, 'grade'), cell(r, 'day'), cell(r, 'tray')])).toEqual([
+      ['1', 'A', '3', 'T1'],
+      ['2', 'B', '3', 'T1'],
+      ['', '', '', 'T2'],
+      ['', '', '4', ''],
+    ]);
+    // ungraded: no grade columns
+    expect(measureTableCsv(items, { features: ['area'] }).split('\n')[0]).not.toMatch(/grade/);
+  });
 });
 
 describe('metadata columns of the tables', () => {

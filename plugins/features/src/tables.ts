@@ -85,6 +85,9 @@ const MEASURE_BRUISE_COLUMNS = [
   'colour_difference',
 ];
 
+/** The grade columns of the per-fruit table, which the measurement table has when its fruit were graded (`--grades`). */
+const MEASURE_GRADE_COLUMNS = ['grade', 'size_group', 'weight_g', 'size_source'];
+
 /** The rows of the measurement table: one per fruit, in the photo's order; one bare row for a photo without any. */
 export const measureRows = (items: readonly FeatureResultItem[]): MeasureRow[] =>
   items.flatMap((item): MeasureRow[] =>
@@ -110,7 +113,8 @@ export interface MeasureTableOptions {
  * The per-fruit measurement table (`mango measure --out table.csv`, a per-fruit feature run's
  * `fruits` export): `image, fruit` (numbered as in the bruise per-fruit table), that fruit's bruise
  * figures, the scale, every feature value of the fruit at full resolution, its lengths and areas in
- * cm / cm² when the photo has a scale; an `error` column when a photo failed (its row has no fruit).
+ * cm / cm² when the photo has a scale; the grade columns when the fruit were graded; the photos'
+ * metadata (core/src/meta.ts, repeated on each fruit row); an `error` column when a photo failed (its row has no fruit).
  */
 export function measureTableCsv(items: readonly FeatureResultItem[], options: MeasureTableOptions = {}): string {
   const rows = measureRows(items);
@@ -125,14 +129,14 @@ export function measureTableCsv(items: readonly FeatureResultItem[], options: Me
     (field: (r: MeasureRow & { fruit: FruitFeatures }) => CsvCell) =>
     (r: MeasureRow): CsvCell =>
       r.fruit ? field(r as MeasureRow & { fruit: FruitFeatures }) : '';
-  const table: CsvColumn<MeasureRow>[] = [
+  const graded = fruits.some((f) => 'grade' in f);
+  const ofBruise = (name: string): CsvColumn<MeasureRow> => [name, ofFruit((r) => bruise.get(name)!(asFruitRow(r)))];
+  const own: CsvColumn<MeasureRow>[] = [
     ['image', (r) => r.item.image_name],
     ['fruit', ofFruit((r) => r.fruit.fruit)],
     ...(options.extra ?? []),
-    ...MEASURE_BRUISE_COLUMNS.map((name): CsvColumn<MeasureRow> => [
-      name,
-      ofFruit((r) => bruise.get(name)!(asFruitRow(r))),
-    ]),
+    ...MEASURE_BRUISE_COLUMNS.map(ofBruise),
+    ...(graded ? MEASURE_GRADE_COLUMNS.map(ofBruise) : []),
     ['px_per_cm', (r) => blank(r.item.fruit_masks?.px_per_cm)],
     ['scale_source', (r) => blank(r.item.fruit_masks?.scale_source)],
     ...columns.map(({ feature, valueName }): CsvColumn<MeasureRow> => [
@@ -140,6 +144,9 @@ export function measureTableCsv(items: readonly FeatureResultItem[], options: Me
       ofFruit((r) => blank(r.fruit.features[feature]?.[valueName])),
     ]),
     ...scaled.map((name): CsvColumn<MeasureRow> => [name, ofFruit((r) => blank(r.fruit.scaled?.[name]))]),
+  ];
+  const table: CsvColumn<MeasureRow>[] = [
+    ...withMetaColumns(own, rows, (r) => r.item.meta),
     ...(items.some((i) => i.error) ? [['error', (r: MeasureRow) => blank(r.item.error)] as CsvColumn<MeasureRow>] : []),
   ];
   return csvTable(table, rows, options.layout);

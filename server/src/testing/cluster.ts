@@ -20,6 +20,20 @@ export const MANGO_BIN = join(REPO, 'cli/bin/mango.js');
 /** True when the built JavaScript the processes run is there. */
 export const builtForCluster = () => existsSync(SERVER_MAIN) && existsSync(join(REPO, 'cli/dist/main.js'));
 
+/** A bench's PostgreSQL (DATABASE_URL) once the built server is there; else a message and exit 2. */
+export function benchDatabaseUrl(): string {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    console.error('set DATABASE_URL=postgres://...');
+    process.exit(2);
+  }
+  if (!builtForCluster()) {
+    console.error('run `npm run build:node` first');
+    process.exit(2);
+  }
+  return url;
+}
+
 export interface ClusterProcess {
   proc: ChildProcess;
   /** everything it printed, for a failure message */

@@ -7,7 +7,12 @@ export interface Column {
   numeric?: boolean;
   /** read by screen readers only */
   hidden?: boolean;
+  /** the user's own data (a metadata name): shown as it is, not translated */
+  raw?: boolean;
 }
+
+/** Metadata names as columns of a table (the user's own names, shown untranslated). */
+export const metaHeadColumns = (names: readonly string[]): Column[] => names.map((label) => ({ label, raw: true }));
 
 export default function TableHead({ columns }: { columns: readonly Column[] }) {
   const { t } = useTranslation();
@@ -15,8 +20,13 @@ export default function TableHead({ columns }: { columns: readonly Column[] }) {
     <thead>
       <tr>
         {columns.map((c) => (
-          <th key={c.label} scope="col" className={c.numeric ? 'num' : undefined}>
-            {c.hidden ? <span className="visually-hidden">{t(c.label)}</span> : t(c.label)}
+          <th
+            key={c.raw ? `meta.${c.label}` : c.label}
+            scope="col"
+            className={c.numeric ? 'num' : undefined}
+            data-testid={c.raw ? 'meta-column' : undefined}
+          >
+            {c.raw ? c.label : c.hidden ? <span className="visually-hidden">{t(c.label)}</span> : t(c.label)}
           </th>
         ))}
       </tr>

@@ -466,6 +466,9 @@ export const th: Record<string, string> = {
   'Bruise pixels': 'พิกเซลรอยช้ำ',
   'Fruit area': 'พื้นที่ผล',
   'Bruise area': 'พื้นที่รอยช้ำ',
+  'found: {{patches}} patches, colour difference {{before}} → {{after}} (median ΔE2000)':
+    'พบ: {{patches}} ช่องสี ความต่างของสี {{before}} → {{after}} (ค่ามัธยฐาน ΔE2000)',
+  'not found (colours as photographed)': 'ไม่พบ (ใช้สีตามที่ถ่าย)',
   'Fruits in this photo': 'ผลในรูปนี้',
   Fruits: 'ผล',
   Pixels: shared.pixels,
@@ -494,6 +497,8 @@ export const th: Record<string, string> = {
   'Selected features ({{count}}):': 'คุณลักษณะที่เลือก ({{count}}):',
   'Loading images...': 'กำลังโหลดภาพ...',
   'Isolate fruit (remove background first)': 'แยกผลไม้ (ลบพื้นหลังก่อน)',
+  'Also measure each fruit on its own (one row per fruit)': 'วัดแต่ละผลแยกกันด้วย (หนึ่งแถวต่อผล)',
+  'Features per fruit': 'คุณลักษณะรายผล',
   'Analyzing...': 'กำลังวิเคราะห์...',
   Analyze: 'วิเคราะห์',
   'Your CSV has been exported successfully': 'ส่งออก CSV ของคุณเรียบร้อยแล้ว',

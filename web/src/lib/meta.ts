@@ -3,6 +3,8 @@
  * (`cv-{cultivar}_day{day}`) and/or a CSV whose `image` column holds the file names, sent as the
  * `meta` and `meta_csv` fields of /api-py and the jobs API.
  */
+import { metaColumnNames } from '@mango/core';
+
 export interface MetaInput {
   pattern: string;
   csv: File | null;
@@ -34,3 +36,15 @@ export function warnMetaGaps(results: readonly unknown[], t: (key: string, value
   const count = metaGapCount(results);
   if (count > 0) alert(t(META_GAPS_MESSAGE, { count, total: results.length }));
 }
+
+/** A result's experiment metadata (absent: none were given). */
+type WithMeta = { meta?: Record<string, string | null> } | null | undefined;
+
+/**
+ * The metadata names to show as columns of a results table: every name any row carries, in the
+ * order they first appear (core's metaColumnNames, the tables' own order); none when no row has any.
+ */
+export const metaColumnsOf = (rows: readonly WithMeta[]): string[] => metaColumnNames(rows.map((r) => r?.meta));
+
+/** A row's value of metadata `name` as shown in a cell ('–' when it has none). */
+export const metaCell = (row: WithMeta, name: string): string => row?.meta?.[name] ?? '–';

@@ -6,6 +6,7 @@
  */
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
+import { Readable } from 'node:stream';
 import JSZip from 'jszip';
 import { provenanceSidecarName } from '@mango/core/results';
 import {
@@ -79,33 +80,70 @@ function runCsv(kind: RunKind, run: StoredRun, table?: string): { name: string; 
   return csv ? { name: `run-${run.id}-${name}.csv`, text: csv(resultsOf(run)) } : null;
 }
 
-/** The zip's images: each entry's folder and name, and its bytes. */
-type ZipImages = AsyncIterable<{ folder: string; name: string; bytes: Uint8Array }>;
+/**
+ * The zip's images: each entry's folder and name, and its bytes when the zip comes to it (`bytes()`
+ * is called once per entry, in order, while the zip is being sent).
+ */
+type ZipImages = { folder: string; name: string; bytes: () => Promise<Uint8Array> }[];
 
 /**
  * The overlay thumbnails (256 px) the run keeps, as `overlays/<stem>.overlay.jpg`, and the masks in
  * force of its corrected photos (their stored truth, at the photo's size).
  */
-async function* thumbnailImages(ctx: ServerContext, kind: RunKind, run: StoredRun): ZipImages {
+async function thumbnailImages(ctx: ServerContext, kind: RunKind, run: StoredRun): Promise<ZipImages> {
   const stems = exportStems(run.items.map((i) => i.filename));
   const truths = await truthExportFiles(ctx.db, kind, run.id);
-  for (const [k, item] of run.items.entries()) {
+  return run.items.flatMap((item, k) => {
     const m = /^data:image\/jpeg;base64,(.*)$/s.exec(item.overlay_thumbnail ?? '');
-    if (m) yield { folder: 'overlays', name: `${stems[k]}.overlay.jpg`, bytes: Buffer.from(m[1], 'base64') };
-    for (const t of truths.get(item.position) ?? [])
-      yield { folder: t.folder, name: exportFileName(stems[k], t.suffix), bytes: t.bytes };
-  }
+    return [
+      ...(m
+        ? [{ folder: 'overlays', name: `${stems[k]}.overlay.jpg`, bytes: async () => Buffer.from(m[1], 'base64') }]
+        : []),
+      ...(truths.get(item.position) ?? []).map((t) => ({
+        folder: t.folder,
+        name: exportFileName(stems[k], t.suffix),
+        bytes: async () => t.bytes,
+      })),
+    ];
+  });
 }
 
-/** The zip: every table of the run, its images and provenance.json. */
-async function runZip(kind: RunKind, run: StoredRun, images: ZipImages): Promise<Uint8Array> {
+/**
+ * An entry whose bytes are read only when the zip reaches it: a paused stream (JSZip binds it paused
+ * and resumes its entries one after the other while it writes the zip).
+ */
+function lazyEntry(bytes: () => Promise<Uint8Array>): Readable {
+  let started = false;
+  return new Readable({
+    read() {
+      if (started) return;
+      started = true;
+      bytes().then(
+        (b) => {
+          this.push(b);
+          this.push(null);
+        },
+        (e: unknown) => this.destroy(e as Error),
+      );
+    },
+  });
+}
+
+/**
+ * The zip, streamed: every table of the run, its images and provenance.json. The images are read
+ * (for a full-resolution export: scored again) one entry at a time as the zip is written, and each
+ * goes out as soon as it is made (`streamFiles`), at the pace the client reads: the server holds
+ * one photo's images at a time, never the whole zip.
+ */
+function runZip(kind: RunKind, run: StoredRun, images: ZipImages): Readable {
   const zip = new JSZip();
   const file = resultsFileOf(run);
   for (const [name, csv] of Object.entries(kind.runs.tables)) zip.file(`${name}.csv`, csv(resultsOf(run)));
   // JPEG and PNG are compressed already: stored as they are.
-  for await (const image of images) zip.folder(image.folder)!.file(image.name, image.bytes, { compression: 'STORE' });
+  for (const image of images)
+    zip.folder(image.folder)!.file(image.name, lazyEntry(image.bytes), { compression: 'STORE', binary: true });
   zip.file('provenance.json', JSON.stringify(file.provenance, null, 2) + '\n');
-  return zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
+  return zip.generateNodeStream({ type: 'nodebuffer', compression: 'DEFLATE', streamFiles: true }) as Readable;
 }
 
 /** Why a run has no full-resolution export (409/422 with the reason), or null when it has one. */
@@ -126,10 +164,11 @@ function fullExportRefusal(
 }
 
 /**
- * The full-resolution images of a run: each kept photo scored again, one at a time, with the run's
- * options (its plugin's declared `fullExport` images asked for), as `<folder>/<stem><suffix>`.
+ * The full-resolution images of a run: each kept photo scored again, with the run's options (its
+ * plugin's declared `fullExport` images asked for), as `<folder>/<stem><suffix>`. A photo is scored
+ * when the zip reaches its first image and let go after its last: one photo's images at a time.
  */
-async function* fullImages(ctx: ServerContext, kind: RunKind, run: StoredRun): ZipImages {
+async function fullImages(ctx: ServerContext, kind: RunKind, run: StoredRun): Promise<ZipImages> {
   const plan = planRun(ctx.registry, run.operation, run.options);
   const asked = kind.runs.fullExport ?? [];
   // The model the run recorded, while the registry still has it (its figures are that model's);
@@ -142,12 +181,7 @@ async function* fullImages(ctx: ServerContext, kind: RunKind, run: StoredRun): Z
     maxBytes: ctx.config.maxUploadBytes,
     models: recorded ?? (await ctx.jobs.models.inForce()),
   };
-  const stems = exportStems(run.items.map((i) => i.filename));
-  // A corrected photo: its masks in force from its truth, the model's beside them (`.model.fruit.png`).
-  const truths = await truthExportFiles(ctx.db, kind, run.id);
-  for (const [k, item] of run.items.entries()) {
-    if (isFailedItem(item.result)) continue;
-    const truth = truths.get(item.position);
+  const score = async (item: StoredRun['items'][number]) => {
     const photo = await ctx.jobs.runPhotos.read(ctx.db, run.id, item.position);
     if (!photo) throw new Error(`run ${run.id}: the kept photo of item ${item.position} is gone`);
     const [scored] = await scoreUploads(deps, plan, [{ name: item.filename, bytes: photo.bytes }], false, {
@@ -155,13 +189,35 @@ async function* fullImages(ctx: ServerContext, kind: RunKind, run: StoredRun): Z
     });
     const r = scored.result;
     if (!r.ok) throw new Error(`run ${run.id}: item ${item.position} could not be scored again: ${r.error.message}`);
-    for (const a of asked) {
-      const image = r.images[a.image];
-      const suffix = truth && isTruthImage(kind, a.image) ? modelSuffix(a.suffix) : a.suffix;
-      if (image) yield { folder: a.folder, name: exportFileName(stems[k], suffix), bytes: image.bytes };
-    }
-    for (const t of truth ?? []) yield { folder: t.folder, name: exportFileName(stems[k], t.suffix), bytes: t.bytes };
-  }
+    return r.images;
+  };
+  const stems = exportStems(run.items.map((i) => i.filename));
+  // A corrected photo: its masks in force from its truth, the model's beside them (`.model.fruit.png`).
+  const truths = await truthExportFiles(ctx.db, kind, run.id);
+  return run.items.flatMap((item, k) => {
+    if (isFailedItem(item.result)) return [];
+    const truth = truths.get(item.position);
+    // this photo's scoring, shared by its entries and dropped after the last one took its bytes
+    let scoring: ReturnType<typeof score> | null = null;
+    const scored = asked.map((a, j) => ({
+      folder: a.folder,
+      name: exportFileName(stems[k], truth && isTruthImage(kind, a.image) ? modelSuffix(a.suffix) : a.suffix),
+      bytes: async () => {
+        scoring ??= score(item);
+        const images = await scoring;
+        if (j === asked.length - 1) scoring = null;
+        const image = images[a.image];
+        if (!image) throw new Error(`run ${run.id}: item ${item.position} gave no ${a.image}`);
+        return image.bytes;
+      },
+    }));
+    const corrected = (truth ?? []).map((t) => ({
+      folder: t.folder,
+      name: exportFileName(stems[k], t.suffix),
+      bytes: async () => t.bytes,
+    }));
+    return [...scored, ...corrected];
+  });
 }
 
 export function runRoutes(ctx: ServerContext): Hono<CallerEnv> {
@@ -327,9 +383,12 @@ export function runRoutes(ctx: ServerContext): Hono<CallerEnv> {
             return c.json({ error, ...(missing ? { details: { missing } } : {}) }, status);
           }
         }
-        const images = full ? fullImages(ctx, kind, run) : thumbnailImages(ctx, kind, run);
-        const bytes = await runZip(kind, run, images);
-        return c.body(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer, 200, {
+        const images = full ? await fullImages(ctx, kind, run) : await thumbnailImages(ctx, kind, run);
+        const zip = runZip(kind, run, images);
+        // A failure once the zip is under way (a kept photo gone, scoring failed) ends the download
+        // short: the answer's status is sent already. It is logged; the client gets a broken zip.
+        zip.on('error', (e) => console.error(`export of run ${run.id} failed:`, e));
+        return c.body(Readable.toWeb(zip) as ReadableStream, 200, {
           'Content-Type': 'application/zip',
           'Content-Disposition': attachment(`${base}${full ? '-full' : ''}.zip`),
         });

@@ -28,13 +28,14 @@ async function analyzeAsJob(
   files: File[],
   selectedIds: string[],
   isolate: boolean,
+  perFruit: boolean,
   onUpdate: (u: JobUpdate) => void,
   meta?: MetaInput,
 ) {
   const run = await runBatchJob(
     'features',
     files,
-    { features: selectedIds, ...(isolate ? { isolate } : {}) },
+    { features: selectedIds, ...(isolate ? { isolate } : {}), ...(perFruit ? { perFruit } : {}) },
     onUpdate,
     false,
     meta,
@@ -71,6 +72,7 @@ export default function Analysis() {
   const [category, setCategory] = useState<Category>('color');
   const [query, setQuery] = useState('');
   const [isolate, setIsolate] = useState(false);
+  const [perFruit, setPerFruit] = useState(false);
   const [meta, setMeta] = useState<MetaInput>(NO_META);
   const [loadingImages, setLoadingImages] = useState(false);
   const [processing, setProcessing] = useState(false);
@@ -136,7 +138,11 @@ export default function Analysis() {
     setOutcome(null);
     if (files.length > JOB_THRESHOLD) {
       try {
-        const { state: result, failed, total } = await analyzeAsJob(files, selectedIds, isolate, setJob, meta);
+        const {
+          state: result,
+          failed,
+          total,
+        } = await analyzeAsJob(files, selectedIds, isolate, perFruit, setJob, meta);
         if (!result) throw new Error('no results');
         warnMetaGaps(result.analysisResults, t);
         finish(result, failed, total);
@@ -153,6 +159,7 @@ export default function Analysis() {
     for (const f of files) form.append('images', f, f.name);
     form.append('features', JSON.stringify(selectedIds));
     if (isolate) form.append('isolate', 'true');
+    if (perFruit) form.append('per_fruit', 'true');
     appendMeta(form, meta);
     try {
       const res = await apiFetch(ANALYZE_ENDPOINT, { method: 'POST', body: form });
@@ -257,6 +264,10 @@ export default function Analysis() {
           <label className="isolate-option">
             <input type="checkbox" checked={isolate} onChange={(e) => setIsolate(e.target.checked)} />{' '}
             {t('Isolate fruit (remove background first)')}
+          </label>
+          <label className="isolate-option">
+            <input type="checkbox" checked={perFruit} onChange={(e) => setPerFruit(e.target.checked)} />{' '}
+            {t('Also measure each fruit on its own (one row per fruit)')}
           </label>
           <MetaFields value={meta} onChange={setMeta} />
           {job && <JobProgress update={job} />}

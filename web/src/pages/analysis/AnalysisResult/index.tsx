@@ -13,6 +13,8 @@ import {
   formatFeatureValue,
 } from '#web/lib/featureFormat.ts';
 import { loadAnalysisSession, saveAnalysisSession, toAnalysisState } from '#web/lib/analysisSession.ts';
+import FruitFeatureTable, { hasFruitRows } from '#web/components/FruitFeatureTable.tsx';
+import { metaCell, metaColumnsOf } from '#web/lib/meta.ts';
 import ScrollTopButton from '../Analysis/ScrollTopButton.tsx';
 import '../../tool-pages.css';
 import '../Analysis/analysis.css';
@@ -36,6 +38,9 @@ export default function AnalysisResult() {
     () => featureColumns(selectedFeatures, results, FEATURE_VALUE_NAMES),
     [selectedFeatures, results],
   );
+
+  // The photos' experiment metadata: one column per name (none when no photo has any).
+  const metaNames = useMemo(() => metaColumnsOf(results), [results]);
 
   // Thumbnails of the uploaded photos, when the files came along in the state.
   const [thumbs, setThumbs] = useState<Map<string, string>>(new Map());
@@ -78,6 +83,11 @@ export default function AnalysisResult() {
                     <th scope="col" rowSpan={2}>
                       {t('Image')}
                     </th>
+                    {metaNames.map((name) => (
+                      <th key={`meta.${name}`} scope="col" rowSpan={2} data-testid="meta-column">
+                        {name}
+                      </th>
+                    ))}
                     {groups.map((g) => (
                       <th key={g.feature} scope="colgroup" colSpan={g.span} className="feature-group">
                         {t(FEATURE_DISPLAY_NAMES[g.feature as FeatureId] ?? g.feature)}
@@ -103,6 +113,11 @@ export default function AnalysisResult() {
                           {item.image_name}
                         </span>
                       </th>
+                      {metaNames.map((name) => (
+                        <td key={`meta.${name}`} data-testid="meta-cell">
+                          {metaCell(item, name)}
+                        </td>
+                      ))}
                       {item.error ? (
                         <td colSpan={Math.max(columns.length, 1)} className="feature-error" role="alert">
                           {item.error}
@@ -126,6 +141,12 @@ export default function AnalysisResult() {
                 })}
               </p>
             )}
+          </div>
+        )}
+        {hasFruitRows(results) && (
+          <div className="card" style={{ marginTop: 20 }} data-testid="fruit-features">
+            <h2>{t('Features per fruit')}</h2>
+            <FruitFeatureTable items={results} />
           </div>
         )}
         <div className="tool-actions">

@@ -6,7 +6,8 @@
 import { useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import Layout from '#web/components/Layout.tsx';
-import TableHead from '#web/components/TableHead.tsx';
+import TableHead, { metaHeadColumns } from '#web/components/TableHead.tsx';
+import { metaCell, metaColumnsOf } from '#web/lib/meta.ts';
 import OverlayImage from '#web/components/OverlayImage.tsx';
 import { downloadBlob } from '#web/lib/download.ts';
 import { fetchFullExport, fetchOverlay } from '#web/lib/runs.ts';
@@ -32,8 +33,8 @@ const COLUMNS = [
   { label: 'Total Mango Pixels', numeric: true },
   { label: 'Bruise %', numeric: true },
   { label: 'Non-Bruise %', numeric: true },
-  { label: 'Actions' },
 ];
+const ACTIONS = { label: 'Actions' };
 
 export default function ShowAreaAccuracy() {
   const { t } = useTranslation();
@@ -45,6 +46,8 @@ export default function ShowAreaAccuracy() {
   const [downloading, setDownloading] = useState(false);
   // The run these results were stored as (every item of one answer carries the same run_id).
   const runId = rows?.find((r) => r.run_id)?.run_id;
+  // The photos' experiment metadata (a pattern or CSV on the upload page): one column per name.
+  const metaNames = metaColumnsOf(rows ?? []);
 
   const remove = (index: number) => {
     if (!rows) return;
@@ -90,7 +93,7 @@ export default function ShowAreaAccuracy() {
           <div className="card">
             <div className="table-wrap">
               <table className="results-table" aria-label={t('Bruised area results')}>
-                <TableHead columns={COLUMNS} />
+                <TableHead columns={[...COLUMNS, ...metaHeadColumns(metaNames), ACTIONS]} />
                 <tbody>
                   {rows.map((row, i) => (
                     <tr key={`${row.filename}-${i}`} data-testid="result-row">
@@ -107,6 +110,11 @@ export default function ShowAreaAccuracy() {
                       <td className="num">{fmt.integer(row.total_mango_pixels)}</td>
                       <td className="num">{fmt.fixed(row.bruise_percent)}</td>
                       <td className="num">{fmt.fixed(row.non_bruise_percent)}</td>
+                      {metaNames.map((name) => (
+                        <td key={name} data-testid="meta-cell">
+                          {metaCell(row, name)}
+                        </td>
+                      ))}
                       <td>
                         <div className="row-actions">
                           <button

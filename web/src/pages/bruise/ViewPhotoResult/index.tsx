@@ -4,7 +4,7 @@
  * mask editor on it (issue 28); once corrected, the page shows the figures in force, marked corrected,
  * with the model's % beside them.
  */
-import { useEffect, useState } from 'react';
+import { Fragment, useEffect, useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import Layout from '#web/components/Layout.tsx';
 import TableHead from '#web/components/TableHead.tsx';
@@ -103,6 +103,12 @@ export default function ViewPhotoResult() {
               </dd>
               <dt>{t('Non-bruise')}</dt>
               <dd data-testid="non-bruise-percent">{fmt.fixed(imageData.non_bruise_percent)}%</dd>
+              {Object.entries(imageData.meta ?? {}).map(([name, value]) => (
+                <Fragment key={`meta.${name}`}>
+                  <dt>{name}</dt>
+                  <dd data-testid="meta-value">{value ?? '–'}</dd>
+                </Fragment>
+              ))}
               {imageData.grades && (
                 <>
                   <dt>{t('Grades')}</dt>
@@ -119,6 +125,20 @@ export default function ViewPhotoResult() {
                 <>
                   <dt>{t('Fruit area')}</dt>
                   <dd>{fmt.fixed(imageData.fruit_area_cm2)} cm²</dd>
+                </>
+              )}
+              {imageData.colour_card && (
+                <>
+                  <dt>{t('Colour card')}</dt>
+                  <dd data-testid="colour-card">
+                    {imageData.colour_card.found
+                      ? t('found: {{patches}} patches, colour difference {{before}} → {{after}} (median ΔE2000)', {
+                          patches: imageData.colour_card.patches,
+                          before: fmt.fixed(imageData.colour_card.delta_e_before?.median, 1),
+                          after: fmt.fixed(imageData.colour_card.delta_e_after?.median, 1),
+                        })
+                      : t('not found (colours as photographed)')}
+                  </dd>
                 </>
               )}
               {typeof imageData.bruise_area_cm2 === 'number' && (

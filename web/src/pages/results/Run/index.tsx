@@ -10,7 +10,10 @@ import { histogramBins, isBruiseFigures, summaryStats } from '@mango/core/result
 import { GRADE_PRESETS, lotSummary } from '@mango/core/grades';
 import Layout from '#web/components/Layout.tsx';
 import ConfirmDialog from '#web/components/ConfirmDialog.tsx';
-import TableHead from '#web/components/TableHead.tsx';
+import TableHead, { metaHeadColumns } from '#web/components/TableHead.tsx';
+import FruitFeatureTable, { hasFruitRows } from '#web/components/FruitFeatureTable.tsx';
+import { metaCell, metaColumnsOf } from '#web/lib/meta.ts';
+import type { FeatureResultItem } from '@mango/core';
 import EmptyState from '#web/components/EmptyState.tsx';
 import QualityFlags from '#web/components/QualityFlags.tsx';
 import { formatTime } from '#web/pages/home/Dashboard/history.ts';
@@ -124,6 +127,16 @@ export default function Run() {
   const stats = useMemo(() => summaryStats(percents, threshold), [percents, threshold]);
   const bins = useMemo(() => histogramBins(percents), [percents]);
   // The lot summary of a graded run (the rules' own order when they are a preset).
+  // The photos' experiment metadata, one column per name (none when no photo has any).
+  const metaNames = useMemo(() => (run ? metaColumnsOf(run.items) : []), [run]);
+  // A feature analysis per fruit: its items' per-fruit rows (each item's result with its metadata).
+  const featureItems = useMemo(
+    () =>
+      run && !run.items.some((i) => isBruiseFigures(i.result as never))
+        ? run.items.map((i) => ({ ...(i.result as FeatureResultItem), image_name: i.filename, meta: i.meta }))
+        : [],
+    [run],
+  );
   const lot = useMemo(() => {
     const items = photos.map((p) => p.figures);
     const id = items.find((f) => f.grades)?.grades;
@@ -374,7 +387,7 @@ export default function Run() {
           <div className="table-wrap">
             {bruise ? (
               <table className="results-table run-table" aria-label={t('Photos of the run')}>
-                <TableHead columns={PHOTO_COLUMNS} />
+                <TableHead columns={[...PHOTO_COLUMNS, ...metaHeadColumns(metaNames)]} />
                 <tbody>
                   {photos.map(({ item, figures }, i) => (
                     <Fragment key={item.id}>
@@ -401,6 +414,11 @@ export default function Run() {
                         <td className="num">{num(figures.colour_difference ?? figures.severity, 1)}</td>
                         <td className="num">{num(figures.bruise_area_cm2)}</td>
                         <td>{gradeCounts(figures.fruits.map((f) => f.grade && t(f.grade)))}</td>
+                        {metaNames.map((name) => (
+                          <td key={name} data-testid="meta-cell">
+                            {metaCell(item, name)}
+                          </td>
+                        ))}
                       </tr>
                       {expanded.has(i) &&
                         figures.fruits.map((f, k) => (
@@ -418,6 +436,9 @@ export default function Run() {
                             <td className="num">{num(f.colour_difference, 1)}</td>
                             <td className="num">{num(f.bruise_area_cm2)}</td>
                             <td data-testid="fruit-grade">{fruitGradeText(f, t)}</td>
+                            {metaNames.map((name) => (
+                              <td key={name} />
+                            ))}
                           </tr>
                         ))}
                     </Fragment>
@@ -429,6 +450,7 @@ export default function Run() {
                 <TableHead
                   columns={[
                     { label: 'Image' },
+                    ...metaHeadColumns(metaNames),
                     { label: run.items.some((i) => 'features' in i.result) ? 'Features' : 'Result' },
                   ]}
                 />
@@ -438,6 +460,11 @@ export default function Run() {
                       <td className="file-name" title={item.filename}>
                         {item.filename}
                       </td>
+                      {metaNames.map((name) => (
+                        <td key={name} data-testid="meta-cell">
+                          {metaCell(item, name)}
+                        </td>
+                      ))}
                       <td>{itemSummary(item.result)}</td>
                     </tr>
                   ))}
@@ -446,6 +473,15 @@ export default function Run() {
             )}
           </div>
         </div>
+
+        {hasFruitRows(featureItems) && (
+          <>
+            <h2>{t('Features per fruit')}</h2>
+            <div className="card" data-testid="run-fruit-features">
+              <FruitFeatureTable items={featureItems} />
+            </div>
+          </>
+        )}
 
         {bruise && (
           <>
