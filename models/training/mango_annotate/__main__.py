@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import argparse
+import hashlib
 import csv
 import json
 import os
@@ -171,11 +172,30 @@ def provenance():
     return groups, labels
 
 
+def pick_rank(rel: str) -> tuple:
+    """A photo's place in the pick order of its class: classes by name, then sha1 of the file name
+    (the order the annotated photos were drawn in: the first 34 per class, then the next 24)."""
+    name = os.path.basename(rel)
+    return (name.rsplit('_', 1)[0], hashlib.sha1(name.encode()).hexdigest())
+
+
 def cmd_build(a):
     groups, labels = provenance()
     images, anns, rows = [], [], []
     aid = 1
-    for k, p in enumerate(spec_paths(SPECS, 1)):
+    paths = spec_paths(SPECS, 1)
+    if a.per_class:
+        # Only the first N photos of each class in pick order (skipped ones count: they were drawn).
+        ranked = sorted(paths, key=lambda p: pick_rank(json.load(open(p))['file']))
+        seen: dict = {}
+        keep = set()
+        for p in ranked:
+            cls = pick_rank(json.load(open(p))['file'])[0]
+            seen[cls] = seen.get(cls, 0) + 1
+            if seen[cls] <= a.per_class:
+                keep.add(p)
+        paths = [p for p in paths if p in keep]
+    for k, p in enumerate(paths):
         spec = json.load(open(p))
         rel = spec['file']
         if spec.get('skip'):
@@ -250,6 +270,8 @@ def main():
     n.add_argument('--pass', dest='pass_', type=int, default=1, help='2 = the blind second pass (<stem>.pass2.json)')
     b = sub.add_parser('build')
     b.add_argument('--out')
+    b.add_argument('--per-class', type=int, default=0,
+                   help='only the first N annotated photos of each class in pick order (sha1 of the name); 0: all')
     g = sub.add_parser('agree')
     g.add_argument('--json')
     a = ap.parse_args()
