@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PATCH_PITCH_MM, localScale } from '@mango/core';
 import { encodeImage } from '@mango/core/node';
-import { applyLightCast, poseHomography, renderColourCard } from '@mango/core/testing';
+import { applyLightCast, poseHomography, renderPhotographedCard } from '@mango/core/testing';
 import { SHARED_MISSING, loadImageFile, sharedDir } from '@mango/core/testing/node';
 import { mango } from './testing.ts';
 
@@ -45,12 +45,7 @@ describe.skipIf(!photo || !existsSync(photo))('mango bruise --colour-card on a p
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'mango-card-'));
     const plain = await loadImageFile(photo!);
-    const h = poseHomography(pose);
-    const card = renderColourCard(plain, h, {
-      blur: 1,
-      noise: 2,
-      glare: { u: 3.2, v: 2.1, radius: 0.3, strength: 0.4 },
-    });
+    const card = renderPhotographedCard(plain, pose);
     for (const [name, image] of [
       ['plain', plain],
       ['card', applyLightCast(card, 3500, 0)],
@@ -58,7 +53,7 @@ describe.skipIf(!photo || !existsSync(photo))('mango bruise --colour-card on a p
       mkdirSync(join(dir, name));
       writeFileSync(join(dir, name, `${name}.png`), await encodeImage(image, 'png'));
     }
-    truthPxPerCm = localScale(h, 2.5, 1.5) / (PATCH_PITCH_MM.classic / 10);
+    truthPxPerCm = localScale(poseHomography(pose), 2.5, 1.5) / (PATCH_PITCH_MM.classic / 10);
   }, 120_000);
 
   it('auto finds the card, corrects to it and takes the scale from it; off does neither', async () => {

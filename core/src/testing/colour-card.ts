@@ -54,6 +54,17 @@ export interface CardRendering {
   seed?: number;
 }
 
+/**
+ * A card as a hand-held photo shows it (slight blur, sensor noise and a glare spot), posed on a
+ * photo: the scene the plugin's and the CLI's card tests both score.
+ */
+export const renderPhotographedCard = (photo: RasterImage, pose: CardPose): RasterImage =>
+  renderColourCard(photo, poseHomography(pose), {
+    blur: 1,
+    noise: 2,
+    glare: { u: 3.2, v: 2.1, radius: 0.3, strength: 0.4 },
+  });
+
 /** A copy of `photo` with a ColorChecker drawn at `h` (card coordinates -> pixels). */
 export function renderColourCard(photo: RasterImage, h: Homography, o: CardRendering = {}): RasterImage {
   const kind = o.kind ?? 'classic';

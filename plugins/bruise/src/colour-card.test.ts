@@ -10,7 +10,7 @@ import {
   runPlugin,
   type RasterImage,
 } from '@mango/core';
-import { applyLightCast, poseHomography, renderColourCard } from '@mango/core/testing';
+import { applyLightCast, poseHomography, renderColourCard, renderPhotographedCard } from '@mango/core/testing';
 import { SHARED_MISSING, loadImageFile, sharedDir } from '@mango/core/testing/node';
 import { nodeImages } from '@mango/core/node';
 import bruise from './index.ts';
@@ -27,12 +27,7 @@ describe.skipIf(!photo || !existsSync(photo))(
 
     it('is found, corrects the photo, is not fruit and gives the scale (a typed px/cm wins)', async () => {
       const plain = await loadImageFile(photo!);
-      const h = poseHomography(pose);
-      const withCard = renderColourCard(plain, h, {
-        blur: 1,
-        noise: 2,
-        glare: { u: 3.2, v: 2.1, radius: 0.3, strength: 0.4 },
-      });
+      const withCard = renderPhotographedCard(plain, pose);
       const warm = applyLightCast(withCard, 3500, 0);
       const before = await run(plain, { colourCard: 'off' });
       const after = await run(warm, {});
@@ -47,7 +42,7 @@ describe.skipIf(!photo || !existsSync(photo))(
       // the warm cast, corrected, scores like the plain photo
       expect(Math.abs(after.bruise_percent - before.bruise_percent)).toBeLessThan(0.5);
       expect(after.scale_source).toBe('colour-card');
-      const truth = localScale(h, 2.5, 1.5) / (PATCH_PITCH_MM.classic / 10);
+      const truth = localScale(poseHomography(pose), 2.5, 1.5) / (PATCH_PITCH_MM.classic / 10);
       expect(Math.abs(after.px_per_cm! / truth - 1)).toBeLessThan(0.01);
       const given = await run(warm, { pxPerCm: 20 });
       expect(given.scale_source).toBe('given');
