@@ -32,6 +32,11 @@ import './mask-editor.css';
 /** The long side of the copy the masks are edited on (counts are upsampled to the photo exactly). */
 const WORK_SIDE = 1024;
 const HISTORY = 30;
+/** The drawing area: 760 px wide, as tall as the photo at that width (240 to 520 px), no empty band. */
+const stageFor = (w: number, h: number) => ({
+  width: 760,
+  height: w > 0 ? Math.round(Math.min(520, Math.max(240, (760 * h) / w))) : 520,
+});
 
 type LayerName = 'fruit' | 'lesion';
 type Tool = 'brush' | 'eraser' | 'polygon' | 'wand' | 'delete' | 'pan';
@@ -143,7 +148,6 @@ export default function MaskEditor({
   const undo = useRef<Masks[]>([]);
   const redo = useRef<Masks[]>([]);
   const painting = useRef(false);
-  const stageSize = { width: 760, height: 520 };
 
   // The kept photo, a working copy, and the masks to start from (the latest truth, else the model's).
   useEffect(() => {
@@ -184,7 +188,8 @@ export default function MaskEditor({
       setPhoto({ img, work, w, h });
       setMasks({ fruit: down(body.fruit), lesion: down(body.bruise) });
       setModelId(body.model_id ?? (typeof item.result.model_id === 'string' ? item.result.model_id : null));
-      const fit = Math.min(stageSize.width / size.width, stageSize.height / size.height);
+      const stage = stageFor(size.width, size.height);
+      const fit = Math.min(stage.width / size.width, stage.height / size.height);
       setView({ scale: fit, x: 0, y: 0 });
       // The magic wand's probability: with the model's masks, or asked for beside the stored truth.
       let probabilityUrl = body.probability;
@@ -203,6 +208,7 @@ export default function MaskEditor({
 
   const W = photo?.work.width ?? 0;
   const H = photo?.work.height ?? 0;
+  const stageSize = stageFor(W, H);
   const pxPerCm = typeof item.result.px_per_cm === 'number' ? item.result.px_per_cm : undefined;
   const figures = useMemo(
     () =>
