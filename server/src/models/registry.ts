@@ -142,6 +142,15 @@ export interface ModelRegistry {
   entries(ids: readonly string[]): Promise<ModelManifestEntry[]>;
 }
 
+/**
+ * The models to score a stored run's photo again with: the model the run recorded, while the
+ * registry still has it (its figures are that model's), otherwise the versions in force.
+ */
+export async function modelsOfRun(registry: ModelRegistry, modelId: string | null | undefined) {
+  const recorded = modelId ? await registry.entries([modelId]).catch(() => null) : null;
+  return recorded ?? (await registry.inForce());
+}
+
 export interface RegistryOptions {
   db: DB;
   dialect: Dialect;

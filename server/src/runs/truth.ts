@@ -5,6 +5,7 @@
  * photo, so the run shows the figures in force with the model's beside them. Masks are stored as
  * COCO RLE strings at the photo's size. Nothing here names a plugin.
  */
+import { modelsOfRun, type ModelRegistry } from '../models/registry.ts';
 import {
   decodeCocoRle,
   encodeCocoRle,
@@ -193,7 +194,7 @@ export async function saveTruth(
  * Null: no such run or photo of the caller's.
  */
 export async function modelMasks(
-  deps: TruthDeps & { score: ScoreDeps },
+  deps: TruthDeps & { score: ScoreDeps; models: ModelRegistry },
   userId: number,
   runId: string,
   position: number,
@@ -206,7 +207,11 @@ export async function modelMasks(
   const photo = await deps.runPhotos.read(deps.db, runId, position);
   if (!photo) throw refuse('CONFLICT', `the photo ${item.filename} was not kept with its run: it cannot be corrected`);
   const plan = planRun(deps.registry, item.operation, JSON.parse(item.options));
-  const [scored] = await scoreUploads(deps.score, plan, [{ name: item.filename, bytes: photo.bytes }], false, {
+  const model = JSON.parse(item.result) as ResultFigures;
+  const modelId = typeof model.model_id === 'string' ? model.model_id : null;
+  // scored again with the model the run recorded (its figures are that model's), else those in force
+  const score = { ...deps.score, models: await modelsOfRun(deps.models, modelId) };
+  const [scored] = await scoreUploads(score, plan, [{ name: item.filename, bytes: photo.bytes }], false, {
     images: [images.fruit, images.bruise, ...(images.probability ? [images.probability] : [])],
   });
   const r = scored.result;
@@ -223,8 +228,6 @@ export async function modelMasks(
   const bruise = await mask(images.bruise);
   // The probability map as the runner encoded it (a lossless PNG at the photo's size), passed on as is.
   const probabilityPng = images.probability ? r.images[images.probability]?.bytes : undefined;
-  const model = JSON.parse(item.result) as ResultFigures;
-  const modelId = typeof model.model_id === 'string' ? model.model_id : null;
   return {
     width: fruit.width,
     height: fruit.height,

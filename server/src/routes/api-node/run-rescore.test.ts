@@ -5,6 +5,7 @@
  * re-scored with it, and the new run has the same photos, records the version, links to the first
  * and, the model being the same network, has the same figures. The refusals: 404, 400, 409.
  */
+import { decodeCocoRle } from '@mango/core';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -199,6 +200,17 @@ describe.each(TEST_DATABASES)('re-scoring a stored run on %s', (database) => {
     expect(after.every((v) => typeof v === 'number' && v >= 0 && v <= 100)).toBe(true);
     // Four views averaged against one: not the same figures.
     expect(after).not.toEqual(before);
+    // The mask editor's start of a photo of this run is this run's model's (one view), not the model
+    // in force (the shipped one, four views): the masks count what the run stored.
+    const masks = (await (
+      await fetch(`${server.url}/api-node/runs/${other.id}/items/0/model-masks`, {
+        headers: { Authorization: `Bearer ${alice.accessToken}` },
+      })
+    ).json()) as { bruise: { size: [number, number]; counts: string }; model_id: string };
+    expect(masks.model_id).toBe(oneView);
+    const lesion = decodeCocoRle(masks.bruise).mask.reduce((a, v) => a + v, 0);
+    expect(lesion).toBe(other.items[0].result.bruise_pixels);
+    expect(lesion).not.toBe(original.items[0].result.bruise_pixels);
     // Not listed among the first run's re-scorings once deleted (the later checks count them).
     expect((await api.del(`/api-node/runs/${other.id}`, alice.accessToken)).status).toBe(200);
   }, 240_000);

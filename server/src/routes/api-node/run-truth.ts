@@ -183,7 +183,14 @@ export function runTruthRoutes(ctx: ServerContext): Hono<CallerEnv> {
       maxPixels: ctx.config.maxPixels,
       maxBytes: ctx.config.maxUploadBytes,
     };
-    const deps = { db: ctx.db, registry: ctx.registry, runPhotos: ctx.jobs.runPhotos, images: ctx.images, score };
+    const deps = {
+      db: ctx.db,
+      registry: ctx.registry,
+      runPhotos: ctx.jobs.runPhotos,
+      images: ctx.images,
+      score,
+      models: ctx.jobs.models,
+    };
     try {
       const masks = await modelMasks(deps, c.get('caller').userId, c.req.param('id'), p);
       if (!masks) return c.json({ error: 'Run not found' }, 404);

@@ -24,6 +24,7 @@ import type { ServerContext } from '../../context.ts';
 import { requireUserOrServerKey, type CallerEnv } from '../../auth/caller.ts';
 import { deleteRun, runWhenFree, scoreUploads } from '../../runs/service.ts';
 import { isTruthImage, modelSuffix, truthExportFiles } from '../../runs/truth.ts';
+import { modelsOfRun } from '../../models/registry.ts';
 import {
   getRun,
   isValidCursor,
@@ -171,15 +172,12 @@ function fullExportRefusal(
 async function fullImages(ctx: ServerContext, kind: RunKind, run: StoredRun): Promise<ZipImages> {
   const plan = planRun(ctx.registry, run.operation, run.options);
   const asked = kind.runs.fullExport ?? [];
-  // The model the run recorded, while the registry still has it (its figures are that model's);
-  // otherwise the versions in force.
-  const recorded = run.model_id ? await ctx.jobs.models.entries([run.model_id]).catch(() => null) : null;
   const deps = {
     run: (job: ImageJob) => runWhenFree(ctx.pool, job),
     concurrency: 1,
     maxPixels: ctx.config.maxPixels,
     maxBytes: ctx.config.maxUploadBytes,
-    models: recorded ?? (await ctx.jobs.models.inForce()),
+    models: await modelsOfRun(ctx.jobs.models, run.model_id),
   };
   const score = async (item: StoredRun['items'][number]) => {
     const photo = await ctx.jobs.runPhotos.read(ctx.db, run.id, item.position);
