@@ -9,9 +9,13 @@ export default defineConfig({
   // bundle the workspace packages from their TypeScript sources (the `source` export condition)
   resolve: {
     conditions: ['source', ...defaultClientConditions],
-    // The run report's charts (core's plots-render.ts, vega) are never drawn by the widget.
+    // The run report's charts (core's plots-render.ts, vega; imported by core and by the bruise
+    // plugin's report) are never drawn by the widget.
     alias: [
-      { find: /^\.\/plots-render\.ts$/, replacement: fileURLToPath(new URL('./src/no-plots.ts', import.meta.url)) },
+      {
+        find: /^(\.\/plots-render\.ts|@mango\/core\/plots-render)$/,
+        replacement: fileURLToPath(new URL('./src/no-plots.ts', import.meta.url)),
+      },
     ],
   },
   build: {
