@@ -6,8 +6,8 @@
  * show the two models side by side, photo by photo, with the difference, in English and in Thai.
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MODELS_DIR, readManifest } from '@mango/models';
 import { signInViaApi, startE2E, type E2E } from './harness.ts';
@@ -94,6 +94,9 @@ describe('re-scoring a run with another model', () => {
     // One photo: its difference is the mean and the median.
     expect(await page.getByTestId('rescore-mean').textContent()).toBe(signed);
     expect(await page.getByTestId('rescore-median').textContent()).toBe(signed);
+    const artifacts = resolve(import.meta.dirname, 'artifacts');
+    mkdirSync(artifacts, { recursive: true });
+    await page.screenshot({ path: join(artifacts, 'rescore-side-by-side.png'), fullPage: true });
 
     // The new run says where it came from, with the same comparison.
     await done.getByRole('link', { name: 'Open the re-scored run' }).click();
