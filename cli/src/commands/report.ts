@@ -1,9 +1,11 @@
 /** `mango report results.json --out report.html`: the self-contained HTML report of a results file. */
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
+import { runKindOf, runOperations } from '@mango/core';
 import { ResultsFile } from '@mango/core/results';
+import { registry } from '@mango/plugins';
 import { parseOrExit, UsageError } from '../util.ts';
-import { DEFAULT_REPORT_THRESHOLD, reportWithPlots } from '@mango/plugin-bruise/report';
+import { DEFAULT_REPORT_THRESHOLD } from '@mango/plugin-bruise/report';
 
 export function reportCommand(program: Command) {
   program
@@ -31,7 +33,16 @@ export function reportCommand(program: Command) {
       if (!Number.isFinite(threshold) || threshold < 0 || threshold > 100) {
         throw new UsageError(`--threshold must be a percentage from 0 to 100 (got ${o.threshold})`);
       }
-      await writeFile(o.out, await reportWithPlots(file, { threshold }));
+      // The report the results' kind of run declares (its plugin's runs.report), as a stored run's export.
+      const operation = file.provenance.operation;
+      const report = runKindOf(registry, operation)?.runs.report;
+      if (!report) {
+        const known = runOperations(registry).filter((op) => runKindOf(registry, op)?.runs.report);
+        throw new UsageError(
+          `${input}: a ${operation} results file has no report (reports exist for: ${known.join(', ')})`,
+        );
+      }
+      await writeFile(o.out, await report(file, { threshold }));
       console.error(`report of ${file.photos.length} photo(s) written to ${o.out}`);
     });
 }

@@ -29,7 +29,7 @@ interface Item {
   filename: string;
   sha256: string;
   photo_kept: boolean;
-  result: { bruise_percent?: number; model_id?: string; model_sha256?: string; error?: string };
+  result: { bruise_percent?: number; bruise_pixels?: number; model_id?: string; model_sha256?: string; error?: string };
 }
 interface Run {
   id: string;
