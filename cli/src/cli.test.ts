@@ -279,6 +279,14 @@ describe('mango CLI', () => {
     fs.writeFileSync(join(dir, 'not-results.json'), '{"photos": []}');
     const bad = await mango(['report', join(dir, 'not-results.json'), '--out', report]);
     expect(bad.code).toBe(2);
+    // The report is the one the results' kind of run declares: a kind without one is refused, by name.
+    const other = JSON.parse(fs.readFileSync(results, 'utf8'));
+    other.provenance.operation = 'analyze';
+    fs.writeFileSync(join(dir, 'analyze-results.json'), JSON.stringify(other));
+    const none = await mango(['report', join(dir, 'analyze-results.json'), '--out', join(dir, 'none.html')]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('results of the kind analyze have no report (reports exist for: bruise)');
+    expect(fs.existsSync(join(dir, 'none.html'))).toBe(false);
   });
 
   it('runs the shipped bruise model by default (method column: model)', async () => {

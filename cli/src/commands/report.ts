@@ -39,7 +39,7 @@ export function reportCommand(program: Command) {
       if (!report) {
         const known = runOperations(registry).filter((op) => runKindOf(registry, op)?.runs.report);
         throw new UsageError(
-          `${input}: a ${operation} results file has no report (reports exist for: ${known.join(', ')})`,
+          `${input}: results of the kind ${operation} have no report (reports exist for: ${known.join(', ')})`,
         );
       }
       await writeFile(o.out, await report(file, { threshold }));
