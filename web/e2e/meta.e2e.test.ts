@@ -6,7 +6,7 @@
  * /viewphoto/result and columns of the stored run; an analysis per fruit (the analysis page's option)
  * lists each fruit's values on /analysis/result and on its stored run, in cm / cm² with a scale.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,6 +32,7 @@ interface Fruit {
 }
 interface Run {
   id: string;
+  options?: Record<string, unknown>;
   meta?: { pattern: string | null; csv_sha256: string | null; names: string[] };
   items: { filename: string; meta?: Record<string, string | null>; result: { fruits?: Fruit[] } }[];
 }
@@ -214,22 +215,27 @@ describe('experiment metadata on the upload pages', () => {
     expect(stored).toEqual(onPage);
   });
 
-  it('a stored per-fruit analysis with a scale: lengths and areas in cm and cm²', async () => {
-    const form = new FormData();
-    form.append('images', new Blob([readFileSync(photos[0])], { type: 'image/png' }), NAMES[0]);
-    form.append('features', JSON.stringify(['area', 'perimeter']));
-    form.append('per_fruit', 'true');
-    form.append('px_per_cm', '20');
-    const res = await fetch(e2e.url('/api-py/python/analyze'), {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${token}` },
-      body: form,
-    });
-    expect(res.status).toBe(200);
-    const [item] = (await res.json()) as { run_id: string; fruits: Fruit[] }[];
+  it('a per-fruit analysis with a scale typed on the analysis page: lengths and areas in cm and cm²', async () => {
     const { page } = e2e;
-    await page.goto(e2e.url(`/results/${item.run_id}`));
+    await page.goto(e2e.url('/analysis'));
+    await page.getByRole('tab', { name: 'Shape' }).click();
+    await page.locator('input[data-feature="area"]').check();
+    await page.locator('input[data-feature="perimeter"]').check();
+    await page.getByTestId('file-input').setInputFiles([photos[0]]);
+    // the scale fields show with per-fruit rows (a whole photo's values have no cm)
+    expect(await page.getByLabel('or pixels per cm').count()).toBe(0);
+    await page.getByLabel('Also measure each fruit on its own (one row per fruit)').check();
+    await page.getByLabel('or pixels per cm').fill('20');
+    await page.getByRole('button', { name: 'Analyze' }).click();
+    await page.waitForURL('**/analysis/result', { timeout: 90_000 });
+    const run = await newestRun('analyze');
+    expect(run.options).toMatchObject({ perFruit: true, pxPerCm: 20 });
+    const item = { fruits: run.items[0].result.fruits as Fruit[] };
+    // on the results page and on the stored run alike
+    const onPage = await tableText(page, 'Features per fruit');
+    await page.goto(e2e.url(`/results/${run.id}`));
     const table = await tableText(page, 'Features per fruit');
+    expect(table).toEqual(onPage);
     const col = (name: string) => table.head.indexOf(name);
     expect(col('area (cm²)')).toBeGreaterThan(col('area'));
     expect(col('perimeter (cm)')).toBeGreaterThan(col('perimeter'));

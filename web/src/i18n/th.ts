@@ -416,6 +416,7 @@ export const th: Record<string, string> = {
   'Upload photos of mangoes. Each photo is segmented into fruit and bruise, and the bruised share of the fruit is reported with an overlay image.':
     'อัปโหลดรูปมะม่วง แต่ละรูปจะถูกแบ่งเป็นผลและรอยช้ำ และรายงานสัดส่วนรอยช้ำของผลพร้อมภาพซ้อน',
   'Scale (optional: areas in cm²)': 'มาตราส่วน (ไม่บังคับ: พื้นที่เป็น ตร.ซม.)',
+  'Scale (optional: each fruit in cm and cm²)': 'มาตราส่วน (ไม่บังคับ: ผลแต่ละผลเป็น ซม. และ ตร.ซม.)',
   'Reference object diameter (mm)': 'เส้นผ่านศูนย์กลางวัตถุอ้างอิง (มม.)',
   'Colour card': 'แผ่นเทียบสี',
   'Correct the colours to a ColorChecker in the photo': 'ปรับสีให้ตรงกับแผ่นเทียบสี ColorChecker ในภาพ',

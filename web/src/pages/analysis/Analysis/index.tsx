@@ -19,6 +19,7 @@ import FailedPhotos from '#web/components/FailedPhotos.tsx';
 import { featureFailures, runFailures, type PhotoFailure } from '#web/lib/failures.ts';
 import type { AnalysisState } from '#web/lib/analysisSession.ts';
 import MetaFields from '#web/components/MetaFields.tsx';
+import ScaleInputs, { scaleFields, scaleNumbers, type ScaleText } from '#web/components/ScaleInputs.tsx';
 import { appendMeta, NO_META, warnMetaGaps, type MetaInput } from '#web/lib/meta.ts';
 
 const ANALYZE_ENDPOINT = '/api-py/python/analyze';
@@ -31,11 +32,12 @@ async function analyzeAsJob(
   perFruit: boolean,
   onUpdate: (u: JobUpdate) => void,
   meta?: MetaInput,
+  scale: Record<string, number> = {},
 ) {
   const run = await runBatchJob(
     'features',
     files,
-    { features: selectedIds, ...(isolate ? { isolate } : {}), ...(perFruit ? { perFruit } : {}) },
+    { features: selectedIds, ...(isolate ? { isolate } : {}), ...(perFruit ? { perFruit, ...scale } : {}) },
     onUpdate,
     false,
     meta,
@@ -73,6 +75,8 @@ export default function Analysis() {
   const [query, setQuery] = useState('');
   const [isolate, setIsolate] = useState(false);
   const [perFruit, setPerFruit] = useState(false);
+  // the scale gives each fruit's lengths and areas in cm / cm² (per-fruit rows only)
+  const [scale, setScale] = useState<ScaleText>({ referenceMm: '', pxPerCm: '' });
   const [meta, setMeta] = useState<MetaInput>(NO_META);
   const [loadingImages, setLoadingImages] = useState(false);
   const [processing, setProcessing] = useState(false);
@@ -142,7 +146,7 @@ export default function Analysis() {
           state: result,
           failed,
           total,
-        } = await analyzeAsJob(files, selectedIds, isolate, perFruit, setJob, meta);
+        } = await analyzeAsJob(files, selectedIds, isolate, perFruit, setJob, meta, scaleNumbers(scale));
         if (!result) throw new Error('no results');
         warnMetaGaps(result.analysisResults, t);
         finish(result, failed, total);
@@ -159,7 +163,10 @@ export default function Analysis() {
     for (const f of files) form.append('images', f, f.name);
     form.append('features', JSON.stringify(selectedIds));
     if (isolate) form.append('isolate', 'true');
-    if (perFruit) form.append('per_fruit', 'true');
+    if (perFruit) {
+      form.append('per_fruit', 'true');
+      for (const [name, text] of Object.entries(scaleFields(scale))) form.append(name, text);
+    }
     appendMeta(form, meta);
     try {
       const res = await apiFetch(ANALYZE_ENDPOINT, { method: 'POST', body: form });
@@ -269,6 +276,12 @@ export default function Analysis() {
             <input type="checkbox" checked={perFruit} onChange={(e) => setPerFruit(e.target.checked)} />{' '}
             {t('Also measure each fruit on its own (one row per fruit)')}
           </label>
+          {perFruit && (
+            <fieldset className="scale-options">
+              <legend>{t('Scale (optional: each fruit in cm and cm²)')}</legend>
+              <ScaleInputs value={scale} onChange={setScale} />
+            </fieldset>
+          )}
           <MetaFields value={meta} onChange={setMeta} />
           {job && <JobProgress update={job} />}
           {outcome && (

@@ -1,7 +1,7 @@
 /** /bruise: Bruised Area Calculation upload page (product-spec.md sections 2, 4, 5, 8). */
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { numberLimits, wireName } from '@mango/core';
+import { wireName } from '@mango/core';
 import { GRADE_PRESETS, needsScale, scaleNeededMessage } from '@mango/core/grades';
 import { BruiseOptions } from '@mango/plugin-bruise/schema';
 import Layout from '#web/components/Layout.tsx';
@@ -17,15 +17,14 @@ import { runFailures, splitBruiseAnswer, type PhotoFailure } from '#web/lib/fail
 import type { BruiseRow } from '#web/lib/bruiseResults.ts';
 import MetaFields from '#web/components/MetaFields.tsx';
 import { appendMeta, NO_META, warnMetaGaps, type MetaInput } from '#web/lib/meta.ts';
+import ScaleInputs, { scaleFields, scaleNumbers, type ScaleText } from '#web/components/ScaleInputs.tsx';
 import '../../tool-pages.css';
 import { useTranslation } from 'react-i18next';
 
 const BRUISE_ENDPOINT = '/api-py/python/bruise_detection/DeepLearning';
 
 /** The optional scale fields of the form, by bruise option: the API's `reference_mm` and `px_per_cm` (typed text). */
-export interface ScaleFields {
-  referenceMm: string;
-  pxPerCm: string;
+export interface ScaleFields extends ScaleText {
   /** a grade preset id, or '' for none */
   grades: string;
   /** the colour card options (unset: the schema's defaults, auto and classic) */
@@ -43,22 +42,11 @@ export function cardFields(scale: ScaleFields): Record<string, string> {
   return out;
 }
 
-/** The limits of the scale inputs: the bruise plugin's schema's (min, max, step). */
-export const SCALE_LIMITS = {
-  referenceMm: numberLimits(BruiseOptions.shape.referenceMm),
-  pxPerCm: numberLimits(BruiseOptions.shape.pxPerCm),
-};
-
-/** The scale options typed, by wire name (`reference_mm`), as the API takes them; blank ones left out. */
-export function scaleFields(scale: ScaleFields): Record<string, string> {
-  const typed = (['referenceMm', 'pxPerCm'] as const).filter((key) => scale[key].trim());
-  return Object.fromEntries(typed.map((key) => [wireName(key), scale[key].trim()]));
-}
+export { SCALE_LIMITS, scaleFields } from '#web/components/ScaleInputs.tsx';
 
 /** The bruise options of a batch job: the typed scale by wire name, as numbers, and the grades. */
 export function jobOptions(scale: ScaleFields): Record<string, unknown> {
-  const typed = Object.entries(scaleFields(scale)).map(([name, text]) => [name, Number(text)]);
-  return { ...Object.fromEntries(typed), ...cardFields(scale), ...(scale.grades ? { grades: scale.grades } : {}) };
+  return { ...scaleNumbers(scale), ...cardFields(scale), ...(scale.grades ? { grades: scale.grades } : {}) };
 }
 
 /**
@@ -174,31 +162,7 @@ export default function Bruise() {
           <Dropzone files={files} onChange={setFiles} />
           <fieldset className="scale-options">
             <legend>{t('Scale (optional: areas in cm²)')}</legend>
-            <label>
-              {t('Reference object diameter (mm)')}
-              <input
-                type="number"
-                min={SCALE_LIMITS.referenceMm.min}
-                max={SCALE_LIMITS.referenceMm.max}
-                step={SCALE_LIMITS.referenceMm.step}
-                name={wireName('referenceMm')}
-                placeholder={t('e.g. 25 for a coin')}
-                value={scale.referenceMm}
-                onChange={(e) => setScale({ ...scale, referenceMm: e.target.value })}
-              />
-            </label>
-            <label>
-              {t('or pixels per cm')}
-              <input
-                type="number"
-                min={SCALE_LIMITS.pxPerCm.min}
-                max={SCALE_LIMITS.pxPerCm.max}
-                step={SCALE_LIMITS.pxPerCm.step}
-                name={wireName('pxPerCm')}
-                value={scale.pxPerCm}
-                onChange={(e) => setScale({ ...scale, pxPerCm: e.target.value })}
-              />
-            </label>
+            <ScaleInputs value={scale} onChange={setScale} />
             <label>
               {t('Grades')}
               <select

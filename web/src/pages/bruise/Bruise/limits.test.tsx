@@ -47,8 +47,8 @@ describe('the bruise page takes its limits and grade presets from the schemas', 
   });
 
   it('sends the typed scale by wire name, blank fields left out', () => {
-    expect(scaleFields({ referenceMm: ' 25 ', pxPerCm: '', grades: 'percent' })).toEqual({ reference_mm: '25' });
-    expect(scaleFields({ referenceMm: '', pxPerCm: '40', grades: '' })).toEqual({ px_per_cm: '40' });
+    expect(scaleFields({ referenceMm: ' 25 ', pxPerCm: '' })).toEqual({ reference_mm: '25' });
+    expect(scaleFields({ referenceMm: '', pxPerCm: '40' })).toEqual({ px_per_cm: '40' });
   });
 
   it('offers the colour card toggle (on by default) and the card kind, sent by wire name only when not the default', () => {
