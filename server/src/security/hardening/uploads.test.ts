@@ -130,14 +130,16 @@ describe('issue 16 item 3: CPU amplification', () => {
         bearer(token),
       );
 
-    it('refuses a 1x49,000,000 PNG and a 21:1 strip from their headers, in well under a second', async () => {
+    it('refuses a 1x49,000,000 PNG and a 21:1 strip from their headers, without decoding them', async () => {
       const t0 = performance.now();
       const thin = await bruise(tokens[0], [{ filename: 'thin.png', bytes: pngHeader(1, 49_000_000) }]);
       expect(thin).toMatchObject({
         status: 413,
         body: { detail: 'thin.png: image is 1x49000000; the longest side accepted is 30000 pixels' },
       });
-      expect(performance.now() - t0).toBeLessThan(1000);
+      // From its header: decoding 49 megapixels would take many seconds (the bound leaves room for a
+      // machine busy with other work; it measured 1.1 s once while other test runs shared the cores).
+      expect(performance.now() - t0).toBeLessThan(5000);
       const strip = await bruise(tokens[0], [{ filename: 'strip.png', bytes: pngHeader(21_000, 1000) }]);
       expect(strip).toMatchObject({
         status: 400,
