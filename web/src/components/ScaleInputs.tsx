@@ -29,35 +29,31 @@ export function scaleFields(scale: ScaleText): Record<string, string> {
 export const scaleNumbers = (scale: ScaleText): Record<string, number> =>
   Object.fromEntries(Object.entries(scaleFields(scale)).map(([name, text]) => [name, Number(text)]));
 
+/** The two inputs: the option each sets, its label and its placeholder (both translated at render). */
+const FIELDS = [
+  { key: 'referenceMm', label: 'Reference object diameter (mm)', placeholder: 'e.g. 25 for a coin' },
+  { key: 'pxPerCm', label: 'or pixels per cm', placeholder: undefined },
+] as const;
+
 export default function ScaleInputs<T extends ScaleText>({ value, onChange }: { value: T; onChange: (v: T) => void }) {
   const { t } = useTranslation();
   return (
     <>
-      <label>
-        {t('Reference object diameter (mm)')}
-        <input
-          type="number"
-          min={SCALE_LIMITS.referenceMm.min}
-          max={SCALE_LIMITS.referenceMm.max}
-          step={SCALE_LIMITS.referenceMm.step}
-          name={wireName('referenceMm')}
-          placeholder={t('e.g. 25 for a coin')}
-          value={value.referenceMm}
-          onChange={(e) => onChange({ ...value, referenceMm: e.target.value })}
-        />
-      </label>
-      <label>
-        {t('or pixels per cm')}
-        <input
-          type="number"
-          min={SCALE_LIMITS.pxPerCm.min}
-          max={SCALE_LIMITS.pxPerCm.max}
-          step={SCALE_LIMITS.pxPerCm.step}
-          name={wireName('pxPerCm')}
-          value={value.pxPerCm}
-          onChange={(e) => onChange({ ...value, pxPerCm: e.target.value })}
-        />
-      </label>
+      {FIELDS.map(({ key, label, placeholder }) => (
+        <label key={key}>
+          {t(label)}
+          <input
+            type="number"
+            min={SCALE_LIMITS[key].min}
+            max={SCALE_LIMITS[key].max}
+            step={SCALE_LIMITS[key].step}
+            name={wireName(key)}
+            placeholder={placeholder && t(placeholder)}
+            value={value[key]}
+            onChange={(e) => onChange({ ...value, [key]: e.target.value })}
+          />
+        </label>
+      ))}
     </>
   );
 }
