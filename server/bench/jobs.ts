@@ -55,7 +55,7 @@ async function run(workers: number, kill = false) {
     let recoveredS: number | null = null;
     if (kill) {
       while (!halfway) await new Promise((r) => setTimeout(r, 20));
-      const killedAt = await killMidPhoto(db, schema, id, ws[0], workers);
+      const { killedAt } = await killMidPhoto(db, schema, id, ws[0], workers);
       await following;
       // A retry not completed yet (the killed worker had stored its photo) gives no recovery time.
       const done = (await retriedPhotos(db, schema, id)).flatMap((r) =>

@@ -50,7 +50,8 @@ describe.skipIf(!DATABASE_URL)('batch jobs across processes on PostgreSQL', () =
     await db.connect();
     try {
       const token = (await signUp(client(a))).accessToken;
-      const photos = await smallPhotos(PHOTOS);
+      // The photos from halfway on are large for a while: the kill finds both workers inside one.
+      const photos = await smallPhotos(PHOTOS, 240, { from: PHOTOS / 2 - 10, to: PHOTOS / 2 + 30, slowSide: 1600 });
       const started = Date.now();
       const id = await submitJob(a.url, token, photos, { method: 'classical' });
 
@@ -60,7 +61,8 @@ describe.skipIf(!DATABASE_URL)('batch jobs across processes on PostgreSQL', () =
         if (p.done + p.failed >= PHOTOS / 2) halfway = true;
       });
       while (!halfway) await new Promise((r) => setTimeout(r, 20));
-      const killedAt = await killMidPhoto(db, schema, id, w1);
+      const { killedAt, held } = await killMidPhoto(db, schema, id, w1);
+      expect(held, 'both workers were seen holding a photo before the kill').toBe(true);
       const end = await following;
       expect(w1.proc.signalCode).toBe('SIGKILL');
       expect(end).toMatchObject({ id, state: 'done', total: PHOTOS, done: PHOTOS, failed: 0 });

@@ -137,15 +137,29 @@ export async function startWorkerProcess(
   return handle;
 }
 
-/** `n` small photos of two mangoes (one bruised), a few different ones, `side` px wide. */
-export async function smallPhotos(n: number, side = 240): Promise<Uint8Array[]> {
-  const kinds = await Promise.all(
+/** Four different photos of two mangoes (one bruised), `side` px wide, as JPEG. */
+async function photoKinds(side: number): Promise<Uint8Array[]> {
+  return Promise.all(
     [1, 2, 3, 4].map(async (seed) => {
       const png = await encodeImage(bruisedPairScene(seed).image, 'png');
       return new Uint8Array(await sharp(png).resize({ width: side }).jpeg({ quality: 90 }).toBuffer());
     }),
   );
-  return Array.from({ length: n }, (_, i) => kinds[i % kinds.length]);
+}
+
+/**
+ * `n` small photos of two mangoes (one bruised), a few different ones, `side` px wide. The photos at
+ * the positions in `slow` are `slowSide` px wide instead: a worker takes long enough over each that a
+ * kill in their stretch lands in the middle of a photo, not between two.
+ */
+export async function smallPhotos(
+  n: number,
+  side = 240,
+  slow: { from: number; to: number; slowSide: number } = { from: 0, to: 0, slowSide: side },
+): Promise<Uint8Array[]> {
+  const small = await photoKinds(side);
+  const large = slow.to > slow.from ? await photoKinds(slow.slowSide) : small;
+  return Array.from({ length: n }, (_, i) => (i >= slow.from && i < slow.to ? large : small)[i % small.length]);
 }
 
 /** POST /api-node/jobs with the photos as `images`; answers the job id. */
@@ -179,7 +193,8 @@ const photoRows = (schema: string) => `from ${schema}.job where name = 'mango-ph
 
 /**
  * SIGKILLs `worker` in the middle of a photo: once `holders` workers hold one (that many active
- * queue jobs of the job), or after about a second. Answers the time of the kill.
+ * queue jobs of the job), or after about ten seconds. Answers the time of the kill and whether that
+ * many were seen holding one.
  */
 export async function killMidPhoto(
   db: pg.Client,
@@ -187,14 +202,15 @@ export async function killMidPhoto(
   jobId: string,
   worker: ClusterProcess,
   holders = 2,
-): Promise<number> {
-  for (let i = 0; i < 200; i++) {
+): Promise<{ killedAt: number; held: boolean }> {
+  let held = false;
+  for (const until = Date.now() + 10_000; !held && Date.now() < until;) {
     const active = await db.query(`select count(*)::int as n ${photoRows(schema)} and state = 'active'`, [jobId]);
-    if (active.rows[0].n >= holders) break;
-    await sleep(5);
+    held = active.rows[0].n >= holders;
+    if (!held) await sleep(2);
   }
   worker.proc.kill('SIGKILL');
-  return Date.now();
+  return { killedAt: Date.now(), held };
 }
 
 /** The photos of the job that pg-boss retried, with when their retry completed (null: not yet). */
