@@ -9,12 +9,13 @@
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { encodeImage } from '@mango/core/node';
 import { bruisedPairScene, fruitScene } from '@mango/core/testing';
 import { signInViaApi, startE2E, type E2E } from './harness.ts';
+import { editorReady, openDetailPage, stageAt } from './editor-helpers.ts';
 import { untranslated } from './i18n-helpers.ts';
 
 const shots = process.env.MANGO_SCREENSHOTS ?? mkdtempSync(join(tmpdir(), 'mango-editor-shots-'));
@@ -53,41 +54,6 @@ function threeSpotScene() {
 }
 
 const numberIn = async (l: Locator) => Number((await l.textContent())!.replace(/[^\d.]/g, ''));
-
-/** The page position of a photo pixel on the editor's stage (the 480 x 240 photo fitted, as the editor fits it). */
-async function stageAt(editor: Locator) {
-  const canvas = editor.getByTestId('mask-editor-stage').locator('canvas').first();
-  await canvas.scrollIntoViewIfNeeded();
-  const box = (await canvas.boundingBox())!;
-  const scale = Math.min(box.width / 480, box.height / 240);
-  return (p: { x: number; y: number }) => ({ x: box.x + p.x * scale, y: box.y + p.y * scale });
-}
-
-/** Waits for the editor to show its masks and the magic wand to have its probability. */
-async function editorReady(page: Page) {
-  const editor = page.getByTestId('mask-editor');
-  await expect.poll(() => editor.getByTestId('editor-bruise-pixels').count(), { timeout: 60_000 }).toBe(1);
-  await expect
-    .poll(() => editor.getByRole('button', { name: /^(Magic wand|ไม้กายสิทธิ์)$/ }).isEnabled(), { timeout: 60_000 })
-    .toBe(true);
-  return editor;
-}
-
-/** Scores `photo` on the Bruise page and opens its row's detail page, /viewphoto/result. */
-async function openDetailPage(e2e: E2E, photo: string) {
-  const { page } = e2e;
-  await page.goto(e2e.url('/bruise'));
-  await page.getByTestId('file-input').setInputFiles(photo);
-  await page.getByRole('button', { name: 'Process' }).click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
-  await page.waitForURL('**/showarea/accuracy', { timeout: 90_000 });
-  await page
-    .getByTestId('result-row')
-    .first()
-    .getByRole('button', { name: basename(photo), exact: true })
-    .click();
-  await page.waitForURL('**/viewphoto/result');
-}
 
 async function scenePhoto() {
   const photo = join(mkdtempSync(join(tmpdir(), 'mango-wand-')), 'three-spots.png');

@@ -5,8 +5,9 @@
  * counts are those of the masks upsampled to the photo (nearest neighbour), so the editor's live
  * figures equal the ones the server stores. Browser-safe.
  */
-import { labelComponents, type BruiseFruit, type RasterImage } from '@mango/core';
+import { labelComponents, resizeMaskNearest, type BruiseFruit, type RasterImage } from '@mango/core';
 import { summariseBruise, type BruiseAnalysis } from './analyse.ts';
+import { renderOverlay } from './overlay.ts';
 
 export interface CorrectedMasks {
   /** the masks' size (the photo's, or a working copy's) */
@@ -53,6 +54,25 @@ export function figuresOfMasks(
   };
   const { method: _m, width: _w, height: _h, ...figures } = summariseBruise(analysis, pxPerCm);
   return figures;
+}
+
+/**
+ * The overlay of corrected masks on `photo` (long side at most `maxSide`), drawn as the plugin draws
+ * its own (`renderOverlay`: the same colours and outlines): a lesion counts as fruit, as in the
+ * figures. The masks may be at the photo's size or a working copy's (upsampled, nearest neighbour).
+ */
+export function overlayOfMasks(photo: RasterImage, masks: CorrectedMasks, maxSide: number): RasterImage {
+  const { width, height } = masks;
+  const n = width * height;
+  if (masks.fruit.length !== n || masks.bruise.length !== n)
+    throw new Error(`masks of ${width}x${height} need ${n} pixels each`);
+  const fruit = new Uint8Array(n);
+  for (let i = 0; i < n; i++) fruit[i] = masks.fruit[i] || masks.bruise[i] ? 1 : 0;
+  const atPhoto = (m: Uint8Array) =>
+    width === photo.width && height === photo.height
+      ? m
+      : resizeMaskNearest(m, width, height, photo.width, photo.height);
+  return renderOverlay(photo, atPhoto(fruit), atPhoto(masks.bruise), maxSide);
 }
 
 type Fruit = Pick<BruiseFruit, 'bbox' | 'pixels' | 'bruise_pixels' | 'bruise_percent'>;

@@ -1,7 +1,11 @@
-/** The overlay's colour-card outline: a thin line on the card's quadrilateral, nothing inside or outside it. */
+/**
+ * The overlay's colour-card outline: a thin line on the card's quadrilateral, nothing inside or outside
+ * it; and corrected masks drawn in the same colours (`overlayOfMasks`).
+ */
 import { describe, expect, it } from 'vitest';
 import type { RasterImage } from '@mango/core';
 import { renderOverlay } from './overlay.ts';
+import { overlayOfMasks } from './corrected.ts';
 
 const grey = (w: number, h: number): RasterImage => {
   const data = new Uint8ClampedArray(w * h * 4);
@@ -57,5 +61,58 @@ describe('overlay: the colour card outline', () => {
 
   it('without a card the overlay is unchanged', () => {
     expect(renderOverlay(image, none, none, 200).data).toEqual(renderOverlay(image, none, none, 200, undefined).data);
+  });
+});
+
+/** A mask of w x h set on the rectangle [x0, x1) x [y0, y1). */
+function rect(w: number, h: number, x0: number, y0: number, x1: number, y1: number) {
+  const m = new Uint8Array(w * h);
+  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) m[y * w + x] = 1;
+  return m;
+}
+
+describe('overlayOfMasks: corrected masks drawn as the model overlay (issue 28: /viewphoto/result)', () => {
+  const W = 120;
+  const H = 80;
+  const fruit = rect(W, H, 10, 10, 70, 60);
+  const bruise = rect(W, H, 30, 20, 50, 40);
+
+  it('outlines the fruit in cyan and tints the lesion, with its outline, in the plugin colours; the rest is the photo', () => {
+    const out = overlayOfMasks(grey(W, H), { width: W, height: H, fruit, bruise }, 1600);
+    expect([out.width, out.height]).toEqual([W, H]);
+    expect(px(out, 10, 30)).toEqual([0, 210, 255]); // fruit edge
+    expect(px(out, 30, 30)).toEqual([255, 0, 90]); // lesion edge
+    // inside the lesion: 45 % photo, 55 % tint (128 * 0.45 + [255, 0, 90] * 0.55, rounded half to even)
+    expect(px(out, 40, 30)).toEqual([198, 58, 107]);
+    expect(px(out, 20, 30)).toEqual([128, 128, 128]); // healthy peel
+    expect(px(out, 100, 70)).toEqual([128, 128, 128]); // background
+  });
+
+  it('counts a lesion painted off the fruit as fruit (outlined), as the figures do', () => {
+    const off = rect(W, H, 90, 20, 110, 40);
+    const out = overlayOfMasks(grey(W, H), { width: W, height: H, fruit, bruise: off }, 1600);
+    expect(px(out, 90, 30)).toEqual([0, 210, 255]);
+    expect(px(out, 40, 30)).toEqual([128, 128, 128]); // the old lesion is gone
+  });
+
+  it('upsamples masks of a working copy to the photo, and fits the overlay to maxSide', () => {
+    const half = {
+      width: W / 2,
+      height: H / 2,
+      fruit: rect(W / 2, H / 2, 5, 5, 35, 30),
+      bruise: rect(W / 2, H / 2, 15, 10, 25, 20),
+    };
+    const full = overlayOfMasks(grey(W, H), half, 1600);
+    const same = overlayOfMasks(grey(W, H), { width: W, height: H, fruit, bruise }, 1600);
+    expect(full.data).toEqual(same.data);
+    const small = overlayOfMasks(grey(W, H), { width: W, height: H, fruit, bruise }, 60);
+    expect([small.width, small.height]).toEqual([60, 40]);
+    expect(px(small, 20, 15)).not.toEqual([128, 128, 128]); // the lesion, at half size
+  });
+
+  it('refuses masks that do not hold width x height pixels', () => {
+    expect(() => overlayOfMasks(grey(W, H), { width: W, height: H, fruit: new Uint8Array(3), bruise }, 1600)).toThrow(
+      /need 9600 pixels/,
+    );
   });
 });

@@ -45,8 +45,11 @@ const MISSING_TEXT = {
   failed: 'The overlay image could not be loaded.',
 } as const;
 
-/** A bruise result's overlay image (the results table's modal and /viewphoto/result). */
-export default function OverlayImage({ row }: { row: BruiseRow }) {
+/**
+ * A bruise result's overlay image (the results table's modal and /viewphoto/result); `corrected`: the
+ * row's overlay is drawn from its corrected masks (`data-overlay="corrected"`, else "model").
+ */
+export default function OverlayImage({ row, corrected = false }: { row: BruiseRow; corrected?: boolean }) {
   const { t } = useTranslation();
   const source = useOverlaySource(row);
   if ('missing' in source)
@@ -55,5 +58,12 @@ export default function OverlayImage({ row }: { row: BruiseRow }) {
         {t(MISSING_TEXT[source.missing])}
       </p>
     );
-  return <img className="overlay-img" src={source.src} alt={t('Bruise overlay of {{name}}', { name: row.filename })} />;
+  return (
+    <img
+      className="overlay-img"
+      data-overlay={corrected ? 'corrected' : 'model'}
+      src={source.src}
+      alt={t('Bruise overlay of {{name}}', { name: row.filename })}
+    />
+  );
 }

@@ -2,7 +2,8 @@
  * /viewphoto/result: one bruise result in detail; without imageData in state, back to the table. A
  * result of a stored run (`run_id`) whose photo the run kept has a "Correct" button that opens the
  * mask editor on it (issue 28); once corrected, the page shows the figures in force, marked corrected,
- * with the model's % beside them.
+ * with the model's % beside them, and the overlay of the corrected masks (drawn in the browser from
+ * the kept photo and its latest truth, in the model overlay's colours).
  */
 import { Fragment, useEffect, useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
@@ -18,6 +19,7 @@ import { useTranslation } from 'react-i18next';
 import { useFormat } from '#web/i18n/index.ts';
 import { apiJson } from '#web/api/client.ts';
 import type { RunItem, StoredRun } from '#web/lib/runs.ts';
+import { correctedOverlayUrl, itemBase } from '#web/lib/keptPhoto.ts';
 import MaskEditor from '../../results/MaskEditor/index.tsx';
 
 const FRUIT_COLUMNS = [
@@ -56,9 +58,33 @@ export default function ViewPhotoResult() {
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [runId, shown?.filename, reloads]);
+  // Corrected: the overlay of the latest truth (keyed by its version), drawn once it is read.
+  const truthBase = stored?.truth && runId ? itemBase(runId, stored.position) : null;
+  const truthKey = truthBase && `${truthBase}@${stored?.truth?.version}`;
+  const [corrected, setCorrected] = useState<{ key: string; src: string | null } | null>(null);
+  useEffect(() => {
+    if (!truthBase || !truthKey) return;
+    let cancelled = false;
+    correctedOverlayUrl(truthBase)
+      .catch((e: unknown) => {
+        console.error('Could not draw the corrected overlay', e);
+        return null;
+      })
+      .then((src) => !cancelled && setCorrected({ key: truthKey, src }));
+    return () => {
+      cancelled = true;
+    };
+  }, [truthBase, truthKey]);
   if (!shown) return <Navigate to="/showarea/accuracy" replace />;
-  // Corrected: the figures in force (the overlay stays the model's).
-  const imageData = stored?.truth ? { ...shown, ...(stored.result as Partial<typeof shown>) } : shown;
+  // Corrected: the figures in force, and their overlay once drawn (the model's until then).
+  const correctedSrc = corrected?.key === truthKey ? corrected.src : null;
+  const imageData = stored?.truth
+    ? {
+        ...shown,
+        ...(stored.result as Partial<typeof shown>),
+        ...(correctedSrc ? { overlay_img: correctedSrc } : {}),
+      }
+    : shown;
   const modelPercent = stored?.truth ? Number(stored.model_result?.bruise_percent) : null;
 
   const back = () => {
@@ -76,7 +102,7 @@ export default function ViewPhotoResult() {
         <h1>{t('Bruise Result')}</h1>
         <div className="result-grid">
           <div className="card">
-            <OverlayImage row={imageData} />
+            <OverlayImage row={imageData} corrected={Boolean(correctedSrc)} />
           </div>
           <div className="card">
             <dl className="facts" aria-label={t('Result')}>

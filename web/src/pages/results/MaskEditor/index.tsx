@@ -26,6 +26,7 @@ import { figuresOfMasks } from '@mango/plugin-bruise/corrected';
 import { apiFetch } from '#web/api/client.ts';
 import { useFormat } from '#web/i18n/index.ts';
 import { fruitGradeText } from '#web/lib/fruitGrade.ts';
+import { itemBase, loadKeptPhoto, rasterAt } from '#web/lib/keptPhoto.ts';
 import { growRegion, limitTo } from './regions.ts';
 import './mask-editor.css';
 
@@ -125,7 +126,7 @@ export default function MaskEditor({
 }) {
   const { t } = useTranslation();
   const fmt = useFormat();
-  const base = `/api-node/runs/${encodeURIComponent(runId)}/items/${item.position}`;
+  const base = itemBase(runId, item.position);
   const [photo, setPhoto] = useState<{ img: HTMLImageElement; work: RasterImage; w: number; h: number } | null>(null);
   const [masks, setMasks] = useState<Masks | null>(null);
   const [modelId, setModelId] = useState<string | null>(null);
@@ -153,22 +154,9 @@ export default function MaskEditor({
   useEffect(() => {
     let cancelled = false;
     (async () => {
-      const res = await apiFetch(`${base}/photo`);
-      if (!res.ok) throw new Error('photo not kept');
-      const url = URL.createObjectURL(await res.blob());
-      const img = new Image();
-      img.src = url;
-      await img.decode();
-      const w = img.naturalWidth;
-      const h = img.naturalHeight;
+      const { img, w, h } = await loadKeptPhoto(base);
       const size = fitSize(w, h, WORK_SIDE);
-      const canvas = document.createElement('canvas');
-      canvas.width = size.width;
-      canvas.height = size.height;
-      const ctx = canvas.getContext('2d')!;
-      ctx.drawImage(img, 0, 0, size.width, size.height);
-      const data = ctx.getImageData(0, 0, size.width, size.height).data;
-      const work: RasterImage = { width: size.width, height: size.height, data };
+      const work = rasterAt(img, size.width, size.height);
       let start = await apiFetch(`${base}/truth`);
       const fromTruth = start.status !== 404;
       if (!fromTruth) start = await apiFetch(`${base}/model-masks`);
