@@ -2,6 +2,8 @@
 import { basename } from 'node:path';
 import { expect } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
+import { encodeImage } from '@mango/core/node';
+import { bruisedPairScene } from '@mango/core/testing';
 import type { E2E } from './harness.ts';
 
 /** Scores `photo` on the Bruise page and opens its row's detail page, /viewphoto/result. */
@@ -37,4 +39,18 @@ export async function editorReady(page: Page) {
     .poll(() => editor.getByRole('button', { name: /^(Magic wand|ไม้กายสิทธิ์)$/ }).isEnabled(), { timeout: 60_000 })
     .toBe(true);
   return editor;
+}
+
+/** The scene of two fruit, one bruised (`bruisedPairScene`, 480 x 240), scored by the classical method through the API as `pair.png`: a stored run. */
+export async function scorePairViaApi(e2e: E2E, token: string) {
+  const fd = new FormData();
+  fd.append('images', new Blob([(await encodeImage(bruisedPairScene().image, 'png')) as BlobPart]), 'pair.png');
+  const res = await fetch(e2e.url('/api-py/python/bruise_detection/Classical'), {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}` },
+    body: fd,
+  });
+  expect(res.status).toBe(200);
+  const [item] = (await res.json()) as { run_id: string; bruise_percent: number; total_mango_pixels: number }[];
+  return item;
 }

@@ -12,7 +12,9 @@ const LATIN_ALLOWED = new Set(
     'Otsu Crofton Flusser-Suk scikit-image skimage rgb2hsv GMT+7 Lab Mango mangobruisetracker.org support ' +
     'OpenAPI Bearer API. ROC AUC CXS SenMango CLI GMT+ rgb hsv Frobenius png scheme://host[:port] https://shop.example.com Extra Class I II px cm² MB KB ' +
     // product names, and the identifiers a metadata pattern and CSV use (code, not prose: {name}, image, fruit_id)
-    'ColorChecker Classic Passport image name fruit SVG zip Student'
+    'ColorChecker Classic Passport image name fruit SVG zip Student ' +
+    // annotation formats and tools (the run page's annotations)
+    'COCO CVAT Label Studio'
   ).split(' '),
 );
 

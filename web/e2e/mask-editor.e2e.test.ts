@@ -9,9 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Papa from 'papaparse';
-import { encodeImage } from '@mango/core/node';
-import { bruisedPairScene } from '@mango/core/testing';
 import { signInViaApi, startE2E, type E2E } from './harness.ts';
+import { scorePairViaApi } from './editor-helpers.ts';
 
 const shots = process.env.MANGO_SCREENSHOTS ?? mkdtempSync(join(tmpdir(), 'mango-editor-shots-'));
 mkdirSync(shots, { recursive: true });
@@ -25,15 +24,7 @@ describe('the mask editor', () => {
   beforeAll(async () => {
     e2e = await startE2E();
     token = (await signInViaApi(e2e)).tokens.accessToken;
-    const fd = new FormData();
-    fd.append('images', new Blob([(await encodeImage(bruisedPairScene().image, 'png')) as BlobPart]), 'pair.png');
-    const res = await fetch(e2e.url('/api-py/python/bruise_detection/Classical'), {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${token}` },
-      body: fd,
-    });
-    expect(res.status).toBe(200);
-    const [item] = (await res.json()) as { run_id: string; bruise_percent: number; total_mango_pixels: number }[];
+    const item = await scorePairViaApi(e2e, token);
     runId = item.run_id;
     model = item;
     expect(model.bruise_percent).toBeGreaterThan(0);

@@ -53,3 +53,4 @@ export const TEST_DATABASES: ('sqlite' | 'postgres')[] = process.env.TEST_DATABA
 export * from './cluster.ts';
 export * from './accounts.ts';
 export * from './runs.ts';
+export * from './annotations.ts';

@@ -729,4 +729,12 @@ export const th: Record<string, string> = {
   'Loading the lesion probability...': 'กำลังโหลดความน่าจะเป็นของรอยช้ำ...',
   'This photo has no lesion probability': 'ภาพนี้ไม่มีความน่าจะเป็นของรอยช้ำ',
   'Correct the masks of this photo': 'แก้ไขมาสก์ของภาพนี้',
+  Annotations: 'คำอธิบายประกอบ (มาสก์ที่แก้ไข)',
+  'Download annotations (COCO)': 'ดาวน์โหลดคำอธิบายประกอบ (COCO)',
+  'Import annotations': 'นำเข้าคำอธิบายประกอบ',
+  'COCO JSON, CVAT zip (Segmentation mask 1.1) or Label Studio JSON; photos are matched by file name.':
+    'ไฟล์ COCO JSON, ไฟล์ zip ของ CVAT หรือ Label Studio JSON โดยจับคู่กับภาพตามชื่อไฟล์',
+  'Importing annotations...': 'กำลังนำเข้าคำอธิบายประกอบ...',
+  'Photos matched: {{n}}': 'ภาพที่จับคู่ได้: {{n}}',
+  'Not matched: {{n}}': 'จับคู่ไม่ได้: {{n}}',
 };

@@ -114,8 +114,47 @@ export async function fetchFullExport(runId: string): Promise<{ run: StoredRun; 
 export async function downloadExport(id: string, format: ExportFormat, threshold?: number): Promise<void> {
   const res = await apiFetch(exportUrl(id, format, threshold));
   if (!res.ok) throw new Error(format === 'zip-full' ? await refusal(res) : `Export failed (${res.status})`);
-  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? `run-${id}`;
+  await saveAnswer(res, `run-${id}`);
+}
+
+/** Saves an answer's body under the name the server gives it (Content-Disposition), else `fallback`. */
+async function saveAnswer(res: Response, fallback: string): Promise<void> {
+  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? fallback;
   downloadBlob(await res.blob(), name);
+}
+
+// ---- annotations (issue 28: GET/POST /api-node/runs/{id}/annotations) ------------------------------
+
+/** Where a run's corrected masks are exported (COCO) and annotation files imported. */
+export const annotationsUrl = (id: string) => `/api-node/runs/${encodeURIComponent(id)}/annotations`;
+
+/** Downloads the COCO file of a run's corrected photos; an error with the server's reason when refused. */
+export async function downloadAnnotations(id: string): Promise<void> {
+  const res = await apiFetch(`${annotationsUrl(id)}?format=coco`);
+  if (!res.ok) throw new Error(await refusal(res));
+  await saveAnswer(res, `run-${id}.coco.json`);
+}
+
+/** The answer of an import: the run's photos that got a new truth, and the file's entries that did not, with why. */
+export interface ImportedAnnotations {
+  source: string;
+  matched: { filename: string; position: number; version: number }[];
+  unmatched: { name: string; reason: string }[];
+}
+
+/** A zip (CVAT "Segmentation mask 1.1") by its name or type; anything else is sent as JSON (COCO, Label Studio). */
+export const annotationFileType = (file: { name: string; type: string }) =>
+  /\.zip$/i.test(file.name) || /zip/i.test(file.type) ? 'application/zip' : 'application/json';
+
+/** Imports an annotation file onto a run's photos; an error with the server's reason when refused. */
+export async function importAnnotations(id: string, file: File): Promise<ImportedAnnotations> {
+  const res = await apiFetch(annotationsUrl(id), {
+    method: 'POST',
+    headers: { 'Content-Type': annotationFileType(file) },
+    body: file,
+  });
+  if (!res.ok) throw new Error(await refusal(res));
+  return (await res.json()) as ImportedAnnotations;
 }
 
 /** The bruise figures of a run's items (an analysis has none). */

@@ -7,10 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import JSZip from 'jszip';
-import { createImage, decodeCocoRle, encodeCocoRle, exportStems, type CocoRle } from '@mango/core';
+import { decodeCocoRle, encodeCocoRle, exportStems, type CocoRle } from '@mango/core';
 import { decodeImage, encodeImage } from '@mango/core/node';
 import { bruisedPairScene, fruitScene } from '@mango/core/testing';
-import { startTestServer, TEST_DATABASES, type TestServer } from '../../testing/index.ts';
+import { cvatZip, startTestServer, TEST_DATABASES, type TestServer } from '../../testing/index.ts';
 import { client, signUp, type SignedIn } from '../../testing/accounts.ts';
 
 interface Coco {
@@ -164,20 +164,11 @@ describe.each(TEST_DATABASES)('a run photo truth as COCO, CVAT and Label Studio 
 
   it('imports a CVAT "Segmentation mask 1.1" zip by file stem; a mask file of no photo is unmatched', async () => {
     const runId = await scoredRun();
-    const classes = createImage(W, H, [0, 0, 0, 255]);
-    for (let i = 0; i < W * H; i++) {
-      const rgb = BRUISE[i] ? [250, 50, 83] : FRUIT[i] ? [51, 221, 255] : null;
-      if (rgb) classes.data.set(rgb, i * 4);
-    }
-    const zip = new JSZip();
-    zip.file(
-      'labelmap.txt',
-      '# label:color_rgb:parts:actions\nbackground:0,0,0::\nfruit:51,221,255::\nbruise:250,50,83::\n',
-    );
-    zip.file('SegmentationClass/pair scene.png', await encodeImage(classes, 'png'));
-    zip.file('SegmentationClass/nowhere.png', await encodeImage(createImage(8, 8, [0, 0, 0, 255]), 'png'));
-    zip.file('ImageSets/Segmentation/default.txt', 'pair scene\nnowhere\n');
-    const bytes = await zip.generateAsync({ type: 'uint8array' });
+    const empty = new Uint8Array(8 * 8);
+    const bytes = await cvatZip([
+      { stem: 'pair scene', width: W, height: H, fruit: FRUIT, bruise: BRUISE },
+      { stem: 'nowhere', width: 8, height: 8, fruit: empty, bruise: empty },
+    ]);
 
     const res = await post(runId, bytes as BlobPart as Blob, 'application/zip');
     expect(res.status).toBe(200);

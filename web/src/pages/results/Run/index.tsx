@@ -1,7 +1,8 @@
 /**
  * /results/:id: one stored run. Summary statistics with a threshold the user sets, a histogram of
  * bruise % over the photos (recharts), the plots by metadata (plots/RunPlots.tsx), the per-photo table expandable per fruit, the photos beside
- * their overlays, exports (tables, results JSON, zip, the HTML report) and delete.
+ * their overlays, exports (tables, results JSON, zip, the HTML report), the corrected masks' annotations
+ * (download as COCO, import COCO, CVAT or Label Studio: Annotations.tsx) and delete.
  */
 import { Fragment, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
@@ -35,6 +36,7 @@ import { useFormat } from '#web/i18n/index.ts';
 import { fruitGradeText } from '#web/lib/fruitGrade.ts';
 import RunPlots from '../plots/RunPlots.tsx';
 import Rescore from './Rescore.tsx';
+import Annotations from './Annotations.tsx';
 import { DEFAULT_REPORT_THRESHOLD } from '@mango/plugin-bruise/report';
 
 const PHOTO_COLUMNS = [
@@ -244,6 +246,8 @@ export default function Run() {
         </div>
 
         {bruise && <Rescore run={run} onChange={() => setReloads((n) => n + 1)} />}
+
+        {bruise && <Annotations runId={run.id} onImported={() => setReloads((n) => n + 1)} />}
 
         {bruise && (
           <>
