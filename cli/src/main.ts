@@ -12,6 +12,7 @@ import { reportCommand } from './commands/report.ts';
 import { workerCommand } from './commands/worker.ts';
 import { modelsCommand } from './commands/models.ts';
 import { trainCommand } from './commands/train.ts';
+import { rescoreCommand } from './commands/rescore.ts';
 import { VERSION } from './version.ts';
 
 export { VERSION };
@@ -34,6 +35,7 @@ export function buildProgram(): Command {
   workerCommand(program);
   modelsCommand(program);
   trainCommand(program);
+  rescoreCommand(program);
   return program;
 }
 

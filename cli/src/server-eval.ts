@@ -9,7 +9,7 @@
 import { decodeCocoRle, type CocoRle } from '@mango/core';
 import { decodeImage } from '@mango/core/node';
 import { openTruthInput, scorePixelImage, summarisePixelSet, type BruiseEvaluation } from '@mango/plugin-bruise/eval';
-import { answerError } from './server-job.ts';
+import { answerError, serverBase } from './server-job.ts';
 import { UsageError } from './util.ts';
 
 interface RunItem {
@@ -27,8 +27,7 @@ export async function evaluateRunOnServer(o: { server: string; apiKey: string; r
   photos: number;
 }> {
   const start = performance.now();
-  const base = o.server.replace(/\/$/, '');
-  if (!/^https?:\/\//.test(base)) throw new UsageError(`--server must be an http(s) URL (got ${o.server})`);
+  const base = serverBase(o.server);
   const get = async (path: string, what: string) => {
     const res = await fetch(`${base}/api-node/runs/${encodeURIComponent(o.runId)}${path}`, {
       headers: { Authorization: `Bearer ${o.apiKey}` },

@@ -32,13 +32,58 @@ export async function answerError(res: Response): Promise<string> {
   }
 }
 
+/** The key for `--server`: `--api-key`, else MANGO_API_KEY; a usage error without either. */
+export function serverApiKey(flag: string | undefined): string {
+  const key = flag || process.env.MANGO_API_KEY;
+  if (!key) throw new UsageError('--server needs --api-key KEY (or MANGO_API_KEY)');
+  return key;
+}
+
+/** The server's base URL without its trailing slash; a usage error when it is no http(s) URL. */
+export function serverBase(server: string): string {
+  const base = server.replace(/\/$/, '');
+  if (!/^https?:\/\//.test(base)) throw new UsageError(`--server must be an http(s) URL (got ${server})`);
+  return base;
+}
+
+/**
+ * Follows batch job `id` on the server to its end (its Server-Sent Events): a progress bar on a
+ * terminal when there is more than one photo (its total as the job counts them), else a line on
+ * stderr at each tenth.
+ */
+export async function followServerJob(base: string, id: string, apiKey: string, total: number): Promise<JobProgress> {
+  const bar =
+    process.stderr.isTTY && total > 1
+      ? new SingleBar(
+          { format: ' {bar} {value}/{total} photos | failed {failed}', stream: process.stderr },
+          Presets.shades_classic,
+        )
+      : null;
+  bar?.start(total, 0, { failed: 0 });
+  let lastTenth = -1;
+  const show = (p: JobProgress) => {
+    const n = p.done + p.failed;
+    if (bar) {
+      if (p.total > 0 && p.total !== bar.getTotal()) bar.setTotal(p.total);
+      return bar.update(n, { failed: p.failed });
+    }
+    const tenth = Math.floor((10 * n) / Math.max(1, p.total));
+    if (tenth !== lastTenth) console.error(`job ${id}: ${n}/${p.total} (${p.failed} failed)`);
+    lastTenth = tenth;
+  };
+  try {
+    return await followJob(base, id, apiKey, show);
+  } finally {
+    bar?.stop();
+  }
+}
+
 /** Runs the files as a bruise job on the server; answers its results file and the failed photos. */
 export async function bruiseOnServer(
   files: InputFile[],
   o: ServerJobOptions,
 ): Promise<{ file: ResultsFile; failed: { filename: string; error: string }[]; runId: string }> {
-  const base = o.server.replace(/\/$/, '');
-  if (!/^https?:\/\//.test(base)) throw new UsageError(`--server must be an http(s) URL (got ${o.server})`);
+  const base = serverBase(o.server);
   const auth = { Authorization: `Bearer ${o.apiKey}` };
   const form = new FormData();
   form.append('operation', 'bruise');
@@ -52,28 +97,7 @@ export async function bruiseOnServer(
   for (const w of warnings ?? []) console.error(`warning: ${w}`);
   console.error(`job ${id}: ${files.length} photo(s) sent to ${base}`);
 
-  const bar =
-    process.stderr.isTTY && files.length > 1
-      ? new SingleBar(
-          { format: ' {bar} {value}/{total} photos | failed {failed}', stream: process.stderr },
-          Presets.shades_classic,
-        )
-      : null;
-  bar?.start(files.length, 0, { failed: 0 });
-  let lastTenth = -1;
-  const show = (p: JobProgress) => {
-    const n = p.done + p.failed;
-    if (bar) return bar.update(n, { failed: p.failed });
-    const tenth = Math.floor((10 * n) / Math.max(1, p.total));
-    if (tenth !== lastTenth) console.error(`job ${id}: ${n}/${p.total} (${p.failed} failed)`);
-    lastTenth = tenth;
-  };
-  let end: JobProgress;
-  try {
-    end = await followJob(base, id, o.apiKey, show);
-  } finally {
-    bar?.stop();
-  }
+  const end = await followServerJob(base, id, o.apiKey, files.length);
   if (end.state !== 'done' || !end.run_id) throw new Error(`job ${id} ended ${end.state}`);
 
   const exported = await fetch(`${base}/api-node/runs/${end.run_id}/export?format=json`, { headers: auth });

@@ -10,6 +10,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MODELS_DIR, readManifest } from '@mango/models';
+import { addOneViewBruiseModel } from '@mango/server/testing';
 import { signInViaApi, startE2E, type E2E } from './harness.ts';
 
 const shipped = readManifest(MODELS_DIR).models.find((m) => m.task === 'bruise-segmentation')!;
@@ -48,15 +49,7 @@ describe('re-scoring a run with another model', () => {
     // One model on the server: nothing to re-score with.
     expect(await page.getByTestId('rescore-control').count()).toBe(0);
 
-    await e2e.server.ctx.jobs.models.add({
-      id: copy,
-      entry: { ...shipped, tta: ['identity'] },
-      file: new Uint8Array(readFileSync(join(MODELS_DIR, shipped.file))),
-      base_id: shipped.id,
-      card: null,
-      evaluation: null,
-      created_by: 'test',
-    });
+    await addOneViewBruiseModel(e2e.server, copy);
     await page.reload();
     const control = page.getByTestId('rescore-control');
     await control.waitFor({ timeout: 30_000 });

@@ -23,7 +23,7 @@ import { addGradeOptions, readGradeFlags, reportLot, type GradeFlags } from '../
 import { failuresByPath, runBatch, summarise } from '../batch.ts';
 import { addSchemaOptions, readSchemaOptions, type FlagHelp } from '../schemaOptions.ts';
 import { parseOrExit, UsageError } from '../util.ts';
-import { bruiseOnServer } from '../server-job.ts';
+import { bruiseOnServer, serverApiKey } from '../server-job.ts';
 import { addMetaOptions, loadMeta, type MetaFlags } from '../meta.ts';
 import { bruiseFiguresOf, fruitTableCsv, imageTableCsv, type ImageRow } from '@mango/plugin-bruise/tables';
 
@@ -289,8 +289,7 @@ async function bruiseViaServer(
   o: BruiseFlags,
   withMeta: boolean,
 ): Promise<number> {
-  const apiKey = o.apiKey || process.env.MANGO_API_KEY;
-  if (!apiKey) throw new UsageError('--server needs --api-key KEY (or MANGO_API_KEY)');
+  const apiKey = serverApiKey(o.apiKey);
   if (o.overlays || o.masks || o.exportCoco || o.grades || o.lot) {
     throw new UsageError('--overlays, --masks, --export-coco, --grades and --lot work with a local run only');
   }
@@ -355,8 +354,7 @@ export function evalCommand(program: Command) {
       }) => {
         if (o.run !== undefined || o.server !== undefined) {
           if (!o.run || !o.server) throw new UsageError('--run ID and --server URL go together');
-          const apiKey = o.apiKey || process.env.MANGO_API_KEY;
-          if (!apiKey) throw new UsageError('--server needs --api-key KEY (or MANGO_API_KEY)');
+          const apiKey = serverApiKey(o.apiKey);
           const { evaluateRunOnServer } = await import('../server-eval.ts');
           const { formatBruiseEvaluation } = await import('@mango/plugin-bruise/eval');
           const r = await evaluateRunOnServer({ server: o.server, apiKey, runId: o.run });

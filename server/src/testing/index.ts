@@ -54,3 +54,4 @@ export * from './cluster.ts';
 export * from './accounts.ts';
 export * from './runs.ts';
 export * from './annotations.ts';
+export * from './models.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compareRuns, shortSha } from './rescore.ts';
-import type { StoredRun } from './runs.ts';
+import type { StoredRun } from '@mango/core/results';
+import { compareRuns, shortSha } from './compare.ts';
 
 type Item = StoredRun['items'][number];
 
