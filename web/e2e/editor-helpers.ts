@@ -41,16 +41,25 @@ export async function editorReady(page: Page) {
   return editor;
 }
 
-/** The scene of two fruit, one bruised (`bruisedPairScene`, 480 x 240), scored by the classical method through the API as `pair.png`: a stored run. */
-export async function scorePairViaApi(e2e: E2E, token: string) {
+/**
+ * The scene of two fruit, one bruised (`bruisedPairScene`, 480 x 240), scored by the classical method
+ * through the API as `pair.png` with the form `fields` (grades, px_per_cm, ...): a stored run.
+ */
+export async function scorePairViaApi(e2e: E2E, token: string, fields: Record<string, string> = {}) {
   const fd = new FormData();
   fd.append('images', new Blob([(await encodeImage(bruisedPairScene().image, 'png')) as BlobPart]), 'pair.png');
+  for (const [name, value] of Object.entries(fields)) fd.append(name, value);
   const res = await fetch(e2e.url('/api-py/python/bruise_detection/Classical'), {
     method: 'POST',
     headers: { Authorization: `Bearer ${token}` },
     body: fd,
   });
   expect(res.status).toBe(200);
-  const [item] = (await res.json()) as { run_id: string; bruise_percent: number; total_mango_pixels: number }[];
+  const [item] = (await res.json()) as {
+    run_id: string;
+    bruise_percent: number;
+    total_mango_pixels: number;
+    fruits: { bruise_percent: number; grade?: string }[];
+  }[];
   return item;
 }

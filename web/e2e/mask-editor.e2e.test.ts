@@ -9,8 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Papa from 'papaparse';
+import { LAB_GRADE_RULES } from '@mango/core/testing';
 import { signInViaApi, startE2E, type E2E } from './harness.ts';
-import { scorePairViaApi } from './editor-helpers.ts';
+import { scorePairViaApi, stageAt } from './editor-helpers.ts';
 
 const shots = process.env.MANGO_SCREENSHOTS ?? mkdtempSync(join(tmpdir(), 'mango-editor-shots-'));
 mkdirSync(shots, { recursive: true });
@@ -109,4 +110,24 @@ describe('the mask editor', () => {
     await expect.poll(() => page.getByTestId('editor-bruise-percent').textContent(), { timeout: 30_000 }).toBe(percent);
     await page.screenshot({ path: join(shots, 'editor-after-th.png') });
   }, 180_000);
+
+  it("grades the live figures with the run's own grade set (a lab's rules, not a preset)", async () => {
+    const { page } = e2e;
+    const item = await scorePairViaApi(e2e, token, { grades: JSON.stringify(LAB_GRADE_RULES) });
+    // the left fruit's lesion is over 8 % of it, the right fruit has none
+    expect(item.fruits.map((f) => f.grade)).toEqual(['Juice', 'Premium']);
+    // (the test before ends in Thai)
+    await page.evaluate(() => localStorage.setItem('language', 'en'));
+    await page.goto(e2e.url(`/results/${item.run_id}`));
+    await page.getByRole('button', { name: 'Correct', exact: true }).click();
+    const editor = page.getByTestId('mask-editor');
+    const grades = () => editor.getByTestId('editor-fruit-grade').allTextContents();
+    await expect.poll(grades, { timeout: 30_000 }).toEqual(['Juice', 'Premium']);
+    // The left lesion deleted whole: graded Premium at once, by the lab's rules.
+    await editor.getByRole('button', { name: 'Delete region' }).click();
+    const at = await stageAt(editor);
+    await page.mouse.click(at({ x: 100, y: 110 }).x, at({ x: 100, y: 110 }).y);
+    await expect.poll(grades).toEqual(['Premium', 'Premium']);
+    await editor.getByRole('button', { name: 'Close' }).click();
+  }, 120_000);
 });

@@ -207,3 +207,19 @@ export function lesionScene(r: number, seed = 1) {
 }
 
 export * from './colour-card.ts';
+
+/**
+ * A lab's own grade rules (not a preset) for tests, on bruise % (no scale needed): Premium up to 2 %,
+ * Standard up to 8 %, over that the reject grade Juice.
+ */
+export const LAB_GRADE_RULES = {
+  schema: 'mango-bruise-tracker/grades/1',
+  id: 'lab-strict',
+  name: 'Lab strict',
+  measure: 'bruise_percent',
+  grades: [
+    { id: 'Premium', accepted: true, max: 2 },
+    { id: 'Standard', accepted: true, max: 8 },
+  ],
+  reject: 'Juice',
+} as const;

@@ -3,27 +3,18 @@
  * a rules object), applied to each fruit after the analysis; a stored run keeps a thumbnail of the
  * photo and of its overlay; its summary is the mean and the largest bruise % of the scored photos.
  */
-import { z } from 'zod';
 import { defineRuns } from '@mango/core';
-import { GRADE_PRESETS, GradeRules, gradeResult, type FruitWeights } from '@mango/core/grades';
+import { gradeResult, type FruitWeights } from '@mango/core/grades';
 import { isBruiseFigures, type ResultsFile } from '@mango/core/results';
 import { BRUISE_FILE_SUFFIXES, BruiseOptions } from './schema.ts';
 import { correctedResult } from './corrected.ts';
+import { GradesOption, gradeRulesOf } from './grade-option.ts';
 import { bruiseAnnotations } from './annotations.ts';
 import { BRUISE_TABLE_COLUMNS, fruitTableCsv, imageTableCsv } from './tables.ts';
 import { reportWithPlots } from './report.ts';
 
-/** A preset's id (core/src/grades) or the rules themselves. */
-export const GradesOption = z
-  .union([z.enum(Object.keys(GRADE_PRESETS) as [string, ...string[]]), GradeRules])
-  .describe(`grade rules applied to each fruit: ${Object.keys(GRADE_PRESETS).join(' or ')}, or a rules object`);
-
 /** The options of a bruise run: the plugin's, strict, and the grades. */
 export const BruiseRunOptions = BruiseOptions.extend({ grades: GradesOption.optional() }).strict();
-
-/** The rules of a run's `grades` option. */
-export const gradeRulesOf = (grades: z.output<typeof GradesOption>): GradeRules =>
-  typeof grades === 'string' ? GRADE_PRESETS[grades] : grades;
 
 /** The results that are bruise figures (a failed photo's item holds its error instead). */
 const scored = (results: readonly Record<string, unknown>[]) =>

@@ -41,6 +41,7 @@ export default function ViewPhotoResult() {
   const runId = shown?.run_id ?? null;
   // The stored run's item of this photo (by file name): whether its photo was kept, its truth.
   const [stored, setStored] = useState<RunItem | null | undefined>(runId ? undefined : null);
+  const [runOptions, setRunOptions] = useState<Record<string, unknown> | undefined>(undefined);
   const [editing, setEditing] = useState(false);
   const [reloads, setReloads] = useState(0);
   useEffect(() => {
@@ -52,6 +53,7 @@ export default function ViewPhotoResult() {
       const match =
         same.find((i) => (i.model_result ?? i.result).bruise_percent === shown.bruise_percent) ?? same[0] ?? null;
       setStored(match);
+      if (r.ok) setRunOptions(r.data.options);
     });
     return () => {
       cancelled = true;
@@ -202,6 +204,7 @@ export default function ViewPhotoResult() {
           <MaskEditor
             runId={runId}
             item={stored}
+            runOptions={runOptions}
             onSaved={() => setReloads((n) => n + 1)}
             onClose={() => setEditing(false)}
           />

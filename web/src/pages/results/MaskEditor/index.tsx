@@ -21,13 +21,13 @@ import {
   type CocoRle,
   type RasterImage,
 } from '@mango/core';
-import { GRADE_PRESETS, gradeResult } from '@mango/core/grades';
 import { figuresOfMasks } from '@mango/plugin-bruise/corrected';
 import { apiFetch } from '#web/api/client.ts';
 import { useFormat } from '#web/i18n/index.ts';
 import { fruitGradeText } from '#web/lib/fruitGrade.ts';
 import { itemBase, loadKeptPhoto, rasterAt } from '#web/lib/keptPhoto.ts';
 import { growRegion, limitTo } from './regions.ts';
+import { editorGradeRules, liveFruitRows } from './grades.ts';
 import './mask-editor.css';
 
 /** The long side of the copy the masks are edited on (counts are upsampled to the photo exactly). */
@@ -116,11 +116,14 @@ export interface EditorItem {
 export default function MaskEditor({
   runId,
   item,
+  runOptions,
   onSaved,
   onClose,
 }: {
   runId: string;
   item: EditorItem;
+  /** the run's stored options: its `grades` (a preset or a lab's own rules) grade the live figures */
+  runOptions?: Record<string, unknown>;
   onSaved: () => void;
   onClose: () => void;
 }) {
@@ -224,14 +227,10 @@ export default function MaskEditor({
     for (let i = 0; i < m.length; i++) m[i] = fruitLabels.labels[i] === selected ? 1 : 0;
     return m;
   }, [fruitLabels, selected]);
-  const rules = typeof item.result.grades === 'string' ? GRADE_PRESETS[item.result.grades] : undefined;
+  // The run's own grade set (a preset or a lab's rules, from its options), applied live.
+  const rules = useMemo(() => editorGradeRules(item.result, runOptions), [item.result, runOptions]);
   const fruitRows = useMemo(
-    () =>
-      figures
-        ? rules
-          ? gradeResult({ filename: item.filename, fruits: figures.fruits }, rules).fruits
-          : figures.fruits
-        : [],
+    () => (figures ? liveFruitRows(item.filename, figures.fruits, rules) : []),
     [figures, rules, item.filename],
   );
   const canvases = useMemo(

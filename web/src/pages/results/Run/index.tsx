@@ -535,6 +535,7 @@ export default function Run() {
                 key={editing}
                 runId={run.id}
                 item={run.items.find((i) => i.position === editing)!}
+                runOptions={run.options}
                 onSaved={() => setReloads((n) => n + 1)}
                 onClose={() => setEditing(null)}
               />
