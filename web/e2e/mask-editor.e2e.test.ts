@@ -119,6 +119,11 @@ describe('the mask editor', () => {
     // (the test before ends in Thai)
     await page.evaluate(() => localStorage.setItem('language', 'en'));
     await page.goto(e2e.url(`/results/${item.run_id}`));
+    // The run's lot summary counts the fruit per grade of the lab's rules, in their order.
+    const lot = page.getByTestId('run-lot').locator('tbody tr');
+    await expect
+      .poll(() => lot.allInnerTexts(), { timeout: 30_000 })
+      .toEqual(['Premium\t1\tyes', 'Standard\t0\tyes', 'Juice\t1\tno']);
     await page.getByRole('button', { name: 'Correct', exact: true }).click();
     const editor = page.getByTestId('mask-editor');
     const grades = () => editor.getByTestId('editor-fruit-grade').allTextContents();

@@ -9,6 +9,7 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { histogramBins, isBruiseFigures, summaryStats } from '@mango/core/results';
 import { GRADE_PRESETS, lotSummary } from '@mango/core/grades';
+import { runGradeRules } from '@mango/plugin-bruise/grade-option';
 import Layout from '#web/components/Layout.tsx';
 import ConfirmDialog from '#web/components/ConfirmDialog.tsx';
 import TableHead, { metaHeadColumns } from '#web/components/TableHead.tsx';
@@ -128,7 +129,7 @@ export default function Run() {
   const flagged = useMemo(() => photos.filter((p) => (p.figures.quality?.flags.length ?? 0) > 0), [photos]);
   const stats = useMemo(() => summaryStats(percents, threshold), [percents, threshold]);
   const bins = useMemo(() => histogramBins(percents), [percents]);
-  // The lot summary of a graded run (the rules' own order when they are a preset).
+  // The lot summary of a graded run (in the order of its rules).
   // The photos' experiment metadata, one column per name (none when no photo has any).
   const metaNames = useMemo(() => (run ? metaColumnsOf(run.items) : []), [run]);
   // A feature analysis per fruit: its items' per-fruit rows (each item's result with its metadata).
@@ -142,8 +143,9 @@ export default function Run() {
   const lot = useMemo(() => {
     const items = photos.map((p) => p.figures);
     const id = items.find((f) => f.grades)?.grades;
-    return id ? lotSummary(items, GRADE_PRESETS[id]) : null;
-  }, [photos]);
+    // the rules' own order: the run's grade set (a preset or a lab's rules, its options), else the preset named
+    return id ? lotSummary(items, runGradeRules(run?.options) ?? GRADE_PRESETS[id]) : null;
+  }, [photos, run?.options]);
 
   if (error) {
     return (
