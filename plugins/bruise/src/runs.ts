@@ -12,6 +12,7 @@ import { correctedResult } from './corrected.ts';
 import { bruiseAnnotations } from './annotations.ts';
 import { BRUISE_TABLE_COLUMNS, fruitTableCsv, imageTableCsv } from './tables.ts';
 import { reportWithPlots } from './report.ts';
+import { BRUISE_PLOTS } from './plots.ts';
 
 /** A preset's id (core/src/grades) or the rules themselves. */
 export const GradesOption = z
@@ -87,5 +88,6 @@ export const bruiseRuns = defineRuns({
     images: (results) => imageTableCsv(imageRows(results), undefined, { corrections: true }),
   },
   columns: BRUISE_TABLE_COLUMNS,
+  plots: BRUISE_PLOTS,
   report: (file, options) => reportWithPlots(file as ResultsFile, options),
 });
