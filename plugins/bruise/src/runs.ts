@@ -5,13 +5,14 @@
  */
 import { z } from 'zod';
 import { defineRuns } from '@mango/core';
-import { GRADE_PRESETS, GradeRules, gradeResult, type FruitWeights } from '@mango/core/grades';
 import { isBruiseFigures, type ResultsFile } from '@mango/core/results';
 import { BRUISE_FILE_SUFFIXES, BruiseOptions } from './schema.ts';
 import { correctedResult } from './corrected.ts';
 import { bruiseAnnotations } from './annotations.ts';
 import { BRUISE_TABLE_COLUMNS, fruitTableCsv, imageTableCsv } from './tables.ts';
 import { reportWithPlots } from './report.ts';
+import { BRUISE_PLOTS } from './plots.ts';
+import { bruiseGrading, GRADE_PRESETS, GradeRules, gradeResult, type FruitWeights } from './grades/index.ts';
 
 /** A preset's id (core/src/grades) or the rules themselves. */
 export const GradesOption = z
@@ -87,5 +88,7 @@ export const bruiseRuns = defineRuns({
     images: (results) => imageTableCsv(imageRows(results), undefined, { corrections: true }),
   },
   columns: BRUISE_TABLE_COLUMNS,
+  grading: bruiseGrading,
+  plots: BRUISE_PLOTS,
   report: (file, options) => reportWithPlots(file as ResultsFile, options),
 });

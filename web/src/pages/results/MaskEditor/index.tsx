@@ -21,7 +21,7 @@ import {
   type CocoRle,
   type RasterImage,
 } from '@mango/core';
-import { GRADE_PRESETS, gradeResult } from '@mango/core/grades';
+import { GRADE_PRESETS, gradeResult } from '@mango/plugin-bruise/grades';
 import { figuresOfMasks } from '@mango/plugin-bruise/corrected';
 import { apiFetch } from '#web/api/client.ts';
 import { useFormat } from '#web/i18n/index.ts';
