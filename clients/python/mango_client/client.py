@@ -327,6 +327,7 @@ class MangoClient:
         self,
         photos: Iterable[PathLike],
         method: str = "auto",
+        *,
         meta: Optional[str] = None,
         meta_csv: Optional[PathLike] = None,
         **options: Any,
@@ -340,6 +341,7 @@ class MangoClient:
         document (``px_per_cm=42``, ``reference_mm=25``, ``grades="codex-mango"``, ``keep_going=True``,
         ``colour_card="off"``, ``card_kind="passport"``, ``strict_quality=True``, ``require_scale=True``);
         with ``keep_going=True`` a photo that cannot be scored is an item ``{filename, error, code}``.
+        Everything after ``method`` is a keyword (``bruise(paths, "classical", 42)`` is a TypeError).
         """
         route = {"auto": "DeepLearning", "classical": "Classical"}.get(method)
         if route is None:
@@ -353,6 +355,7 @@ class MangoClient:
         self,
         photos: Iterable[PathLike],
         features: Sequence[str],
+        *,
         meta: Optional[str] = None,
         meta_csv: Optional[PathLike] = None,
         **options: Any,
@@ -360,7 +363,8 @@ class MangoClient:
         """Feature values of each photo (/api-py/python/analyze): ``features`` ids such as ``["rgb", "area"]``.
 
         ``options``: any other field of the route by its wire name (``isolate=True``, ``per_fruit=True``,
-        ``px_per_cm=20``); with ``per_fruit`` each item has ``fruits``, one entry per fruit.
+        ``px_per_cm=20``); with ``per_fruit`` each item has ``fruits``, one entry per fruit. Options and
+        ``meta`` are keywords only.
         """
         path = "/api-py/python/analyze"
         fields = self._option_fields(path, {"features": list(features), **options})
