@@ -3,7 +3,8 @@
 Environment: MANGO_URL, MANGO_EMAIL, MANGO_PASSWORD (a registered user), MANGO_API_KEY (their server
 key) and MANGO_PHOTOS, a folder holding cv-keitt_day01_trt-wax_fruit5.png, cv-keitt_day04_trt-wax_fruit5.png
 (each with two fruit, one bruised), IMG_0001.png (a name the pattern does not match) and meta.csv
-(image,tray). The server's MAX_QUEUED_PHOTOS_PER_USER is 4 (python.test.ts) for the Retry-After test.
+(image,tray); MANGO_CARD_PHOTO (optional, set when ../shared was there): a dev photo with a ColorChecker
+Classic drawn into it (36 px patch pitch) under a 3500 K light. The server's MAX_QUEUED_PHOTOS_PER_USER is 4 (python.test.ts) for the Retry-After test.
 Run: python -m unittest discover -s clients/python/tests -v
 """
 
@@ -26,6 +27,7 @@ PHOTOS = os.environ.get("MANGO_PHOTOS", "")
 DAY1 = "cv-keitt_day01_trt-wax_fruit5.png"
 DAY4 = "cv-keitt_day04_trt-wax_fruit5.png"
 ODD = "IMG_0001.png"
+CARD = os.environ.get("MANGO_CARD_PHOTO", "")
 
 
 def photo(name):
@@ -329,6 +331,31 @@ class ClientTest(unittest.TestCase):
         self.assertEqual(refused.exception.status, 429)
         self.assertLess(time.monotonic() - started, 5)
         self.assertEqual(self.user.wait_job(third["id"], poll_seconds=0.2, timeout=120)["state"], "done")
+
+    @unittest.skipUnless(CARD and os.path.exists(CARD), "MANGO_CARD_PHOTO is not set: ../shared is absent")
+    def test_colour_card_options_and_a_job(self):
+        classic = self.key_client.bruise([CARD], method="classical")[0]
+        self.assertTrue(classic["colour_card"]["found"])
+        self.assertGreaterEqual(classic["colour_card"]["patches"], 18)
+        self.assertLess(classic["colour_card"]["delta_e_after"]["median"], 2)
+        self.assertEqual(classic["scale_source"], "colour-card")
+        passport = self.key_client.bruise([CARD], method="classical", card_kind="passport")[0]
+        self.assertEqual(passport["scale_source"], "colour-card")
+        # the same patches read as the half-size card: px/cm times the ratio of the pitches (45.65 / 15 mm)
+        self.assertAlmostEqual(passport["px_per_cm"] / classic["px_per_cm"] / (45.65 / 15.0), 1, delta=2e-4)
+        off = self.key_client.bruise([CARD], method="classical", colour_card="off")[0]
+        self.assertNotIn("colour_card", off)
+        self.assertEqual(off["scale_status"], "none")
+        job = self.key_client.submit_job(
+            [CARD], options={"method": "classical"}, colour_card="auto", card_kind="passport"
+        )
+        end = self.key_client.wait_job(job["id"], poll_seconds=0.2, timeout=120)
+        self.assertEqual(end["state"], "done")
+        run = self.key_client.run(end["run_id"])
+        self.assertEqual(run["options"]["cardKind"], "passport")
+        result = run["items"][0]["result"]
+        self.assertTrue(result["colour_card"]["found"])
+        self.assertEqual(result["px_per_cm"], passport["px_per_cm"])
 
 
 class RetryAfterTest(unittest.TestCase):
