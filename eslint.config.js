@@ -76,6 +76,23 @@ export default tseslint.config(
     rules: { 'mango/no-plugin-ids': 'error' },
   },
   {
+    // Nor do they name a plugin's result fields (issue 24): plots, grades, tables and reports read
+    // the fields a plugin declares. The job runner neither. Left: core/src/schemas/index.ts, the
+    // HTTP contracts of product-spec.md section 7, which still define the bruise result's shape.
+    files: [
+      'core/src/**/*.{ts,tsx}',
+      'runner/src/**/*.ts',
+      'server/src/runs/**/*.ts',
+      'server/src/jobs/**/*.ts',
+      'server/src/routes/api-node/runs.ts',
+      'server/src/routes/api-node/jobs.ts',
+      'server/src/routes/api-node/job-zip.ts',
+    ],
+    ignores: ['**/*.test.ts', 'core/src/testing/**', 'core/src/schemas/index.ts'],
+    plugins: { mango },
+    rules: { 'mango/no-plugin-fields': 'error' },
+  },
+  {
     files: ['web/**/*.{ts,tsx}', 'widget/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },

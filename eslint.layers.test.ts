@@ -84,3 +84,53 @@ describe('core and the server run, job and export code name no plugin (mango/no-
     ).toEqual([]);
   });
 });
+
+describe("core and the server run, job and export code name no plugin's result field (mango/no-plugin-fields)", () => {
+  const named = async (path: string, code: string) => {
+    const [result] = await eslint.lintText(code, { filePath: path });
+    return result.messages.filter((m) => m.ruleId === 'mango/no-plugin-fields').map((m) => m.message);
+  };
+  it('fires on a field as a property, a type member, a string and a template piece', async () => {
+    for (const [code, field] of [
+      ['export const f = (r: { bruise_percent: number }) => r.bruise_percent;\n', 'bruise_percent'],
+      ["export const key = 'lesion_area';\n", 'lesion_area'],
+      ['export interface F {\n  fruit_pixels?: number;\n}\n', 'fruit_pixels'],
+      ['export const k = (u: string) => `${u}bruise_area_cm2`;\n', 'bruise_area_cm2'],
+      ["export const g = (r: Record<string, number>) => r['area_cm2'];\n", 'area_cm2'],
+    ]) {
+      for (const path of ['core/src/plots.ts', 'core/src/grades/index.ts', 'runner/src/x.ts', 'server/src/runs/x.ts']) {
+        const messages = await named(path, code);
+        expect(messages.length, `${path}: ${code}`).toBeGreaterThan(0);
+        expect(messages[0]).toContain(`'${field}' is a plugin's result field`);
+      }
+    }
+  });
+  it("leaves the plugins, tests, core's test helpers and the HTTP contracts alone, and generic names pass", async () => {
+    const code = 'export const f = (r: { bruise_percent: number }) => r.bruise_percent;\n';
+    for (const path of [
+      'plugins/bruise/src/plots.ts',
+      'core/src/plots.test.ts',
+      'core/src/testing/x.ts',
+      'core/src/schemas/index.ts',
+      'server/src/routes/api-py/x.ts',
+    ])
+      expect(await named(path, code), path).toEqual([]);
+    expect(
+      await named('core/src/plots.ts', 'export const f = (r: { value: number; fruits: [] }) => r.value;\n'),
+    ).toEqual([]);
+  });
+  it('lists every result field the bruise plugin declares for its plots and grades', async () => {
+    const { PLUGIN_FIELDS } = await import('./tools/eslint/no-plugin-ids.js');
+    const { BRUISE_PLOTS } = await import('@mango/plugin-bruise/plots');
+    const { BRUISE_GRADE_FIELDS } = await import('@mango/plugin-bruise/grades');
+    const declared = [
+      BRUISE_PLOTS.value,
+      ...(BRUISE_PLOTS.requires ?? []),
+      ...[BRUISE_PLOTS.x, BRUISE_PLOTS.y].flatMap((a) => [a.name, a.px, a.cm2]),
+      ...Object.keys(BRUISE_GRADE_FIELDS.measures),
+      BRUISE_GRADE_FIELDS.areaCm2,
+    ].filter((f) => f !== 'pixels');
+    expect(declared.length).toBe(10);
+    expect(PLUGIN_FIELDS).toEqual(expect.arrayContaining(declared));
+  });
+});

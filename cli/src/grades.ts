@@ -14,7 +14,7 @@ import {
   weightKey,
   type FruitWeights,
   type GradeRules,
-} from '@mango/core/grades';
+} from '@mango/plugin-bruise/grades';
 import { MangoError } from '@mango/core';
 import { readCsv } from '@mango/core/node';
 import { UsageError } from './util.ts';

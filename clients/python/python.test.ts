@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { encodeImage } from '@mango/core/node';
-import { bruisedPairScene } from '@mango/core/testing';
+import { applyLightCast, bruisedPairScene, renderPhotographedCard } from '@mango/core/testing';
+import { SHARED_MISSING, loadImageFile, sharedDir } from '@mango/core/testing/node';
 import { client, serverApiKey, signUp, startTestServer, type TestServer } from '@mango/server/testing';
 
 const run = promisify(execFile);
@@ -30,6 +31,12 @@ function pythonReady(): string | null {
 }
 const missing = pythonReady();
 if (missing) console.warn(`clients/python: skipped, ${missing}`);
+
+/** A real dev photo for the colour-card test (a ColorChecker is drawn into it), when ../shared is there. */
+const shared = sharedDir();
+const cardSource = shared && join(shared, 'data/bruise-dev/synthetic_composites/images/syn_mangodc_3-Center_2.jpg');
+const haveCard = !!cardSource && existsSync(cardSource);
+if (!missing && !haveCard) console.warn(`clients/python: the colour-card test is ${SHARED_MISSING}`);
 
 describe.skipIf(missing !== null)('Python client against a real server', () => {
   let server: TestServer;
@@ -48,7 +55,8 @@ describe.skipIf(missing !== null)('Python client against a real server', () => {
     const made = run(PYTHON, ['-m', 'venv', '--system-site-packages', venv]).then(() =>
       run(join(venv, 'bin', 'pip'), ['install', '--no-build-isolation', '--no-index', '--quiet', source]),
     );
-    server = await startTestServer({ workerThreads: 1 });
+    // a small queue cap: the client's Retry-After test fills it with one job
+    server = await startTestServer({ workerThreads: 1, maxQueuedPhotosPerUser: 4 });
     const api = client(server);
     const user = await signUp(api, 'Python Lab');
     const photos = join(dir, 'photos');
@@ -56,6 +64,13 @@ describe.skipIf(missing !== null)('Python client against a real server', () => {
     const png = await encodeImage(bruisedPairScene().image, 'png');
     for (const name of ['cv-keitt_day01_trt-wax_fruit5.png', 'cv-keitt_day04_trt-wax_fruit5.png', 'IMG_0001.png'])
       writeFileSync(join(photos, name), png);
+    if (haveCard) {
+      // the card as the CLI's and the server's colour-card tests draw it (36 px patch pitch), under 3500 K
+      const pose = { x: 1340, y: 1130, pitchPx: 36, angleDeg: 160, tiltX: 0.03 };
+      const card = applyLightCast(renderPhotographedCard(await loadImageFile(cardSource), pose), 3500, 0);
+      // beside the photos folder, which the example scores whole
+      writeFileSync(join(dir, 'card.png'), await encodeImage(card, 'png'));
+    }
     writeFileSync(
       join(photos, 'meta.csv'),
       'image,tray\ncv-keitt_day01_trt-wax_fruit5.png,T1\ncv-keitt_day04_trt-wax_fruit5.png,T2\n',
@@ -67,6 +82,7 @@ describe.skipIf(missing !== null)('Python client against a real server', () => {
       MANGO_PASSWORD: user.password,
       MANGO_API_KEY: await serverApiKey(api, user.accessToken),
       MANGO_PHOTOS: photos,
+      ...(haveCard ? { MANGO_CARD_PHOTO: join(dir, 'card.png') } : {}),
       PYTHONDONTWRITEBYTECODE: '1',
     };
     await made;
@@ -77,16 +93,18 @@ describe.skipIf(missing !== null)('Python client against a real server', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('installs with pip and passes its unittest suite (sign-in, API key, bruise, analyze, jobs, runs, exports, meta)', async () => {
+  it('installs with pip and passes its unittest suite (sign-in, API key, any option by its wire name, keep_going, per_fruit, jobs, runs, exports at full resolution, annotations, re-score, Retry-After, colour card, meta)', async () => {
     const tests = join(import.meta.dirname, 'tests');
     // the installed package, not the sources: the tests run from outside the source folder
     const r = await run(venvPython, ['-m', 'unittest', 'discover', '-s', tests, '-v'], { env, cwd: dir }).catch(
       (e: { stdout: string; stderr: string }) => e,
     );
     const out = `${r.stdout}\n${r.stderr}`;
-    expect(out, out).toMatch(/Ran 5 tests/);
-    expect(out, out).toMatch(/\nOK\n/);
-    expect(out).not.toMatch(/skipped/);
+    expect(out, out).toMatch(/Ran 13 tests/);
+    if (haveCard) {
+      expect(out, out).toMatch(/\nOK\n/);
+      expect(out).not.toMatch(/skipped/);
+    } else expect(out, out).toMatch(/\nOK \(skipped=1\)\n/);
   }, 180_000);
 
   it('runs its example: a job with a name pattern, then each fruit_id over the days and a pandas table', async () => {

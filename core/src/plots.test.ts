@@ -1,150 +1,116 @@
+/**
+ * core/src/plots.ts knows no plugin (issue 24): it plots whatever result fields a declaration names,
+ * with the declaration's words. Here a made-up kind of result (leaves with spots) that no plugin has;
+ * the bruise plugin's own plots are tested beside its declaration (plugins/bruise/src/plots.test.ts).
+ */
 import { describe, expect, it } from 'vitest';
 import {
   groupChart,
-  groupStats,
-  NO_GROUP,
   plotData,
   runCharts,
   scatterChart,
-  timeChart,
   timeSeries,
+  type PlotFields,
   type PlotSource,
 } from './plots.ts';
 import { chartSvg } from './plots-render.ts';
 
-/** A scored photo as a stored run keeps it: its bruise % and fruit (with cm² when `scaled`). */
-function photo(
-  name: string,
-  percent: number,
-  meta: Record<string, string | null> | undefined,
-  scaled = false,
-): PlotSource {
-  const pixels = 10_000 + Math.round(percent * 37);
-  const bruise = Math.round((pixels * percent) / 100);
-  return {
+const SPOTS: PlotFields = {
+  value: 'spot_share',
+  requires: ['leaf_count'],
+  objects: 'leaves',
+  x: { name: 'leaf_size', px: 'leaf_px', cm2: 'leaf_cm2', title: { px: 'leaf (px)', cm2: 'leaf (cm²)' } },
+  y: { name: 'spot_size', px: 'spot_px', cm2: 'spot_cm2', title: { px: 'spots (px)', cm2: 'spots (cm²)' } },
+  text: {
+    byColumn: 'Spot share by {{column}}',
+    allPhotos: 'Spot share of the photos',
+    axis: 'spot share',
+    boxDescription: 'Spot share of {{n}} photos in {{groups}} groups by {{column}}.',
+    groupOne: '{{group}}: {{n}} photo, {{mean}}.',
+    groupInterval: '{{group}}: {{n}} photos, {{mean}} ({{low}}-{{high}}).',
+    value: 'Share',
+    mean: 'Mean share',
+    timePerObject: 'Share over {{time}} per leaf',
+    timePerGroup: 'Mean share over {{time}} per group',
+    timeDescription: 'Share against {{time}}: {{lines}} lines ({{by}}), {{points}} points.',
+    scatter: 'Spots against leaf',
+    scatterDescription: '{{n}} leaves: {{y}} against {{x}}.',
+    object: 'Leaf',
+  },
+};
+
+/** A photo's spot share and its leaves (areas in cm² too when `scaled`). */
+const photo = (name: string, share: number, meta: Record<string, string>, leaves: [number, number][], scaled = false) =>
+  ({
     filename: name,
     meta,
     result: {
-      filename: name,
-      total_mango_pixels: pixels,
-      bruise_percent: percent,
-      fruits: [
-        {
-          pixels,
-          bruise_pixels: bruise,
-          bruise_percent: percent,
-          ...(scaled ? { area_cm2: pixels / 400, bruise_area_cm2: bruise / 400 } : {}),
-        },
-      ],
+      spot_share: share,
+      leaf_count: leaves.length,
+      leaves: leaves.map(([leaf, spot]) => ({
+        leaf_px: leaf,
+        spot_px: spot,
+        ...(scaled ? { leaf_cm2: leaf / 100, spot_cm2: spot / 100 } : {}),
+      })),
     },
-  };
-}
+  }) satisfies PlotSource;
 
-const trial: PlotSource[] = [
-  photo('a1.jpg', 2, { treatment: 'hot', day: '0', fruit_id: 'f1' }),
-  photo('a2.jpg', 6, { treatment: 'hot', day: '3', fruit_id: 'f1' }),
-  photo('b1.jpg', 1, { treatment: 'cold', day: '0', fruit_id: 'f2' }),
-  photo('b2.jpg', 4, { treatment: 'cold', day: '3', fruit_id: 'f2' }),
-  photo('b3.jpg', 7, { treatment: 'cold', day: '10', fruit_id: 'f2' }),
-  photo('c1.jpg', 3, { treatment: null, day: '3', fruit_id: 'f3' }),
-  { filename: 'bad.jpg', result: { filename: 'bad.jpg', error: 'not an image' }, meta: { treatment: 'hot' } },
+const sources: PlotSource[] = [
+  photo('a.jpg', 2, { site: 'north', day: '1' }, [[900, 18]]),
+  photo('b.jpg', 8, { site: 'north', day: '2' }, [
+    [1000, 80],
+    [500, 40],
+  ]),
+  photo('c.jpg', 5, { site: 'south', day: '1' }, [[700, 35]]),
+  // the same value without the required key: another kind of result, not plotted
+  { filename: 'other.jpg', result: { spot_share: 50, leaves: [{ leaf_px: 1, spot_px: 1 }] } },
+  { filename: 'failed.jpg', result: { error: 'not an image' } },
 ];
 
-describe('plotData and groupStats', () => {
-  it('reads the scored photos, their metadata columns and the time column; failed photos are left out', () => {
-    const data = plotData(trial);
-    expect(data.photos.map((p) => p.image)).toEqual(['a1.jpg', 'a2.jpg', 'b1.jpg', 'b2.jpg', 'b3.jpg', 'c1.jpg']);
-    expect(data.columns).toEqual(['treatment', 'day', 'fruit_id']);
-    expect(data.time).toBe('day');
+describe('plots by a declaration', () => {
+  it('reads the declared value and object areas; results without the required keys are left out', () => {
+    const data = plotData(sources, SPOTS);
+    expect(data.photos.map((p) => [p.image, p.value])).toEqual([
+      ['a.jpg', 2],
+      ['b.jpg', 8],
+      ['c.jpg', 5],
+    ]);
+    expect(data.fruits.map((f) => [f.image, f.fruit, f.x, f.y])).toEqual([
+      ['a.jpg', 1, 900, 18],
+      ['b.jpg', 1, 1000, 80],
+      ['b.jpg', 2, 500, 40],
+      ['c.jpg', 1, 700, 35],
+    ]);
     expect(data.unit).toBe('px');
-    expect(data.fruits[1]).toMatchObject({ image: 'a2.jpg', fruit: 1, fruit_area: 10_222, lesion_area: 613 });
-  });
-
-  it('groups by a column, a missing value in "(none)", with n, mean and the t interval', () => {
-    const stats = groupStats(plotData(trial).photos, 'treatment');
-    expect(stats.map((s) => [s.group, s.n, s.mean])).toEqual([
-      ['cold', 3, 4],
-      ['hot', 2, 4],
-      [NO_GROUP, 1, 3],
-    ]);
-    // cold: 1, 4, 7: sd 3, half-width t(0.975, 2) * 3 / sqrt(3)
-    expect(stats[0].ci_high! - 4).toBeCloseTo((4.302653 * 3) / Math.sqrt(3), 5);
-    expect(stats[2].ci_low).toBeNull();
-  });
-
-  it("reads a stored item's metadata from its result when the item has none of its own", () => {
-    const stored = trial.slice(0, 2).map(({ meta, result, filename }) => ({ filename, result: { ...result, meta } }));
-    expect(plotData(stored).photos.map((p) => p.meta.treatment)).toEqual(['hot', 'hot']);
-    const odd = [{ filename: 'x.jpg', result: { ...trial[0].result, meta: { day: 3 } } }];
-    expect(plotData(odd).columns).toEqual([]);
-  });
-
-  it('uses cm² only when every fruit has a scale', () => {
-    const scaled = plotData([photo('s1.jpg', 5, {}, true), photo('s2.jpg', 1, {}, true)]);
-    expect(scaled.unit).toBe('cm²');
-    expect(scaled.fruits[0].fruit_area).toBeCloseTo(10_185 / 400, 9);
-    expect(plotData([photo('s1.jpg', 5, {}, true), photo('s2.jpg', 1, {})]).unit).toBe('px');
-  });
-});
-
-describe('timeSeries', () => {
-  it('follows each fruit_id over numeric days, in day order', () => {
-    const { by, points } = timeSeries(plotData(trial), 'treatment');
-    expect(by).toBe('fruit_id');
+    expect(data.time).toBe('day');
+    const scaled = plotData([photo('s.jpg', 1, {}, [[250, 50]], true)], SPOTS);
+    expect([scaled.unit, scaled.fruits[0].x, scaled.fruits[0].y]).toEqual(['cm²', 2.5, 0.5]);
+    // per group per day: north's day 2 is b.jpg alone
+    const { points } = timeSeries(data, 'site');
     expect(points.map((p) => [p.series, p.time, p.mean])).toEqual([
-      ['f1', '0', 2],
-      ['f1', '3', 6],
-      ['f2', '0', 1],
-      ['f2', '3', 4],
-      ['f2', '10', 7],
-      ['f3', '3', 3],
+      ['north', '1', 2],
+      ['north', '2', 8],
+      ['south', '1', 5],
     ]);
   });
 
-  it('without fruit_id, draws the mean of each group per day', () => {
-    const noIds = trial.map((s) => ({
-      ...s,
-      meta: { treatment: s.meta?.treatment ?? null, day: s.meta?.day ?? null },
-    }));
-    const { by, points } = timeSeries(plotData(noIds), 'treatment');
-    expect(by).toBe('group');
-    const day3 = points.filter((p) => p.time === '3').map((p) => [p.series, p.n, p.mean]);
-    expect(day3).toEqual([
-      ['cold', 1, 4],
-      ['hot', 1, 6],
-      [NO_GROUP, 1, 3],
-    ]);
-  });
-
-  it('has no time chart without a day or date column', () => {
-    expect(timeChart(plotData([photo('x.jpg', 1, { treatment: 'a' })]), 'treatment')).toBeNull();
-  });
-});
-
-describe('charts drawn to SVG without a DOM', () => {
-  it('the box plot carries its title, axis titles, each group with its n, and the description', async () => {
-    const data = plotData(trial);
-    const chart = groupChart(data, 'treatment');
-    expect(chart.description).toContain('cold: n = 3, mean 4.00 %');
-    const svg = await chartSvg(chart);
-    expect(svg).toContain('Bruise % by treatment');
-    expect(svg).toContain('bruise % of the fruit area');
-    for (const label of ['cold (n = 3)', 'hot (n = 2)', '(none) (n = 1)']) expect(svg).toContain(label);
-    expect(svg).toMatch(/^<svg role="img" aria-labelledby="groups-title" aria-describedby="groups-desc"/);
-    expect(svg).toContain('<desc id="groups-desc">Box plot of bruise % of 6 photos in 3 groups by treatment.');
-    // the interval of a 2-photo group reaches below 0: the axis still starts at 0
-    expect(svg).toContain('linear scale with values from 0 to');
-    expect(svg).not.toMatch(/<script|href="http/);
-  });
-
-  it('the scatter says its unit on both axes; every chart of a run renders', async () => {
-    const scaled = plotData([photo('s1.jpg', 5, { day: '1' }, true), photo('s2.jpg', 1, { day: '2' }, true)]);
-    const svg = await chartSvg(scatterChart(scaled, null));
-    expect(svg).toContain('fruit area (cm²)');
-    expect(svg).toContain('lesion area (cm²)');
-    expect(await chartSvg(scatterChart(plotData(trial), null))).toContain('fruit area (pixels)');
-    const charts = runCharts(plotData(trial), 'treatment');
-    expect(charts.map((c) => c.id)).toEqual(['groups', 'time', 'scatter']);
-    for (const c of charts) expect(await chartSvg(c)).toContain(`<title id="${c.id}-title">${c.title}</title>`);
+  it("the charts' data fields and words are the declaration's; none of another plugin's", async () => {
+    const data = plotData(sources, SPOTS);
+    const groups = groupChart(data, 'site');
+    const layers = (groups.spec as { layer: { encoding: { y: { field: string } } }[] }).layer;
+    expect(layers[0].encoding.y.field).toBe('spot_share');
+    expect(groups.title).toBe('Spot share by site');
+    expect(groups.description).toBe(
+      'Spot share of 3 photos in 2 groups by site. north: 2 photos, 5.00 (-33.12-43.12). south: 1 photo, 5.00.',
+    );
+    const scatter = scatterChart(data, null);
+    const encoding = (scatter.spec as { encoding: { x: { field: string }; y: { field: string } } }).encoding;
+    expect([encoding.x.field, encoding.y.field]).toEqual(['leaf_size', 'spot_size']);
+    expect(scatter.description).toBe('4 leaves: spots (px) against leaf (px).');
+    for (const chart of runCharts(data, 'site')) {
+      const svg = await chartSvg(chart);
+      expect(svg).toContain(`<title id="${chart.id}-title">${chart.title}</title>`);
+      expect(svg).not.toMatch(/bruise|lesion|fruit area/i);
+    }
   });
 });

@@ -1,10 +1,13 @@
 /**
- * The plots of a run (issue 27): bruise % by a metadata column (box plot with every photo's point,
- * n per group, the mean with its 95 % interval), bruise % over time (per fruit_id, or per group)
- * when a `day` or `date` column exists, and lesion area against fruit area. One place makes their
- * data and their Vega-Lite specs: the run page, the compare page and the HTML report draw the same
- * specs (the web app in the browser, the report to SVG through `plots-render.ts`). The statistics
- * are `statistics.ts`'s. Browser-safe, and no chart library at run time here (only its types).
+ * The plots of a run (issue 27): a photo's figure by a metadata column (box plot with every photo's
+ * point, n per group, the mean with its 95 % interval), the figure over time (per fruit_id, or per
+ * group) when a `day` or `date` column exists, and one area of each object against another. One place
+ * makes their data and their Vega-Lite specs: the run page, the compare page and the HTML report draw
+ * the same specs (the web app in the browser, the report to SVG through `plots-render.ts`). The
+ * statistics are `statistics.ts`'s. Browser-safe, and no chart library at run time here (only its types).
+ *
+ * Which result fields are plotted, and the charts' words, are the plugin's (issue 24): it declares
+ * them as `PlotFields` with its runs (`RunDeclaration.plots`, core/src/runs.ts); this file names none.
  */
 import type { TopLevelSpec } from 'vega-lite';
 import { describeGroup, type GroupSummary } from './statistics.ts';
@@ -16,6 +19,71 @@ export const FRUIT_ID = 'fruit_id';
 /** The column names (any case) that place a photo in time, in the order one is chosen. */
 export const TIME_COLUMNS = ['day', 'date'] as const;
 
+/** One area of each plotted object (an axis of the scatter): in pixels, or in cm² when the photos had a scale. */
+export interface PlotArea {
+  /** its field name in the chart's data (and so in the chart's accessible descriptions) */
+  name: string;
+  /** the object's key of the area in pixels */
+  px: string;
+  /** the object's key of the area in cm² */
+  cm2: string;
+  /** the axis title in pixels and in cm² (English; the reader's language through `PlotText`) */
+  title: { px: string; cm2: string };
+}
+
+/**
+ * The charts' words (English, `{{name}}` for values; the reader's language through `PlotText`, so a
+ * web app translates each by its English text). What a value and its mean are called is the plugin's.
+ */
+export interface PlotTexts {
+  /** the box plot's title by a column: `{{column}}` */
+  byColumn: string;
+  /** the box plot's title of all photos as one group */
+  allPhotos: string;
+  /** the value axis */
+  axis: string;
+  /** the box plot's description: `{{n}}` photos, `{{groups}}`, `{{column}}` */
+  boxDescription: string;
+  /** one group of one photo: `{{group}}`, `{{n}}`, `{{mean}}` */
+  groupOne: string;
+  /** one group with its interval: `{{group}}`, `{{n}}`, `{{mean}}`, `{{low}}`, `{{high}}` */
+  groupInterval: string;
+  /** a photo's value in a tooltip */
+  value: string;
+  /** a mean of values in a tooltip */
+  mean: string;
+  /** the time chart's title per object (fruit_id): `{{time}}` */
+  timePerObject: string;
+  /** the time chart's title per group: `{{time}}` */
+  timePerGroup: string;
+  /** the time chart's description: `{{time}}`, `{{lines}}`, `{{by}}`, `{{points}}` */
+  timeDescription: string;
+  /** the scatter's title */
+  scatter: string;
+  /** the scatter's description: `{{n}}` objects, `{{x}}`, `{{y}}` (the axis titles) */
+  scatterDescription: string;
+  /** an object's number in a tooltip */
+  object: string;
+}
+
+/**
+ * What a plugin's results are plotted by (RunDeclaration.plots): the per-photo figure, the list of
+ * objects in a result and the two areas of each that the scatter draws, and the charts' words.
+ */
+export interface PlotFields {
+  /** the result's key of the per-photo figure (box plot and time series; also its field name in the charts' data) */
+  value: string;
+  /** keys a result must also have to be plotted (a result of another kind may share `value`) */
+  requires?: readonly string[];
+  /** the result's key of its list of objects (one scatter point each, numbered from 1) */
+  objects: string;
+  /** the scatter's x axis (an object's area) */
+  x: PlotArea;
+  /** the scatter's y axis (a part of that area) */
+  y: PlotArea;
+  text: PlotTexts;
+}
+
 /** What the plots read of a stored run's item or a results file's photo. */
 export interface PlotSource {
   filename: string;
@@ -25,23 +93,28 @@ export interface PlotSource {
 
 export interface PlotPhoto {
   image: string;
-  bruise_percent: number;
+  /** the declared per-photo figure (`PlotFields.value`) */
+  value: number;
   meta: Record<string, string | null>;
 }
 
 export interface PlotFruit {
   image: string;
-  /** the fruit's number within its photo, from 1 */
+  /** the object's number within its photo, from 1 */
   fruit: number;
-  fruit_area: number;
-  lesion_area: number;
+  /** its `PlotFields.x` area */
+  x: number;
+  /** its `PlotFields.y` area */
+  y: number;
   meta: Record<string, string | null>;
 }
 
-/** cm² when every fruit has its areas in cm² (the photos had a scale), else pixels. */
+/** cm² when every object has its areas in cm² (the photos had a scale), else pixels. */
 export type AreaUnit = 'cm²' | 'px';
 
 export interface PlotData {
+  /** what was plotted, and the charts' words */
+  fields: PlotFields;
   photos: PlotPhoto[];
   fruits: PlotFruit[];
   unit: AreaUnit;
@@ -51,13 +124,6 @@ export interface PlotData {
   time: string | null;
 }
 
-interface FruitFigures {
-  pixels?: unknown;
-  bruise_pixels?: unknown;
-  area_cm2?: unknown;
-  bruise_area_cm2?: unknown;
-}
-
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const isMeta = (v: unknown): v is Record<string, string | null> =>
   Boolean(v) &&
@@ -65,34 +131,38 @@ const isMeta = (v: unknown): v is Record<string, string | null> =>
   !Array.isArray(v) &&
   Object.values(v as object).every((x) => x === null || typeof x === 'string');
 
-/** The plots' data of scored photos; photos without bruise figures (failed, another kind) are left out. */
-export function plotData(sources: readonly PlotSource[]): PlotData {
+/**
+ * The plots' data of scored photos by the plugin's `fields`; photos without its figures (failed,
+ * another kind) are left out.
+ */
+export function plotData(sources: readonly PlotSource[], fields: PlotFields): PlotData {
   const photos: PlotPhoto[] = [];
   const fruits: (PlotFruit & { cm2: [number, number] | null })[] = [];
   const columns: string[] = [];
+  const { x, y } = fields;
   for (const s of sources) {
     const r = s.result;
-    if (!isNumber(r.bruise_percent) || !('total_mango_pixels' in r)) continue;
+    const value = r[fields.value];
+    if (!isNumber(value) || !(fields.requires ?? []).every((k) => k in r)) continue;
     // a stored item's metadata: on the item, or in its result (where the run store keeps them)
     const meta = { ...(s.meta ?? (isMeta(r.meta) ? r.meta : {})) };
     for (const k of Object.keys(meta)) if (!columns.includes(k)) columns.push(k);
-    photos.push({ image: s.filename, bruise_percent: r.bruise_percent, meta });
-    const list = Array.isArray(r.fruits) ? (r.fruits as FruitFigures[]) : [];
+    photos.push({ image: s.filename, value, meta });
+    const list = Array.isArray(r[fields.objects]) ? (r[fields.objects] as Record<string, unknown>[]) : [];
     list.forEach((f, i) => {
-      if (!isNumber(f.pixels) || !isNumber(f.bruise_pixels)) return;
-      const cm2: [number, number] | null =
-        isNumber(f.area_cm2) && isNumber(f.bruise_area_cm2) ? [f.area_cm2, f.bruise_area_cm2] : null;
-      fruits.push({ image: s.filename, fruit: i + 1, fruit_area: f.pixels, lesion_area: f.bruise_pixels, meta, cm2 });
+      const [px, py, cx, cy] = [f[x.px], f[y.px], f[x.cm2], f[y.cm2]];
+      if (!isNumber(px) || !isNumber(py)) return;
+      const cm2: [number, number] | null = isNumber(cx) && isNumber(cy) ? [cx, cy] : null;
+      fruits.push({ image: s.filename, fruit: i + 1, x: px, y: py, meta, cm2 });
     });
   }
   const unit: AreaUnit = fruits.length > 0 && fruits.every((f) => f.cm2) ? 'cm²' : 'px';
   const lower = columns.map((c) => c.toLowerCase());
   const timeAt = TIME_COLUMNS.map((t) => lower.indexOf(t)).find((i) => i >= 0);
   return {
+    fields,
     photos,
-    fruits: fruits.map(({ cm2, ...f }) =>
-      unit === 'cm²' && cm2 ? { ...f, fruit_area: cm2[0], lesion_area: cm2[1] } : f,
-    ),
+    fruits: fruits.map(({ cm2, ...f }) => (unit === 'cm²' && cm2 ? { ...f, x: cm2[0], y: cm2[1] } : f)),
     unit,
     columns,
     time: timeAt === undefined ? null : columns[timeAt],
@@ -118,12 +188,12 @@ export interface GroupStats extends GroupSummary {
   group: string;
 }
 
-/** Each group's bruise % described (n, mean and its 95 % interval, quartiles), in natural order. */
+/** Each group's values described (n, mean and its 95 % interval, quartiles), in natural order. */
 export function groupStats(photos: readonly PlotPhoto[], column: string | null): GroupStats[] {
   const groups = new Map<string, number[]>();
   for (const p of photos) {
     const g = groupOf(p.meta, column);
-    groups.set(g, [...(groups.get(g) ?? []), p.bruise_percent]);
+    groups.set(g, [...(groups.get(g) ?? []), p.value]);
   }
   return [...groups.keys()].sort(compareGroups).map((group) => ({ group, ...describeGroup(groups.get(group)!) }));
 }
@@ -155,7 +225,7 @@ export interface SeriesPoint {
 }
 
 /**
- * Bruise % over time: with a `fruit_id` column one line per fruit (the mean of its photos at each
+ * The value over time: with a `fruit_id` column one line per fruit (the mean of its photos at each
  * time), else one line per group of `column` (all photos as one line without one) with each time's
  * mean and 95 % interval. Photos with no time value are left out.
  */
@@ -174,7 +244,7 @@ export function timeSeries(data: PlotData, column: string | null): { by: 'fruit_
     if (fruitId && series === NO_GROUP) continue;
     const key = JSON.stringify([series, t]);
     const cell = cells.get(key) ?? { series, group, time: t, values: [] };
-    cell.values.push(p.bruise_percent);
+    cell.values.push(p.value);
     cells.set(key, cell);
   }
   const orderOf = (t: string) => (kind === 'quantitative' ? Number(t) : kind === 'temporal' ? Date.parse(t) : null);
@@ -215,7 +285,7 @@ export interface ChartOptions {
   height?: number;
   /** a title line before the chart's own (the compare page's run) */
   subtitle?: string;
-  /** the top of the bruise % axis (the compare page gives every run the same); else from the data */
+  /** the top of the value axis (the compare page gives every run the same); else from the data */
   yMax?: number;
 }
 
@@ -238,10 +308,8 @@ const CONFIG = {
 
 const fix = (v: number | null, d = 2) => (v === null ? '–' : v.toFixed(d));
 
-const areaText = (text: PlotText, unit: AreaUnit) => ({
-  fruit: unit === 'cm²' ? text('fruit area (cm²)') : text('fruit area (pixels)'),
-  lesion: unit === 'cm²' ? text('lesion area (cm²)') : text('lesion area (pixels)'),
-});
+const areaTitle = (text: PlotText, area: PlotArea, unit: AreaUnit) =>
+  text(unit === 'cm²' ? area.title.cm2 : area.title.px);
 
 /** What every chart's spec starts with: its title (and subtitle), description, size (the options' or the chart's own) and the look. */
 function specHead(title: string, description: string, options: ChartOptions, size: { width: number; height: number }) {
@@ -256,12 +324,14 @@ function specHead(title: string, description: string, options: ChartOptions, siz
 }
 
 /**
- * Bruise % by `column` (every photo in one group without a column): a box per group (quartiles,
+ * The value by `column` (every photo in one group without a column): a box per group (quartiles,
  * whiskers to 1.5 IQR), every photo as a point, each group's mean with its 95 % interval, and each
  * group's n under its name.
  */
 export function groupChart(data: PlotData, column: string | null, options: ChartOptions = {}): Chart {
   const text = options.text ?? englishText;
+  const words = data.fields.text;
+  const field = data.fields.value;
   const stats = groupStats(data.photos, column);
   const name = (g: GroupStats) => (!column ? text('all photos') : g.group === NO_GROUP ? text(NO_GROUP) : g.group);
   const label = (g: GroupStats) => `${name(g)} (n = ${g.n})`;
@@ -269,7 +339,7 @@ export function groupChart(data: PlotData, column: string | null, options: Chart
   const order = stats.map(label);
   const values = data.photos.map((p, i) => ({
     group: labelOf.get(groupOf(p.meta, column))!,
-    bruise_percent: p.bruise_percent,
+    [field]: p.value,
     image: p.image,
     // a fixed spread of the points across the box (not random: the same chart every time)
     jitter: ((i * 0.618034) % 1) - 0.5,
@@ -281,11 +351,11 @@ export function groupChart(data: PlotData, column: string | null, options: Chart
     ci_high: g.ci_high ?? g.mean,
     n: g.n,
   }));
-  const title = column ? text('Bruise % by {{column}}', { column }) : text('Bruise % of the photos');
-  const yTitle = text('bruise % of the fruit area');
+  const title = column ? text(words.byColumn, { column }) : text(words.allPhotos);
+  const yTitle = text(words.axis);
   const xTitle = column ?? text('all photos');
   const description =
-    text('Box plot of bruise % of {{n}} photos in {{groups}} groups by {{column}}.', {
+    text(words.boxDescription, {
       n: data.photos.length,
       groups: stats.length,
       column: xTitle,
@@ -294,12 +364,12 @@ export function groupChart(data: PlotData, column: string | null, options: Chart
     stats
       .map((g) =>
         g.ci_low === null
-          ? text('{{group}}: n = {{n}}, mean {{mean}} % (no interval from one photo).', {
+          ? text(words.groupOne, {
               group: name(g),
               n: g.n,
               mean: fix(g.mean),
             })
-          : text('{{group}}: n = {{n}}, mean {{mean}} %, 95 % interval {{low}} to {{high}} %.', {
+          : text(words.groupInterval, {
               group: name(g),
               n: g.n,
               mean: fix(g.mean),
@@ -324,9 +394,9 @@ export function groupChart(data: PlotData, column: string | null, options: Chart
         mark: { type: 'boxplot', extent: 1.5, outliers: false, size: 36, opacity: 0.45, color: ORANGE },
         encoding: {
           x,
-          // bruise % is never below 0: an interval reaching under it is drawn to the axis (its value is in the table)
+          // the value is never below 0: an interval reaching under it is drawn to the axis (its value is in the table)
           y: {
-            field: 'bruise_percent',
+            field,
             type: 'quantitative',
             title: yTitle,
             scale: { domainMin: 0, clamp: true, ...(options.yMax === undefined ? {} : { domainMax: options.yMax }) },
@@ -345,10 +415,10 @@ export function groupChart(data: PlotData, column: string | null, options: Chart
         },
         encoding: {
           x,
-          y: { field: 'bruise_percent', type: 'quantitative' },
+          y: { field, type: 'quantitative' },
           tooltip: [
             { field: 'image', title: text('Photo') },
-            { field: 'bruise_percent', title: text('Bruise %'), format: '.2f' },
+            { field, title: text(words.value), format: '.2f' },
           ],
         },
       },
@@ -366,7 +436,7 @@ export function groupChart(data: PlotData, column: string | null, options: Chart
           tooltip: [
             { field: 'group', title: xTitle },
             { field: 'n', title: 'n' },
-            { field: 'mean', title: text('Mean bruise %'), format: '.2f' },
+            { field: 'mean', title: text(words.mean), format: '.2f' },
             { field: 'ci_low', title: text('95 % interval from'), format: '.2f' },
             { field: 'ci_high', title: text('95 % interval to'), format: '.2f' },
           ],
@@ -377,20 +447,19 @@ export function groupChart(data: PlotData, column: string | null, options: Chart
   return { id: 'groups', title, description, spec };
 }
 
-/** Bruise % over the time column, per fruit_id or per group (null when the run has no day or date column). */
+/** The value over the time column, per fruit_id or per group (null when the run has no day or date column). */
 export function timeChart(data: PlotData, column: string | null, options: ChartOptions = {}): Chart | null {
   if (!data.time) return null;
   const text = options.text ?? englishText;
+  const words = data.fields.text;
   const { by, points } = timeSeries(data, column);
   if (points.length === 0) return null;
   const kind = timeKind(data.photos, data.time);
   const seriesTitle = by === 'fruit_id' ? FRUIT_ID : column && column !== data.time ? column : text('all photos');
   const title =
-    by === 'fruit_id'
-      ? text('Bruise % over {{time}}, per fruit', { time: data.time })
-      : text('Mean bruise % over {{time}}, per group', { time: data.time });
+    by === 'fruit_id' ? text(words.timePerObject, { time: data.time }) : text(words.timePerGroup, { time: data.time });
   const lines = new Set(points.map((p) => p.series)).size;
-  const description = text('Line chart of bruise % against {{time}}: {{lines}} lines ({{by}}), {{points}} points.', {
+  const description = text(words.timeDescription, {
     time: data.time,
     lines,
     by: seriesTitle,
@@ -443,7 +512,7 @@ export function timeChart(data: PlotData, column: string | null, options: ChartO
           y: {
             field: 'mean',
             type: 'quantitative',
-            title: text('bruise % of the fruit area'),
+            title: text(words.axis),
             scale: { domainMin: 0, clamp: true, ...(options.yMax === undefined ? {} : { domainMax: options.yMax }) },
           },
           color,
@@ -452,7 +521,7 @@ export function timeChart(data: PlotData, column: string | null, options: ChartO
             { field: 'series', title: seriesTitle },
             ...(colourField === 'group' ? [{ field: 'group', title: colourTitle }] : []),
             { field: 'time', title: data.time },
-            { field: 'mean', title: text('Mean bruise %'), format: '.2f' },
+            { field: 'mean', title: text(words.mean), format: '.2f' },
             { field: 'n', title: 'n' },
           ],
         },
@@ -462,19 +531,16 @@ export function timeChart(data: PlotData, column: string | null, options: ChartO
   return { id: 'time', title, description, spec };
 }
 
-/** Lesion area against fruit area, one point per fruit, coloured by `column` when one is chosen. */
+/** The declared y area against the x area, one point per object, coloured by `column` when one is chosen. */
 export function scatterChart(data: PlotData, column: string | null, options: ChartOptions = {}): Chart {
   const text = options.text ?? englishText;
-  const axes = areaText(text, data.unit);
-  const title = text('Lesion area against fruit area');
-  const description = text('Scatter plot of {{n}} fruit: {{y}} against {{x}}.', {
-    n: data.fruits.length,
-    x: axes.fruit,
-    y: axes.lesion,
-  });
+  const { x, y, text: words } = data.fields;
+  const axes = { x: areaTitle(text, x, data.unit), y: areaTitle(text, y, data.unit) };
+  const title = text(words.scatter);
+  const description = text(words.scatterDescription, { n: data.fruits.length, x: axes.x, y: axes.y });
   const values = data.fruits.map((f) => ({
-    fruit_area: f.fruit_area,
-    lesion_area: f.lesion_area,
+    [x.name]: f.x,
+    [y.name]: f.y,
     image: f.image,
     fruit: f.fruit,
     group: (() => {
@@ -489,13 +555,13 @@ export function scatterChart(data: PlotData, column: string | null, options: Cha
     mark: { type: 'point', filled: true, size: 50, opacity: 0.8, ...(column ? {} : { color: ORANGE }) },
     encoding: {
       x: {
-        field: 'fruit_area',
+        field: x.name,
         type: 'quantitative',
-        title: axes.fruit,
+        title: axes.x,
         scale: { zero: false, nice: true },
         axis: { format: digits },
       },
-      y: { field: 'lesion_area', type: 'quantitative', title: axes.lesion, axis: { format: digits } },
+      y: { field: y.name, type: 'quantitative', title: axes.y, axis: { format: digits } },
       ...(column
         ? {
             color: {
@@ -510,9 +576,9 @@ export function scatterChart(data: PlotData, column: string | null, options: Cha
         : {}),
       tooltip: [
         { field: 'image', title: text('Photo') },
-        { field: 'fruit', title: text('Fruit') },
-        { field: 'fruit_area', title: axes.fruit, format: digits },
-        { field: 'lesion_area', title: axes.lesion, format: digits },
+        { field: 'fruit', title: text(words.object) },
+        { field: x.name, title: axes.x, format: digits },
+        { field: y.name, title: axes.y, format: digits },
       ],
     },
   } as TopLevelSpec;

@@ -11,6 +11,8 @@ import { parseWireOptions } from './options.ts';
 import { MangoError } from './errors.ts';
 import { metaSpec, type MetaSpec, type MetaTable } from './meta.ts';
 import type { RasterImage } from './image.ts';
+import type { PlotFields } from './plots.ts';
+import type { DeclaredGrading } from './grades/index.ts';
 
 /** What ran, as a result says it (stored with a run and in its provenance). */
 export interface RanWith {
@@ -100,6 +102,17 @@ export interface RunDeclaration<O extends z.ZodObject = z.ZodObject> {
    * is refused (core/src/meta.ts). Columns every table may have (`image`, `error`, ...) need not be listed.
    */
   columns?: readonly string[];
+  /**
+   * How the run's results are graded (core/src/grades, `defineGrading`): the figures rules may
+   * grade on, the rules schema and presets. Its `finish` applies the run's grades option with it.
+   * Unset: runs of this kind are not graded.
+   */
+  grading?: DeclaredGrading;
+  /**
+   * What the run's plots draw (core/src/plots.ts): the result fields of the per-photo figure and of
+   * each object's two areas, and the charts' words. Unset: runs of this kind have no plots.
+   */
+  plots?: PlotFields;
   /** the HTML report of the run's results file (core/src/results.ts ResultsFile), when there is one */
   report?(file: unknown, options: { threshold?: number }): string | Promise<string>;
 }

@@ -314,6 +314,18 @@ export class MangoBruiseWidget extends ElementBase {
         figure('bruise', t.bruise, formatPercent(item.bruise_percent));
         figure('healthy', t.healthy, formatPercent(item.non_bruise_percent));
         figure('pixels', t.fruitPixels, formatCount(item.total_mango_pixels));
+        const card = item.colour_card;
+        if (card?.found) {
+          const median = (d: typeof card.delta_e_after) => (d ? d.median.toFixed(1) : '–');
+          figure(
+            'card',
+            t.colourCard,
+            t.cardFound(card.patches, median(card.delta_e_before), median(card.delta_e_after)),
+          );
+        }
+        if (item.scale_source === 'colour-card' && item.px_per_cm !== undefined) {
+          figure('scale', t.scale, t.scaleFromCard(item.px_per_cm.toFixed(2)));
+        }
         li.append(dl);
         const flags = item.quality?.flags ?? [];
         if (flags.length) {

@@ -28,6 +28,12 @@ export interface WidgetStrings {
   localNote: string;
   /** the heading of a photo's photo-quality flags (their reasons are the plugin's words) */
   quality: (count: number) => string;
+  /** a ColorChecker found in the photo (colour card option auto): what it corrected, as the web app words it */
+  colourCard: string;
+  cardFound: (patches: number, before: string, after: string) => string;
+  /** the scale read from the card's patch pitch */
+  scale: string;
+  scaleFromCard: (pxPerCm: string) => string;
 }
 
 const en: WidgetStrings = {
@@ -56,6 +62,10 @@ const en: WidgetStrings = {
   overlayAlt: (f) => `Bruise overlay of ${f}: bruised areas are highlighted`,
   localNote: 'Photos are measured in this browser and never uploaded.',
   quality: (n) => `Photo quality: ${n} warning${n === 1 ? '' : 's'}`,
+  colourCard: 'Colour card',
+  cardFound: (p, before, after) => `found: ${p} patches, colour difference ${before} → ${after} (median ΔE2000)`,
+  scale: 'Scale',
+  scaleFromCard: (x) => `${x} px/cm, from the colour card`,
 };
 
 const th: WidgetStrings = {
@@ -84,6 +94,10 @@ const th: WidgetStrings = {
   overlayAlt: (f) => `ภาพซ้อนรอยช้ำของ ${f}: บริเวณที่ช้ำถูกเน้นสี`,
   localNote: 'รูปถูกวัดในเบราว์เซอร์นี้และไม่ถูกอัปโหลด',
   quality: (n) => `คุณภาพภาพถ่าย: ข้อควรระวัง ${n} ข้อ`,
+  colourCard: 'แผ่นเทียบสี',
+  cardFound: (p, before, after) => `พบ: ${p} ช่องสี ความต่างของสี ${before} → ${after} (ค่ามัธยฐาน ΔE2000)`,
+  scale: 'มาตราส่วน',
+  scaleFromCard: (x) => `${x} พิกเซล/ซม. จากแผ่นเทียบสี`,
 };
 
 export const LOCALES: Record<string, WidgetStrings> = { en, th };

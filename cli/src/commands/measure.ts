@@ -10,7 +10,7 @@
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { FEATURE_IDS, planRun, type FeatureResultItem } from '@mango/core';
-import { gradeResult } from '@mango/core/grades';
+import { gradeResult } from '@mango/plugin-bruise/grades';
 import { makeProvenance, provenanceSidecarName } from '@mango/core/results';
 import { registry } from '@mango/plugins';
 import { BruiseOptions } from '@mango/plugin-bruise';

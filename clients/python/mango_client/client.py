@@ -9,6 +9,7 @@ DataFrames when pandas is installed (``to_dataframe``).
 from __future__ import annotations
 
 import csv
+import email.utils
 import io
 import json
 import mimetypes
@@ -24,6 +25,8 @@ PathLike = Union[str, "os.PathLike[str]"]
 Row = Dict[str, Any]
 
 TERMINAL_JOB_STATES = ("done", "failed", "cancelled")
+# the multipart fields that carry files (photos, a metadata CSV), not options
+FILE_FIELDS = ("images", "image", "file", "zip", "meta", "meta_csv")
 
 
 class MangoError(Exception):
@@ -94,6 +97,34 @@ def _meta_fields(meta: Optional[str], meta_csv: Optional[PathLike]) -> Tuple[lis
     return fields, files
 
 
+def _wire_value(name: str, value: Any) -> str:
+    """A form field's text: booleans as true/false, lists and dicts as JSON, numbers and text as they are."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (dict, list, tuple)):
+        return json.dumps(value)
+    if isinstance(value, (int, float, str)):
+        return str(value)
+    kind = type(value).__name__
+    raise TypeError(f"option {name!r}: {kind} is not a form value (use a number, text, bool, list or dict)")
+
+
+def retry_after_seconds(value: Optional[str], now: Optional[float] = None) -> Optional[float]:
+    """A Retry-After header as seconds from now: delay-seconds, or an HTTP date; None when absent or unreadable."""
+    if value is None or not value.strip():
+        return None
+    text = value.strip()
+    if text.isdigit():
+        return float(text)
+    try:
+        when = email.utils.parsedate_to_datetime(text)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when is None:
+        return None
+    return max(0.0, when.timestamp() - (time.time() if now is None else now))
+
+
 def read_csv(text: str) -> List[Row]:
     """A CSV text with a header row as one dict per row (every value a string; empty cells are '')."""
     return [dict(r) for r in csv.DictReader(io.StringIO(text))]
@@ -150,14 +181,25 @@ class MangoClient:
         access_token: Optional[str] = None,
         refresh_token: Optional[str] = None,
         timeout: float = 600.0,
+        retries: int = 3,
+        max_retry_wait: float = 120.0,
+        on_retry: Optional[Callable[["MangoError", float], None]] = None,
     ):
         if not base_url.startswith(("http://", "https://")):
             raise ValueError(f"base_url must be an http(s) URL, got {base_url!r}")
+        if retries < 0:
+            raise ValueError(f"retries must be 0 or more, got {retries}")
         self.base_url = base_url.rstrip("/")
         self.api_key = api_key
         self.access_token = access_token
         self.refresh_token = refresh_token
         self.timeout = timeout
+        # 429 and 503 with Retry-After: wait as the server says and send again, at most `retries`
+        # times and never longer than `max_retry_wait` seconds at once (else MangoError at once)
+        self.retries = retries
+        self.max_retry_wait = max_retry_wait
+        self.on_retry = on_retry
+        self._openapi: Optional[Row] = None
 
     # ---- transport ------------------------------------------------------------------------------
 
@@ -170,6 +212,33 @@ class MangoClient:
         auth: bool = True,
         retry: bool = True,
     ) -> Tuple[int, bytes, Dict[str, str]]:
+        waited = 0
+        while True:
+            try:
+                return self._send(method, path, body, content_type, auth)
+            except urlerror.HTTPError as e:
+                data = e.read()
+                if e.code == 401 and auth and retry and not self.api_key and self.refresh_token:
+                    self.refresh()
+                    retry = False
+                    continue
+                refused = MangoError(e.code, _reason(e.code, data), e.headers.get("Retry-After"))
+                wait = retry_after_seconds(refused.retry_after) if e.code in (429, 503) else None
+                if wait is None or waited >= self.retries or wait > self.max_retry_wait:
+                    raise refused from None
+                waited += 1
+                if self.on_retry:
+                    self.on_retry(refused, wait)
+                time.sleep(wait)
+
+    def _send(
+        self,
+        method: str,
+        path: str,
+        body: Optional[bytes],
+        content_type: Optional[str],
+        auth: bool,
+    ) -> Tuple[int, bytes, Dict[str, str]]:
         headers = {"Accept": "application/json, */*"}
         if content_type:
             headers["Content-Type"] = content_type
@@ -177,15 +246,42 @@ class MangoClient:
         if auth and token:
             headers["Authorization"] = f"Bearer {token}"
         req = urlrequest.Request(self.base_url + path, data=body, method=method, headers=headers)
-        try:
-            with urlrequest.urlopen(req, timeout=self.timeout) as res:
-                return res.status, res.read(), dict(res.headers)
-        except urlerror.HTTPError as e:
-            data = e.read()
-            if e.code == 401 and auth and retry and not self.api_key and self.refresh_token:
-                self.refresh()
-                return self._request(method, path, body, content_type, auth, retry=False)
-            raise MangoError(e.code, _reason(e.code, data), e.headers.get("Retry-After")) from None
+        with urlrequest.urlopen(req, timeout=self.timeout) as res:
+            return res.status, res.read(), dict(res.headers)
+
+    def openapi(self) -> Row:
+        """The server's OpenAPI document (GET /api/openapi.json), read once: the routes and their fields."""
+        if self._openapi is None:
+            self._openapi = self._json("GET", "/api/openapi.json", auth=False)
+        return self._openapi
+
+    def form_fields(self, path: str) -> Dict[str, Row]:
+        """The text fields a multipart route of the server takes, by wire name, with their JSON Schema."""
+        operation = self.openapi().get("paths", {}).get(path, {}).get("post")
+        if operation is None:
+            raise MangoError(404, f"the server does not describe POST {path}")
+        content = operation.get("requestBody", {}).get("content", {}).get("multipart/form-data", {})
+        properties = content.get("schema", {}).get("properties", {})
+        return {k: v for k, v in properties.items() if k not in FILE_FIELDS}
+
+    def _option_fields(self, path: str, options: Dict[str, Any]) -> List[Tuple[str, str]]:
+        """`options` as form fields, each checked against the route's fields in the server's document."""
+        known = self.form_fields(path)
+        fields = []
+        for name, value in options.items():
+            if value is None:
+                continue
+            schema = known.get(name)
+            if schema is None:
+                raise ValueError(
+                    f"unknown option {name!r} for POST {path}; the server takes: {', '.join(sorted(known))}"
+                )
+            text = _wire_value(name, value)
+            choices = schema.get("enum")
+            if choices is not None and text not in choices:
+                raise ValueError(f"option {name!r} must be one of {', '.join(map(str, choices))}, got {text!r}")
+            fields.append((name, text))
+        return fields
 
     def _json(self, method: str, path: str, payload: Any = None, auth: bool = True) -> Any:
         body = None if payload is None else json.dumps(payload).encode("utf-8")
@@ -231,47 +327,49 @@ class MangoClient:
         self,
         photos: Iterable[PathLike],
         method: str = "auto",
-        px_per_cm: Optional[float] = None,
-        reference_mm: Optional[float] = None,
-        grades: Optional[str] = None,
+        *,
         meta: Optional[str] = None,
         meta_csv: Optional[PathLike] = None,
+        **options: Any,
     ) -> List[Row]:
         """Bruise figures of each photo (at most MAX_FILES_PER_REQUEST, 50 by default; use a job for more).
 
         ``method``: ``auto`` (the model, else classical) or ``classical``. ``meta``: a name pattern such as
         ``cv-{cultivar}_day{day}``; ``meta_csv``: a CSV file with an ``image`` column. Each item has its
         ``meta`` and, when its name gave none, ``warnings``; ``fruit_rows(items)`` flattens the fruit.
+        ``options``: any field of the route by its wire name, checked against the server's OpenAPI
+        document (``px_per_cm=42``, ``reference_mm=25``, ``grades="codex-mango"``, ``keep_going=True``,
+        ``colour_card="off"``, ``card_kind="passport"``, ``strict_quality=True``, ``require_scale=True``);
+        with ``keep_going=True`` a photo that cannot be scored is an item ``{filename, error, code}``.
+        Everything after ``method`` is a keyword (``bruise(paths, "classical", 42)`` is a TypeError).
         """
-        path = {"auto": "DeepLearning", "classical": "Classical"}.get(method)
-        if path is None:
+        route = {"auto": "DeepLearning", "classical": "Classical"}.get(method)
+        if route is None:
             raise ValueError("method must be 'auto' or 'classical'")
-        fields = []
-        if px_per_cm is not None:
-            fields.append(("px_per_cm", str(px_per_cm)))
-        if reference_mm is not None:
-            fields.append(("reference_mm", str(reference_mm)))
-        if grades is not None:
-            fields.append(("grades", grades))
+        path = f"/api-py/python/bruise_detection/{route}"
         meta_fields, meta_files = _meta_fields(meta, meta_csv)
-        return self._form(
-            f"/api-py/python/bruise_detection/{path}", fields + meta_fields, _photo_parts(photos) + meta_files
-        )
+        fields = self._option_fields(path, options)
+        return self._form(path, fields + meta_fields, _photo_parts(photos) + meta_files)
 
     def analyze(
         self,
         photos: Iterable[PathLike],
         features: Sequence[str],
-        isolate: bool = False,
+        *,
         meta: Optional[str] = None,
         meta_csv: Optional[PathLike] = None,
+        **options: Any,
     ) -> List[Row]:
-        """Feature values of each photo (/api-py/python/analyze): ``features`` ids such as ``["rgb", "area"]``."""
-        fields = [("features", json.dumps(list(features)))]
-        if isolate:
-            fields.append(("isolate", "true"))
+        """Feature values of each photo (/api-py/python/analyze): ``features`` ids such as ``["rgb", "area"]``.
+
+        ``options``: any other field of the route by its wire name (``isolate=True``, ``per_fruit=True``,
+        ``px_per_cm=20``); with ``per_fruit`` each item has ``fruits``, one entry per fruit. Options and
+        ``meta`` are keywords only.
+        """
+        path = "/api-py/python/analyze"
+        fields = self._option_fields(path, {"features": list(features), **options})
         meta_fields, meta_files = _meta_fields(meta, meta_csv)
-        return self._form("/api-py/python/analyze", fields + meta_fields, _photo_parts(photos) + meta_files)
+        return self._form(path, fields + meta_fields, _photo_parts(photos) + meta_files)
 
     # ---- batch jobs -------------------------------------------------------------------------------
 
@@ -284,12 +382,16 @@ class MangoClient:
         meta: Optional[str] = None,
         meta_csv: Optional[PathLike] = None,
         keep_overlays: bool = False,
+        **more_options: Any,
     ) -> Row:
         """Starts a batch job (POST /api-node/jobs): ``{"id": ..., "warnings": [...]}`` (warnings with metadata).
 
-        ``options`` are the plugin's options by their wire names (``{"method": "classical", "px_per_cm": 42}``).
+        The plugin's options by their wire names, as a dict (``options={"method": "classical"}``) or as
+        keywords (``px_per_cm=42, colour_card="off"``), or both; the server refuses a name the plugin
+        does not know (MangoError 400 with the reason).
         """
-        fields = [("operation", operation), ("options", json.dumps(options or {}))]
+        merged = {**(options or {}), **more_options}
+        fields = [("operation", operation), ("options", json.dumps(merged))]
         if keep_overlays:
             fields.append(("keep_overlays", "true"))
         meta_fields, meta_files = _meta_fields(meta, meta_csv)
@@ -349,9 +451,19 @@ class MangoClient:
         """A stored run with its items (each with its ``result`` and, with metadata, its ``meta``)."""
         return self._json("GET", f"/api-node/runs/{urlparse.quote(run_id)}")
 
-    def export(self, run_id: str, format: str = "csv", table: Optional[str] = None) -> bytes:
-        """A run's export as bytes: ``csv`` (``table`` ``fruits`` / ``images`` / ``features``), ``json``, ``zip``, ``html``, ``provenance``."""
-        query = {"format": format, **({"table": table} if table else {})}
+    def export(
+        self, run_id: str, format: str = "csv", table: Optional[str] = None, resolution: Optional[str] = None
+    ) -> bytes:
+        """A run's export as bytes: ``csv`` (``table`` ``fruits`` / ``images`` / ``features``), ``json``, ``zip``, ``html``, ``provenance``.
+
+        ``resolution="full"`` (with ``zip``): overlays and masks at each photo's own size, the kept photos
+        scored again (``thumbnail``, the default: the 256 px overlays kept with the run).
+        """
+        query = {"format": format}
+        if table:
+            query["table"] = table
+        if resolution:
+            query["resolution"] = resolution
         _, data, _ = self._request("GET", f"/api-node/runs/{urlparse.quote(run_id)}/export?" + urlparse.urlencode(query))
         return data
 
@@ -372,3 +484,39 @@ class MangoClient:
 
     def delete_run(self, run_id: str) -> None:
         self._request("DELETE", f"/api-node/runs/{urlparse.quote(run_id)}")
+
+    # ---- truth, models and re-scoring ----------------------------------------------------------------
+
+    def annotations(self, run_id: str) -> Row:
+        """The corrected photos of a run (the latest truth of each) as a COCO file (GET /api-node/runs/{id}/annotations)."""
+        _, data, _ = self._request("GET", f"/api-node/runs/{urlparse.quote(run_id)}/annotations?format=coco")
+        return json.loads(data.decode("utf-8"))
+
+    def import_annotations(self, run_id: str, annotations: Union[Row, PathLike, bytes]) -> Row:
+        """Imports corrected masks onto a run's photos (POST /api-node/runs/{id}/annotations), matched by file name.
+
+        ``annotations``: a COCO or Label Studio file as a dict, a path to one (``.json``) or to a CVAT
+        "Segmentation mask 1.1" zip, or a zip's bytes. Answers ``{source, matched, unmatched}``.
+        """
+        if isinstance(annotations, dict):
+            body, content_type = json.dumps(annotations).encode("utf-8"), "application/json"
+        else:
+            if isinstance(annotations, (bytes, bytearray)):
+                body = bytes(annotations)
+            else:
+                with open(os.fspath(annotations), "rb") as f:
+                    body = f.read()
+            content_type = "application/zip" if body[:4] == b"PK\x03\x04" else "application/json"
+        _, data, _ = self._request("POST", f"/api-node/runs/{urlparse.quote(run_id)}/annotations", body, content_type)
+        return json.loads(data.decode("utf-8"))
+
+    def models(self) -> Row:
+        """The model versions and the one in force per task (GET /api-node/models; a signed-in user)."""
+        return self._json("GET", "/api-node/models")
+
+    def rescore(self, run_id: str, model_id: str) -> Row:
+        """Re-scores a stored run with another model version (POST /api-node/runs/{id}/rescore): ``{"id": job}``.
+
+        The job (``wait_job``) writes a new run whose ``rescored_from`` is ``run_id``.
+        """
+        return self._json("POST", f"/api-node/runs/{urlparse.quote(run_id)}/rescore", {"model_id": model_id})

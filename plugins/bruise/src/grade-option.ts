@@ -1,12 +1,12 @@
 /**
- * The `grades` option of a bruise run (core/src/runs.ts): a preset's id (core/src/grades) or the rules
+ * The `grades` option of a bruise run (core/src/runs.ts): a preset's id (./grades) or the rules
  * themselves (a lab's own grade set), and the rules a stored run was graded with, read back from its
  * options (the mask editor grades its live figures with them). Browser-safe.
  */
 import { z } from 'zod';
-import { GRADE_PRESETS, GradeRules } from '@mango/core/grades';
+import { GRADE_PRESETS, GradeRules } from './grades/index.ts';
 
-/** A preset's id (core/src/grades) or the rules themselves. */
+/** A preset's id (./grades) or the rules themselves. */
 export const GradesOption = z
   .union([z.enum(Object.keys(GRADE_PRESETS) as [string, ...string[]]), GradeRules])
   .describe(`grade rules applied to each fruit: ${Object.keys(GRADE_PRESETS).join(' or ')}, or a rules object`);

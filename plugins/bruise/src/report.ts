@@ -6,7 +6,6 @@
  * provenance. `mango report` and a stored run's `export?format=html` write it from the same results
  * file. Browser-safe: no Node imports.
  */
-import { lotSummary } from '@mango/core/grades';
 import { isBruiseFigures, MangoError } from '@mango/core';
 import { escapeHtml, fixed, reportPage, type ReportSection } from '@mango/core/report';
 import { histogramBins, summaryStats, type ResultsFile, type SummaryStats } from '@mango/core/results';
@@ -21,6 +20,8 @@ import {
   type PlotData,
 } from '@mango/core/plots';
 import { bruiseFiguresOf, fruitRows } from './tables.ts';
+import { BRUISE_PLOTS } from './plots.ts';
+import { lotSummary } from './grades/index.ts';
 
 /** The bruise % over which the report counts a photo (the run page lets the user set it). */
 export const DEFAULT_REPORT_THRESHOLD = 5;
@@ -138,7 +139,7 @@ export function groupTableHtml(data: PlotData, column: string | null): string {
  */
 export async function reportPlotsHtml(file: Pick<ResultsFile, 'photos'>): Promise<string> {
   const { chartSvg } = await import('@mango/core/plots-render');
-  const data = plotData(file.photos);
+  const data = plotData(file.photos, BRUISE_PLOTS);
   if (data.photos.length === 0) return '';
   const columns = groupingColumns(data);
   const first = columns[0] ?? null;

@@ -4,7 +4,6 @@
  * photo and of its overlay; its summary is the mean and the largest bruise % of the scored photos.
  */
 import { defineRuns } from '@mango/core';
-import { gradeResult, type FruitWeights } from '@mango/core/grades';
 import { isBruiseFigures, type ResultsFile } from '@mango/core/results';
 import { BRUISE_FILE_SUFFIXES, BruiseOptions } from './schema.ts';
 import { correctedResult } from './corrected.ts';
@@ -12,6 +11,8 @@ import { GradesOption, gradeRulesOf } from './grade-option.ts';
 import { bruiseAnnotations } from './annotations.ts';
 import { BRUISE_TABLE_COLUMNS, fruitTableCsv, imageTableCsv } from './tables.ts';
 import { reportWithPlots } from './report.ts';
+import { BRUISE_PLOTS } from './plots.ts';
+import { bruiseGrading, gradeResult, type FruitWeights } from './grades/index.ts';
 
 /** The options of a bruise run: the plugin's, strict, and the grades. */
 export const BruiseRunOptions = BruiseOptions.extend({ grades: GradesOption.optional() }).strict();
@@ -78,5 +79,7 @@ export const bruiseRuns = defineRuns({
     images: (results) => imageTableCsv(imageRows(results), undefined, { corrections: true }),
   },
   columns: BRUISE_TABLE_COLUMNS,
+  grading: bruiseGrading,
+  plots: BRUISE_PLOTS,
   report: (file, options) => reportWithPlots(file as ResultsFile, options),
 });

@@ -6,22 +6,16 @@
  * route without an example request fails, and so does an example of a route it does not document.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
 import { encodeCocoRle } from '@mango/core';
 import { encodeImage } from '@mango/core/node';
 import { followJob } from '@mango/core/jobs';
 import { bruisedPairScene } from '@mango/core/testing';
 import { startTestServer, TEST_DATABASES, type TestServer } from '../testing/index.ts';
 import { client, mailedCode, newUser, signUp, type SignedIn } from '../testing/accounts.ts';
+import { documentValidator, type OpenApiDocument, type OpenApiOperation } from '../testing/openapi.ts';
 
-interface Operation {
-  responses: Record<string, { content?: Record<string, { schema?: object }> }>;
-}
-interface Document {
-  paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, object> };
-}
+type Operation = OpenApiOperation;
+type Document = OpenApiDocument;
 
 /** What the example requests use: the server, a user whose runs and jobs they read, fresh users. */
 interface Tools {
@@ -585,18 +579,6 @@ const EXAMPLES: Record<string, Example[]> = {
 /** `type/subtype` without parameters. */
 const mediaType = (header: string | null) => (header ?? '').split(';')[0].trim().toLowerCase();
 
-/**
- * `schema` with every object that lists its properties closed (additionalProperties: false): the
- * document must list every field an answer has.
- */
-function closed(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(closed);
-  if (!schema || typeof schema !== 'object') return schema;
-  const out: Record<string, unknown> = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, closed(v)]));
-  if (out.type === 'object' && out.properties && !('additionalProperties' in out)) out.additionalProperties = false;
-  return out;
-}
-
 /** The data of each event of a Server-Sent Events body. */
 const eventData = (text: string) =>
   text
@@ -614,23 +596,8 @@ describe.each(TEST_DATABASES)('the OpenAPI document against the answers on %s', 
   let server: TestServer;
   let doc: Document;
   let tools: Tools;
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
-  addFormats(ajv);
-  ajv.addFormat('binary', true);
-  const validators = new Map<string, ValidateFunction>();
-  let components: unknown;
-
-  /** The validator of a schema of the document (its $refs resolved in the document's components). */
-  const validatorOf = (schema: object): ValidateFunction => {
-    const key = JSON.stringify(schema);
-    let v = validators.get(key);
-    if (!v) {
-      components ??= closed(doc.components);
-      v = ajv.compile({ ...(closed(schema) as object), components });
-      validators.set(key, v);
-    }
-    return v;
-  };
+  // the document's schemas, every object closed (openapi.ts in server/src/testing)
+  const { validatorOf, errorsText } = documentValidator(() => doc);
 
   beforeAll(async () => {
     server = await startTestServer({}, { database });
@@ -708,13 +675,13 @@ describe.each(TEST_DATABASES)('the OpenAPI document against the answers on %s', 
     const schema = media[1].schema;
     if (type === 'application/json' && schema) {
       const validate = validatorOf(schema);
-      if (!validate(JSON.parse(text))) problems.push(`body: ${ajv.errorsText(validate.errors)}: ${text.slice(0, 300)}`);
+      if (!validate(JSON.parse(text))) problems.push(`body: ${errorsText(validate)}: ${text.slice(0, 300)}`);
     } else if (type === 'text/event-stream') {
       // Each `progress` event is a JobProgress.
       const validate = validatorOf({ $ref: '#/components/schemas/JobProgress' });
       const events = eventData(text);
       if (events.length === 0) problems.push('no events');
-      for (const e of events) if (!validate(e)) problems.push(`event: ${ajv.errorsText(validate.errors)}`);
+      for (const e of events) if (!validate(e)) problems.push(`event: ${errorsText(validate)}`);
     } else if (bytes.length === 0) problems.push(`an empty ${type} body`);
     return problems;
   }

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { FEATURE_IDS, FeatureId, MangoError, numberLimits, wireName } from '@mango/core';
-import { GRADE_PRESETS, gradeRulesFromText, type GradeRules } from '@mango/core/grades';
+import type { DeclaredGrading, GradeRules } from '@mango/core/grades';
 import { bruise, features } from '@mango/plugins';
 
 export interface FormField<T> {
@@ -151,12 +151,20 @@ export const cardKindField = bruiseChoiceField('cardKind');
 /** `strict_quality`: refuse photos that fail a photo-quality check (BruiseOptions.strictQuality). */
 export const strictQualityField = bruiseBooleanField('strictQuality');
 
-/** `grades`: a preset id or the JSON text of a rules file (core/README.md, "Grades"). */
+/** The bruise runs' grading as the plugin declares it (its rules, presets and scale check: core/src/grades). */
+export const bruiseGrading: DeclaredGrading = (() => {
+  const grading = bruise.runs?.grading;
+  if (!grading) throw new Error('the bruise plugin declares no grading');
+  return grading;
+})();
+
+/** `grades`: a preset id or the JSON text of a rules file (plugins/bruise/README.md, "Grades"). */
 export const gradesField: FormField<GradeRules | undefined> = {
   wire: z.string().meta({
-    description: `Optional grade rules applied to each fruit: ${Object.keys(GRADE_PRESETS).join(' or ')}, or the JSON text of a rules file; codex-mango needs a scale (reference_mm or px_per_cm)`,
+    description: `Optional grade rules applied to each fruit: ${Object.keys(bruiseGrading.presets).join(' or ')}, or the JSON text of a rules file; codex-mango needs a scale (reference_mm or px_per_cm)`,
   }),
-  read: (values) => (values.length === 0 || !values[0].trim() ? undefined : gradeRulesFromText(values[0])),
+  read: (values) =>
+    values.length === 0 || !values[0].trim() ? undefined : bruiseGrading.gradeRulesFromText(values[0]),
 };
 
 /** The text fields of each form, by wire name (in the order OpenAPI lists them, after `images`). */

@@ -5,12 +5,11 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import { BruiseResultItem, MangoError, photoErrorText, type BruiseFailedItem } from '@mango/core';
-import { GRADE_PRESETS, needsScale, scaleNeededMessage } from '@mango/core/grades';
 import type { EncodedImage, JobFailure, JobResult, JobSuccess } from '@mango/runner';
 import type { ServerContext } from '../../context.ts';
 import { planRun, scoreUploads, storeRun, type RunPlan, type ScoreDeps, type ScoreExtras } from '../../runs/service.ts';
 import type { RunOwner } from '../../runs/store.ts';
-import { ANALYZE_FIELDS, BRUISE_FIELDS, fieldProperties, readFields } from './fields.ts';
+import { ANALYZE_FIELDS, BRUISE_FIELDS, bruiseGrading, fieldProperties, readFields } from './fields.ts';
 import { callerLimits } from './guards.ts';
 import { readMultipart, safeName, uploadedFiles, withUploadSpool, type Upload } from './uploads.ts';
 import { META_FIELD_SCHEMAS, META_FILE_FIELDS, readMetaFields, withPhotoMeta, type CallMeta } from './meta.ts';
@@ -191,8 +190,8 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
       card_kind: cardKind,
       strict_quality: strictQuality,
     } = readFields(BRUISE_FIELDS, fields);
-    if (grades && needsScale(grades) && pxPerCm === undefined && referenceMm === undefined) {
-      throw new MangoError('INVALID_INPUT', scaleNeededMessage(grades));
+    if (grades && bruiseGrading.needsScale(grades) && pxPerCm === undefined && referenceMm === undefined) {
+      throw new MangoError('INVALID_INPUT', bruiseGrading.scaleNeededMessage(grades));
     }
     const plan = planRun(ctx.registry, 'bruise', {
       method,
@@ -203,7 +202,7 @@ export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hon
       ...(cardKind !== undefined ? { cardKind } : {}),
       ...(strictQuality ? { strictQuality } : {}),
       // A preset by its id; rules sent as JSON are kept whole with the run.
-      ...(grades ? { grades: GRADE_PRESETS[grades.id] === grades ? grades.id : grades } : {}),
+      ...(grades ? { grades: bruiseGrading.presets[grades.id] === grades ? grades.id : grades } : {}),
     });
     const meta = await metaOf(fields, plan);
     const { results, store, photoMeta } = await score(c, plan, uploads, {}, meta);

@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { wireName } from '@mango/core';
-import { GRADE_PRESETS, needsScale, scaleNeededMessage } from '@mango/core/grades';
+import { GRADE_PRESETS, needsScale, scaleNeededMessage } from '@mango/plugin-bruise/grades';
 import { BruiseOptions } from '@mango/plugin-bruise/schema';
 import Layout from '#web/components/Layout.tsx';
 import Dropzone from '#web/components/Dropzone.tsx';

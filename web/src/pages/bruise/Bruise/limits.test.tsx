@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { MemoryRouter } from 'react-router-dom';
-import { GRADE_PRESETS, scaleNeededMessage } from '@mango/core/grades';
+import { GRADE_PRESETS, scaleNeededMessage } from '@mango/plugin-bruise/grades';
 import { PX_PER_CM_MAX, PX_PER_CM_MIN, REFERENCE_MM_MAX, REFERENCE_MM_MIN } from '@mango/plugin-bruise/schema';
 import '#web/i18n/index.ts';
 import Bruise, { cardFields, jobOptions, jobRefusal, scaleFields } from './index.tsx';

@@ -11,7 +11,7 @@ import Layout from '#web/components/Layout.tsx';
 import TableHead from '#web/components/TableHead.tsx';
 import OverlayImage from '#web/components/OverlayImage.tsx';
 import QualityFlags from '#web/components/QualityFlags.tsx';
-import { GRADE_PRESETS } from '@mango/core/grades';
+import { GRADE_PRESETS } from '@mango/plugin-bruise/grades';
 import { toRows } from '#web/lib/bruiseResults.ts';
 import { fruitGradeText } from '#web/lib/fruitGrade.ts';
 import '../../tool-pages.css';

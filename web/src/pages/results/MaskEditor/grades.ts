@@ -2,7 +2,7 @@
  * The mask editor's live grades (issue 28): the rules the run was graded with, a preset or a lab's own
  * grade set (its stored options' `grades`), applied to the figures of the masks being edited.
  */
-import { GRADE_PRESETS, gradeResult, type FruitGrade, type GradeRules } from '@mango/core/grades';
+import { GRADE_PRESETS, gradeResult, type FruitGrade, type GradeRules } from '@mango/plugin-bruise/grades';
 import { runGradeRules } from '@mango/plugin-bruise/grade-option';
 import type { BruiseFruit } from '@mango/core';
 

@@ -8,7 +8,7 @@ import { Fragment, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { histogramBins, isBruiseFigures, summaryStats } from '@mango/core/results';
-import { GRADE_PRESETS, lotSummary } from '@mango/core/grades';
+import { GRADE_PRESETS, lotSummary } from '@mango/plugin-bruise/grades';
 import { runGradeRules } from '@mango/plugin-bruise/grade-option';
 import Layout from '#web/components/Layout.tsx';
 import ConfirmDialog from '#web/components/ConfirmDialog.tsx';

@@ -15,12 +15,18 @@ import {
   scatterChart,
   timeChart,
   type PlotData,
+  type PlotFields,
   type PlotText,
 } from '@mango/core/plots';
+import { runKindOf } from '@mango/core';
+import { registry } from '@mango/plugins';
 import type { StoredRun } from '#web/lib/runs.ts';
 import { useFormat } from '#web/i18n/index.ts';
 import { formatTime } from '#web/pages/home/Dashboard/history.ts';
 import Chart from './Chart.tsx';
+
+/** What runs of `operation` plot, as their plugin declares it (core/src/runs.ts), or undefined. */
+const plotFieldsOf = (operation: string): PlotFields | undefined => runKindOf(registry, operation)?.runs.plots;
 
 const num = (v: number | null, fixed: (v: number) => string) => (v === null ? '–' : fixed(v));
 
@@ -117,13 +123,22 @@ function RunColumn({
 
 export default function RunPlots({ runs }: { runs: StoredRun[] }) {
   const { t } = useTranslation();
-  const datas = useMemo(() => runs.map((r) => plotData(r.items)), [runs]);
+  // each run plotted by its kind's declaration; a run whose kind declares no plots is left out
+  const plotted = useMemo(
+    () =>
+      runs.flatMap((run) => {
+        const fields = plotFieldsOf(run.operation);
+        return fields ? [{ run, data: plotData(run.items, fields) }] : [];
+      }),
+    [runs],
+  );
+  const datas = useMemo(() => plotted.map((p) => p.data), [plotted]);
   const columns = useMemo(() => [...new Set(datas.flatMap(groupingColumns))], [datas]);
   const [picked, setPicked] = useState<string | null>(null);
   const column = picked !== null && columns.includes(picked) ? picked : (columns[0] ?? null);
   const compare = runs.length > 1;
   // side by side, every run's bruise % axis reaches the same top (the largest photo's)
-  const yMax = compare ? Math.max(1, ...datas.flatMap((d) => d.photos.map((p) => p.bruise_percent))) : undefined;
+  const yMax = compare ? Math.max(1, ...datas.flatMap((d) => d.photos.map((p) => p.value))) : undefined;
   const time = [...new Set(datas.map((d) => d.time).filter(Boolean))];
   return (
     <div className="run-plots" data-testid="run-plots">
@@ -152,8 +167,8 @@ export default function RunPlots({ runs }: { runs: StoredRun[] }) {
         </p>
       </div>
       <div className={compare ? 'plot-columns compare' : 'plot-columns'}>
-        {runs.map((run, i) => (
-          <RunColumn key={run.id} run={run} data={datas[i]} column={column} narrow={compare} yMax={yMax} />
+        {plotted.map(({ run, data }) => (
+          <RunColumn key={run.id} run={run} data={data} column={column} narrow={compare} yMax={yMax} />
         ))}
       </div>
     </div>
