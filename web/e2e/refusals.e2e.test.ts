@@ -34,6 +34,50 @@ async function refusalOf(res: PageResponse) {
   return { status: res.status(), reason: body.detail ?? body.error ?? '', retryAfter: retry ? Number(retry) : null };
 }
 
+type Language = 'en' | 'th';
+/** The line under the form: the server's reason and the time to wait, as the page words it in `lang`. */
+function noteText(lang: Language, r: { status: number; reason: string; retryAfter: number | null }) {
+  const wait =
+    r.retryAfter === null
+      ? ''
+      : lang === 'en'
+        ? ` Try again in ${r.retryAfter} s.`
+        : ` ลองใหม่อีกครั้งใน ${r.retryAfter} วินาที`;
+  return `${lang === 'en' ? 'Refused by the server' : 'เซิร์ฟเวอร์ปฏิเสธ'} (${r.status}): ${r.reason}${wait}`;
+}
+const say = (lang: Language, english: string) => (lang === 'en' ? english : th[english]);
+
+/** The page's line under the form (one refusal). */
+const noteOf = (e2e: E2E) => e2e.page.getByTestId('refusal');
+
+/** Opens `path` in `lang` and adds the photos. */
+async function openWith(e2e: E2E, path: string, lang: Language, photos: string[]) {
+  await e2e.page.evaluate((l) => localStorage.setItem('language', l), lang);
+  await e2e.page.goto(e2e.url(path));
+  await e2e.page.getByTestId('file-input').setInputFiles(photos);
+}
+
+/** The next POST answer of `endpoint` the page receives. */
+const answerOf = (e2e: E2E, endpoint: string) =>
+  e2e.page.waitForResponse((r) => r.url().endsWith(endpoint) && r.request().method() === 'POST');
+
+/** Opens /analysis in `lang`, adds the photos, ticks one feature and presses Analyze; answers the server's answer. */
+async function analyse(e2e: E2E, photos: string[], lang: Language, endpoint: string) {
+  await openWith(e2e, '/analysis', lang, photos);
+  await e2e.page.locator('input[data-feature="rgb"]').check();
+  const answered = answerOf(e2e, endpoint);
+  await e2e.page.locator('.tool-actions .btn-primary').click();
+  return answered;
+}
+
+/** Presses the primary button of an upload page and confirms; answers the server's first answer. */
+async function confirmAndAnswer(e2e: E2E, endpoint: string) {
+  const answered = answerOf(e2e, endpoint);
+  await e2e.page.locator('.tool-actions .btn-primary').click();
+  await e2e.page.getByRole('dialog').locator('.btn-primary').click();
+  return answered;
+}
+
 describe.skipIf(!shared)('refused uploads show their reason', () => {
   let e2e: E2E;
   const big = bySize[0];
@@ -50,24 +94,12 @@ describe.skipIf(!shared)('refused uploads show their reason', () => {
     await e2e?.close();
   });
 
-  const note = () => e2e.page.getByTestId('refusal');
-
-  /** Opens /analysis in `lang`, adds the photos, ticks one feature and presses Analyze; answers the server's answer. */
-  async function analyse(photos: string[], lang: 'en' | 'th', endpoint: string) {
-    const { page } = e2e;
-    await page.evaluate((l) => localStorage.setItem('language', l), lang);
-    await page.goto(e2e.url('/analysis'));
-    await page.getByTestId('file-input').setInputFiles(photos);
-    await page.locator('input[data-feature="rgb"]').check();
-    const answered = page.waitForResponse((r) => r.url().endsWith(endpoint) && r.request().method() === 'POST');
-    await page.locator('.tool-actions .btn-primary').click();
-    return answered;
-  }
+  const note = () => noteOf(e2e);
 
   it('/analysis: a photo over MAX_UPLOAD_MB gives the spec alert and the 413 reason under the form', async () => {
     const { page, alerts } = e2e;
     const before = alerts.length;
-    const res = await analyse([big.path], 'en', '/api-py/python/analyze');
+    const res = await analyse(e2e, [big.path], 'en', '/api-py/python/analyze');
     const refusal = await refusalOf(res);
     expect(refusal.status).toBe(413);
     expect(refusal.reason).toMatch(
@@ -84,6 +116,7 @@ describe.skipIf(!shared)('refused uploads show their reason', () => {
     const { alerts } = e2e;
     const before = alerts.length;
     const res = await analyse(
+      e2e,
       small.slice(0, 3).map((p) => p.path),
       'th',
       '/api-py/python/analyze',
@@ -101,6 +134,7 @@ describe.skipIf(!shared)('refused uploads show their reason', () => {
     for (const lang of ['en', 'th'] as const) {
       const before = alerts.length;
       const res = await analyse(
+        e2e,
         small.map((p) => p.path),
         lang,
         '/api-node/jobs',
@@ -124,6 +158,23 @@ describe.skipIf(!shared)('refused uploads show their reason', () => {
       expect(await note().innerText()).toBe(expected[1]);
       await page.screenshot({ path: join(SHOTS, `analysis-job-429-${lang}.png`), fullPage: true });
     }
+  });
+
+  it('/bruise as a batch job: the 429 reason in the spec alert, and its Retry-After under the form', async () => {
+    const { alerts } = e2e;
+    const before = alerts.length;
+    await openWith(
+      e2e,
+      '/bruise',
+      'en',
+      small.map((p) => p.path),
+    );
+    const refusal = await refusalOf(await confirmAndAnswer(e2e, '/api-node/jobs'));
+    expect(refusal.status).toBe(429);
+    expect(refusal.retryAfter).toBeGreaterThanOrEqual(1);
+    await expect.poll(() => alerts.slice(before)).toEqual([`Error: ${refusal.reason}`]);
+    await note().waitFor();
+    expect(await note().innerText()).toBe(noteText('en', refusal));
   });
 
   it('/removebackground: a photo over MAX_UPLOAD_MB keeps the inline spec text and adds the 413 reason under it', async () => {
@@ -152,5 +203,41 @@ describe.skipIf(!shared)('refused uploads show their reason', () => {
     ]);
     await page.getByRole('list', { name: 'Processed images' }).getByRole('listitem').first().waitFor();
     await page.screenshot({ path: join(SHOTS, 'removebackground-413-en.png'), fullPage: true });
+  });
+});
+
+describe.skipIf(!shared)('uploads refused as too many at once (429 with Retry-After) on the single request', () => {
+  let e2e: E2E;
+  const photo = bySize.at(-1)!;
+  beforeAll(async () => {
+    // a server that takes no upload at once: every /api-py upload is refused as one too many
+    e2e = await startE2E({ maxConcurrentUploads: 0 });
+    await signInViaApi(e2e);
+  });
+  afterAll(async () => {
+    await e2e?.close();
+  });
+
+  it('/analysis (English) and /removebackground (Thai) show the reason and "Try again in N s"', async () => {
+    const { page, alerts } = e2e;
+    const before = alerts.length;
+    const analysed = await refusalOf(await analyse(e2e, [photo.path], 'en', '/api-py/python/analyze'));
+    expect(analysed.status).toBe(429);
+    expect(analysed.reason).toMatch(/^Too many uploads at once/);
+    expect(analysed.retryAfter).toBeGreaterThanOrEqual(1);
+    await expect.poll(() => alerts.slice(before)).toEqual(['Error processing the image.']);
+    await noteOf(e2e).waitFor();
+    expect(await noteOf(e2e).innerText()).toBe(noteText('en', analysed));
+
+    await openWith(e2e, '/removebackground', 'th', [photo.path]);
+    const removed = await refusalOf(await confirmAndAnswer(e2e, '/api-py/python/remove_background'));
+    expect(removed.status).toBe(429);
+    const alert = page.getByRole('alert');
+    await alert.getByText(say('th', 'Failed to remove background. Please try again.'), { exact: true }).waitFor();
+    // the reason does not name the photo: the line names it
+    expect(await alert.getByTestId('refusal').allInnerTexts()).toEqual([
+      noteText('th', { ...removed, reason: `${photo.name}: ${removed.reason}` }),
+    ]);
+    await page.screenshot({ path: join(SHOTS, 'removebackground-429-th.png'), fullPage: true });
   });
 });
