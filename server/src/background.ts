@@ -5,19 +5,19 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { Context } from 'hono';
-import type { ServerContext } from './context.ts';
+import type { Needs } from './context.ts';
 
 /** Pause between an answer's 'finish' and the work after it, ms. */
 export const AFTER_ANSWER_PAUSE_MS = 25;
 
-const pending = new WeakMap<ServerContext, Set<Promise<void>>>();
+const pending = new WeakMap<object, Set<Promise<void>>>();
 
 /**
  * Runs `work` once the current answer has been written: after the response's 'finish' when the
  * request's Node response is known (`c`), then setImmediate (after that turn's I/O). The work's
  * database calls are synchronous on SQLite: started any earlier, they would hold the answer back.
  */
-export function afterAnswer(ctx: ServerContext, label: string, work: () => Promise<void>, c?: Context): void {
+export function afterAnswer(ctx: Needs<'logger'>, label: string, work: () => Promise<void>, c?: Context): void {
   let tasks = pending.get(ctx);
   if (!tasks) pending.set(ctx, (tasks = new Set()));
   const outgoing = (c?.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
@@ -37,7 +37,7 @@ export function afterAnswer(ctx: ServerContext, label: string, work: () => Promi
 }
 
 /** Resolves when no work started by afterAnswer is pending (also what the tests wait for). */
-export async function backgroundSettled(ctx: ServerContext): Promise<void> {
+export async function backgroundSettled(ctx: Needs<'logger'>): Promise<void> {
   const tasks = pending.get(ctx);
   while (tasks && tasks.size > 0) await Promise.all([...tasks]);
 }

@@ -26,3 +26,9 @@ export interface ServerContext {
   jobs: Jobs;
   close(): Promise<void>;
 }
+
+/**
+ * The parts of the context a function uses: a service that reads only the database takes
+ * `Needs<'db'>`, so what it depends on is in its signature (and a test can build just that).
+ */
+export type Needs<K extends keyof ServerContext> = Pick<ServerContext, K>;

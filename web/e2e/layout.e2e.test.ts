@@ -4,28 +4,43 @@
  * at 1280 px the navigation is one line; on the phone a menu button opens it, the avatar stays on
  * the bar's row and the language switch covers no content. Thai is drawn with the shipped Sarabun
  * webfont, served by the app. One browser, one signed-in user; the pages that show a run get one
- * made through the API. Screenshots of every page in web/e2e/artifacts/layout/ (git-ignored).
+ * made through the API. Also three views that open over a page: the compare page of two runs with
+ * metadata (its plots), the stored run with the mask editor open, and the re-scoring side by side
+ * (a model-scored run re-scored by a second model version, the run page and the re-scored run).
+ * Screenshots of every page in web/e2e/artifacts/layout/ (git-ignored).
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEATURE_IDS } from '@mango/core';
 import { encodeImage } from '@mango/core/node';
 import { bruisedPairScene } from '@mango/core/testing';
+import { MODELS_DIR } from '@mango/models';
+import { th } from '../src/i18n/th.ts';
+import type { Locator } from 'playwright-core';
 import { signInViaApi, startE2E, type E2E } from './harness.ts';
+import { addOneViewModel } from './model-helpers.ts';
 
 const SHOTS = resolve(import.meta.dirname, 'artifacts/layout');
 /** A camera's long file name without a place to break (underscores only). */
 const LONG_NAME = 'cv_keitt_day03_trt_hotwater_fruit12_tray4_camera_left_IMG_20261126_101530_0001_original.png';
 const WIDTHS = [1280, 390] as const;
 const LANGUAGES = ['en', 'th'] as const;
+type Language = (typeof LANGUAGES)[number];
+/** A metadata pattern of the long name: the compare page plots by cultivar, treatment and day. */
+const META_PATTERN = 'cv_{cultivar}_day{day}_trt_{treatment}_fruit{fruit_id}_*';
 
 describe('layout at 1280 px and 390 px, in English and Thai', () => {
   let e2e: E2E;
   let bruiseRun: string;
   let featureRun: string;
-  /** the signed-in pages, by screenshot name */
-  let pages: [string, string][];
+  /** a run scored by the shipped model and re-scored by a second version */
+  let modelRun: string;
+  /**
+   * the signed-in pages, by screenshot name, with what opens a view over the page once it is drawn
+   * (it answers the view, whose own screenshot is kept too: a long page's is cut at 4000 px)
+   */
+  let pages: [string, string, ((lang: Language) => Promise<Locator>)?][];
 
   beforeAll(async () => {
     e2e = await startE2E();
@@ -57,6 +72,39 @@ describe('layout at 1280 px and 390 px, in English and Thai', () => {
     expect(analysed.status).toBe(200);
     const features = (await analysed.json()) as { run_id: string }[];
     featureRun = features[0].run_id;
+    /** a bruise run of one photo with the metadata pattern, scored by `method`; answers its id */
+    const scoreWithMeta = async (photo: Uint8Array, name: string, method: string) => {
+      const form = new FormData();
+      form.append('images', new Blob([photo as BlobPart]), name);
+      form.append('meta', META_PATTERN);
+      const res = await fetch(e2e.url(`/api-py/python/bruise_detection/${method}`), {
+        method: 'POST',
+        headers: auth,
+        body: form,
+      });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { run_id: string }[])[0].run_id;
+    };
+    // two runs to compare (day 3 and day 5 of the fruit); the second scored by the model, then
+    // re-scored by a second version of it (the shipped network reading each photo once)
+    const compared = await scoreWithMeta(png, LONG_NAME, 'Classical');
+    const sample = new Uint8Array(readFileSync(join(MODELS_DIR, 'fixtures', 'sample-1.png')));
+    modelRun = await scoreWithMeta(sample, LONG_NAME.replace('day03', 'day05'), 'DeepLearning');
+    const copy = await addOneViewModel(e2e);
+    const started = await fetch(e2e.url(`/api-node/runs/${modelRun}/rescore`), {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ model_id: copy }),
+    });
+    expect(started.status).toBe(202);
+    const jobId = ((await started.json()) as { id: string }).id;
+    let job = { state: 'queued', run_id: '' };
+    for (const until = Date.now() + 90_000; !['done', 'failed', 'cancelled'].includes(job.state);) {
+      if (Date.now() > until) throw new Error(`the re-scoring job is still ${job.state}`);
+      await new Promise((r) => setTimeout(r, 250));
+      job = (await (await fetch(e2e.url(`/api-node/jobs/${jobId}`), { headers: auth })).json()) as typeof job;
+    }
+    expect(job.state).toBe('done');
     for (const [operationType, runId] of [
       ['Bruised Area Calculation', bruiseRun],
       [`Features Analysis: ${FEATURE_IDS.join(',')}`, featureRun],
@@ -104,8 +152,29 @@ describe('layout at 1280 px and 390 px, in English and Thai', () => {
       ['/contactusmain', 'contactusmain'],
       ['/k-means', 'kmeans'],
       ['/api-docs', 'api-docs'],
+      [`/results/compare?ids=${compared},${modelRun}`, 'compare', compareView],
+      [
+        `/results/${bruiseRun}`,
+        'run-mask-editor',
+        async (lang) => {
+          await e2e.page
+            .getByRole('button', { name: lang === 'en' ? 'Correct' : th.Correct, exact: true })
+            .first()
+            .click();
+          // drawn once the kept photo and its masks are in: the figures are filled
+          await expect
+            .poll(() => e2e.page.getByTestId('editor-bruise-percent').textContent(), { timeout: 30_000 })
+            .toMatch(/\d/);
+          // the drawing area fits the page (a phone too): none of the photo is cut off at the right
+          const stage = await e2e.page.getByTestId('mask-editor-stage').locator('canvas').first().boundingBox();
+          expect(stage!.x + stage!.width).toBeLessThanOrEqual(e2e.page.viewportSize()!.width);
+          return e2e.page.getByTestId('mask-editor');
+        },
+      ],
+      [`/results/${modelRun}`, 'run-rescore', rescoreView],
+      [`/results/${job.run_id}`, 'run-rescored', rescoreView],
     ];
-  }, 120_000);
+  }, 240_000);
   afterAll(async () => {
     await e2e?.close();
   });
@@ -120,7 +189,27 @@ describe('layout at 1280 px and 390 px, in English and Thai', () => {
       };
       const links = [...document.querySelectorAll('#main-nav a')].map((a) => rect(a)!);
       const visible = (el: Element | null) => !!el && getComputedStyle(el).display !== 'none';
+      // the deepest elements that reach past the viewport's right edge, to name in a failure
+      const clipped = (el: Element) => {
+        for (let a = el.parentElement; a && a !== document.body; a = a.parentElement)
+          if (getComputedStyle(a).overflowX !== 'visible') return true;
+        return false;
+      };
+      const past = [...document.querySelectorAll('body *')].filter(
+        (el) =>
+          el.getBoundingClientRect().right > innerWidth + 0.5 &&
+          getComputedStyle(el).position !== 'fixed' &&
+          !clipped(el),
+      );
+      const wide = past
+        .filter((el) => !past.some((other) => other !== el && el.contains(other)))
+        .slice(0, 3)
+        .map(
+          (el) =>
+            `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} (${Math.round(el.getBoundingClientRect().right)} px)`,
+        );
       return {
+        wide,
         scrollWidth: document.documentElement.scrollWidth,
         viewport: window.innerWidth,
         nav: rect(document.querySelector('#main-nav')),
@@ -153,6 +242,23 @@ describe('layout at 1280 px and 390 px, in English and Thai', () => {
     await settled();
   }
 
+  /** Waits until the page shows `count` elements of a test id (a view loaded after the page). */
+  async function waitFor(testId: string, count: number) {
+    await expect.poll(() => e2e.page.getByTestId(testId).count(), { timeout: 30_000 }).toBe(count);
+  }
+
+  /** The compare page once both runs are in: its runs and plots. */
+  async function compareView() {
+    await waitFor('compare-run', 2);
+    return e2e.page.locator('main');
+  }
+
+  /** The re-scoring side by side once its photo row is in. */
+  async function rescoreView() {
+    await waitFor('rescore-photo', 1);
+    return e2e.page.getByTestId('rescore-compare');
+  }
+
   /** Requests of the page still open (the pages' data calls, images, fonts). */
   let inFlight = 0;
   /** Waits until no request has been open for two looks 50 ms apart (quicker than 'networkidle's 500 ms). */
@@ -171,8 +277,13 @@ describe('layout at 1280 px and 390 px, in English and Thai', () => {
         await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
         await page.evaluate((l) => localStorage.setItem('language', l), lang);
         const problems: string[] = [];
-        for (const [path, shot] of pages) {
+        for (const [path, shot, view] of pages) {
           await open(path);
+          const opened = view ? await view(lang) : null;
+          if (opened) {
+            await settled();
+            await opened.screenshot({ path: join(SHOTS, `${width}-${lang}-${shot}-view.png`) });
+          }
           const m = await measure();
           // the whole page, down to 4000 px (the API reference is ten times longer)
           const height = Math.min(4000, await page.evaluate(() => document.documentElement.scrollHeight));
@@ -183,7 +294,8 @@ describe('layout at 1280 px and 390 px, in English and Thai', () => {
             fullPage: true,
             clip: { x: 0, y: 0, width, height },
           });
-          if (m.scrollWidth > m.viewport) problems.push(`${path}: scrollWidth ${m.scrollWidth} > ${m.viewport}`);
+          if (m.scrollWidth > m.viewport)
+            problems.push(`${shot} ${path}: scrollWidth ${m.scrollWidth} > ${m.viewport}: ${m.wide.join(', ')}`);
           if (width === 1280) {
             // one line: every link on the same row, the nav no taller than a link
             if (!m.navVisible || m.toggleVisible) problems.push(`${path}: the nav is folded at 1280 px`);
@@ -206,7 +318,7 @@ describe('layout at 1280 px and 390 px, in English and Thai', () => {
           if (width === 390 && sw.top < m.main!.bottom) problems.push(`${path}: the language switch overlaps the page`);
         }
         expect(problems.join('\n')).toBe('');
-      }, 180_000);
+      }, 240_000);
 
   it('the phone menu opens the links below the bar and closes on a choice', async () => {
     const { page } = e2e;

@@ -5,15 +5,14 @@
  * the control lists both, starts the job, shows its progress and links to the new run; both runs then
  * show the two models side by side, photo by photo, with the difference, in English and in Thai.
  */
-import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MODELS_DIR, readManifest } from '@mango/models';
-import { addOneViewBruiseModel } from '@mango/server/testing';
+import { MODELS_DIR } from '@mango/models';
 import { signInViaApi, startE2E, type E2E } from './harness.ts';
+import { addOneViewModel, shippedBruiseModel } from './model-helpers.ts';
 
-const shipped = readManifest(MODELS_DIR).models.find((m) => m.task === 'bruise-segmentation')!;
+const shipped = shippedBruiseModel();
 const photo = readFileSync(join(MODELS_DIR, 'fixtures', 'sample-1.png'));
 
 describe('re-scoring a run with another model', () => {
@@ -22,7 +21,7 @@ describe('re-scoring a run with another model', () => {
   let percent = 0;
   let token = '';
   // A second version: the shipped network reading each photo once (no test-time augmentation).
-  const copy = `bruise-one-view-${randomUUID().slice(0, 8)}`;
+  let copy = '';
 
   beforeAll(async () => {
     e2e = await startE2E();
@@ -49,7 +48,7 @@ describe('re-scoring a run with another model', () => {
     // One model on the server: nothing to re-score with.
     expect(await page.getByTestId('rescore-control').count()).toBe(0);
 
-    await addOneViewBruiseModel(e2e.server, copy);
+    copy = await addOneViewModel(e2e);
     await page.reload();
     const control = page.getByTestId('rescore-control');
     await control.waitFor({ timeout: 30_000 });

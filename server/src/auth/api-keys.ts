@@ -4,7 +4,7 @@
  * and has its own per-minute rate limit.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { ServerContext } from '../context.ts';
+import type { Needs } from '../context.ts';
 import { now } from '../db/index.ts';
 import type { ApiKeyKind, ApiKeysTable } from '../db/schema.ts';
 
@@ -56,10 +56,10 @@ export function apiKeyView(
  * The union of all active browser keys' origins, for answering CORS preflights (which carry no key).
  * Cached for a few seconds per server and dropped whenever a key is created or revoked here.
  */
-const originCache = new WeakMap<ServerContext, { at: number; origins: Promise<Set<string>> }>();
+const originCache = new WeakMap<object, { at: number; origins: Promise<Set<string>> }>();
 const ORIGIN_CACHE_MS = 5_000;
 
-export function activeKeyOrigins(ctx: ServerContext): Promise<Set<string>> {
+export function activeKeyOrigins(ctx: Needs<'db'>): Promise<Set<string>> {
   const cached = originCache.get(ctx);
   if (cached && Date.now() - cached.at < ORIGIN_CACHE_MS) return cached.origins;
   const origins = ctx.db
@@ -74,12 +74,12 @@ export function activeKeyOrigins(ctx: ServerContext): Promise<Set<string>> {
   return origins;
 }
 
-export function forgetKeyOrigins(ctx: ServerContext): void {
+export function forgetKeyOrigins(ctx: Needs<'db'>): void {
   originCache.delete(ctx);
 }
 
 /** Revokes every live key of a user (a password reset: whoever took the account must not keep its keys). */
-export async function revokeApiKeys(ctx: ServerContext, userId: number): Promise<void> {
+export async function revokeApiKeys(ctx: Needs<'db'>, userId: number): Promise<void> {
   await ctx.db
     .updateTable('api_keys')
     .set({ revoked_at: now() })

@@ -3,7 +3,7 @@
  * (bearer access token or partner API key; the /api-py plugin endpoints). Both set c.get('caller').
  */
 import type { Context, MiddlewareHandler } from 'hono';
-import type { ServerContext } from '../context.ts';
+import type { Needs } from '../context.ts';
 import { now } from '../db/index.ts';
 import type { ApiKeyKind } from '../db/schema.ts';
 import { securityState } from '../security/state.ts';
@@ -43,7 +43,7 @@ function bearer(c: Context): string | null {
  * The user of a valid access token that was issued after their last password change and whose sign-in
  * (refresh-token family) is still live (not logged out, not revoked), or null.
  */
-export async function authenticateAccessToken(ctx: ServerContext, token: string): Promise<Caller | null> {
+export async function authenticateAccessToken(ctx: Needs<'db' | 'jwtKey'>, token: string): Promise<Caller | null> {
   const claims = await verifyAccessToken(ctx, token);
   if (!claims?.family) return null;
   const family = claims.family;
@@ -68,7 +68,7 @@ export async function authenticateAccessToken(ctx: ServerContext, token: string)
 }
 
 /** Bearer access token required (API keys are refused: they are for the plugin endpoints only). */
-export function requireUser(ctx: ServerContext): MiddlewareHandler<CallerEnv> {
+export function requireUser(ctx: Needs<'db' | 'jwtKey'>): MiddlewareHandler<CallerEnv> {
   return async (c, next) => {
     const token = bearer(c);
     if (!token) return errorResponse(c, 401, 'Authentication required');
@@ -97,7 +97,7 @@ export function keyOriginRefusal(kind: ApiKeyKind, allowed: string[], origin: st
  * Bearer access token or partner API key. For a key: unknown or revoked -> 401, an Origin its kind
  * does not allow -> 403 (keyOriginRefusal), over the key's per-minute limit -> 429.
  */
-export function requireCaller(ctx: ServerContext): MiddlewareHandler<CallerEnv> {
+export function requireCaller(ctx: Needs<'config' | 'db' | 'dialect' | 'jwtKey'>): MiddlewareHandler<CallerEnv> {
   return async (c, next) => {
     const token = bearer(c);
     if (!token) return errorResponse(c, 401, 'Not authenticated: send Authorization: Bearer <token or API key>');
@@ -151,7 +151,9 @@ export function requireCaller(ctx: ServerContext): MiddlewareHandler<CallerEnv> 
  * Origin, is refused with 403): for the caller's own data, stored runs and batch jobs, which a
  * partner page's visitors must not reach.
  */
-export function requireUserOrServerKey(ctx: ServerContext): MiddlewareHandler<CallerEnv> {
+export function requireUserOrServerKey(
+  ctx: Needs<'config' | 'db' | 'dialect' | 'jwtKey'>,
+): MiddlewareHandler<CallerEnv> {
   const caller = requireCaller(ctx);
   return (c, next) =>
     caller(c, async () => {
@@ -164,7 +166,7 @@ export function requireUserOrServerKey(ctx: ServerContext): MiddlewareHandler<Ca
 
 /** Records an operation in the caller's history (API key calls land under the key owner). */
 export async function logAction(
-  ctx: ServerContext,
+  ctx: Needs<'db'>,
   caller: Caller,
   operationType: string,
   runId: string | null = null,

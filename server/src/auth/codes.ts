@@ -4,19 +4,19 @@
  * account and the code, and compared in constant time.
  */
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
-import type { ServerContext } from '../context.ts';
+import type { Needs } from '../context.ts';
 
 export const newCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
 
 /** The stored form of a code: HMAC-SHA256 of `purpose:part:...:code`, as hex. */
-export const codeHash = (ctx: ServerContext, purpose: string, parts: (string | number)[], code: string) =>
+export const codeHash = (ctx: Needs<'jwtKey'>, purpose: string, parts: (string | number)[], code: string) =>
   createHmac('sha256', ctx.jwtKey)
     .update([purpose, ...parts, code].join(':'))
     .digest('hex');
 
 /** Whether `code` (spaces trimmed) is the one stored as `storedHex`, compared in constant time. */
 export function codeMatches(
-  ctx: ServerContext,
+  ctx: Needs<'db' | 'jwtKey'>,
   storedHex: string,
   purpose: string,
   parts: (string | number)[],

@@ -5,7 +5,7 @@
  * The old address is told. An address that belongs to another account gets the same answer but no
  * code, so the answer says nothing about which addresses have accounts.
  */
-import type { ServerContext } from '../context.ts';
+import type { Needs } from '../context.ts';
 import { isUniqueViolation, now } from '../db/index.ts';
 import { sendMail } from './mail.ts';
 import { codeHash, codeMatches, newCode } from './codes.ts';
@@ -13,7 +13,11 @@ import { codeHash, codeMatches, newCode } from './codes.ts';
 export const EMAIL_CODE_MINUTES = 15;
 export const EMAIL_CODE_ATTEMPTS = 5;
 
-function mailLater(ctx: ServerContext, what: string, message: Parameters<typeof sendMail>[1]): Promise<void> {
+function mailLater(
+  ctx: Needs<'config' | 'logger'>,
+  what: string,
+  message: Parameters<typeof sendMail>[1],
+): Promise<void> {
   const sent = sendMail(ctx, message).then(
     (where) => ctx.logger.info(`${what} sent (${where})`),
     (err: unknown) => ctx.logger.error(`${what} failed`, err),
@@ -24,7 +28,7 @@ function mailLater(ctx: ServerContext, what: string, message: Parameters<typeof 
 
 /** Records a requested change to `newEmail` (lower-cased) and mails the code; the old address is told. */
 export async function startEmailChange(
-  ctx: ServerContext,
+  ctx: Needs<'config' | 'db' | 'jwtKey' | 'logger'>,
   user: { id: number; username: string; email: string },
   newEmail: string,
 ): Promise<void> {
@@ -86,7 +90,11 @@ export async function startEmailChange(
  * Checks the code of the user's pending change; a correct one makes the new address the account's and
  * tells the old one. Returns the new address, or null (wrong, expired, used up, or the address was taken).
  */
-export async function confirmEmailChange(ctx: ServerContext, userId: number, code: string): Promise<string | null> {
+export async function confirmEmailChange(
+  ctx: Needs<'config' | 'db' | 'jwtKey' | 'logger'>,
+  userId: number,
+  code: string,
+): Promise<string | null> {
   const row = await ctx.db
     .selectFrom('email_changes')
     .innerJoin('users', 'users.id', 'email_changes.user_id')

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { ServerContext } from '../context.ts';
+import type { Needs } from '../context.ts';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../db/private-files.ts';
 
 export interface MailMessage {
@@ -15,10 +15,10 @@ export interface MailMessage {
   text: string;
 }
 
-const transports = new WeakMap<ServerContext, Transporter>();
+const transports = new WeakMap<object, Transporter>();
 
 /** Sends (or files) one message; resolves with where it went, for the log. */
-export async function sendMail(ctx: ServerContext, message: MailMessage): Promise<string> {
+export async function sendMail(ctx: Needs<'config'>, message: MailMessage): Promise<string> {
   const { smtpUrl, mailFrom, dataDir } = ctx.config;
   if (smtpUrl) {
     let transport = transports.get(ctx);

@@ -17,7 +17,7 @@
  * Everything is counted in the database, so it holds across restarts and instances.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import type { ServerContext } from '../context.ts';
+import type { Needs } from '../context.ts';
 import { now, type DB } from '../db/index.ts';
 import { loginAccount } from '../security/index.ts';
 import { securityState } from '../security/state.ts';
@@ -45,11 +45,11 @@ export interface Requester {
 
 const dayAgo = () => new Date(Date.now() - 86_400_000).toISOString();
 
-const addressHash = (ctx: ServerContext, address: string) =>
+const addressHash = (ctx: Needs<'jwtKey'>, address: string) =>
   createHmac('sha256', ctx.jwtKey).update(`recovery-address:${address}`).digest('base64url');
 
 /** Whether `address` signed in to the user's account before (the sign-in throttle's known addresses). */
-const knownAddress = (ctx: ServerContext, userId: number, address: string) =>
+const knownAddress = (ctx: Needs<'config' | 'db' | 'dialect' | 'jwtKey'>, userId: number, address: string) =>
   securityState(ctx).loginThrottle.knows(loginAccount({ id: userId }, ''), address);
 
 /** The account's codes of the last 24 hours, with what the limits need. */
@@ -73,7 +73,7 @@ const otherFailures = (rows: TodayRow[]) => rows.reduce((n, r) => n + r.other_at
 
 const minutesFromNow = (m: number) => new Date(Date.now() + m * 60_000).toISOString();
 
-const findUserByEmail = (ctx: ServerContext, email: string) =>
+const findUserByEmail = (ctx: Needs<'db'>, email: string) =>
   ctx.db
     .selectFrom('users')
     .select(['id', 'email', 'username'])
@@ -81,7 +81,11 @@ const findUserByEmail = (ctx: ServerContext, email: string) =>
     .executeTakeFirst();
 
 /** Makes and sends a code when the address belongs to an account; does nothing visible otherwise. */
-export async function startRecovery(ctx: ServerContext, email: string, requester: Requester): Promise<void> {
+export async function startRecovery(
+  ctx: Needs<'config' | 'db' | 'dialect' | 'jwtKey' | 'logger'>,
+  email: string,
+  requester: Requester,
+): Promise<void> {
   const user = await findUserByEmail(ctx, email);
   if (!user) return;
   const signedIn = requester.signedInAs === user.id;
@@ -152,7 +156,11 @@ export async function startRecovery(ctx: ServerContext, email: string, requester
  * it, an address that signed in to it, or the address that asked for one of its live codes. Such
  * checks are not counted against the account's per-minute limit, which only strangers can fill.
  */
-export async function ownersSide(ctx: ServerContext, email: string, requester: Requester): Promise<boolean> {
+export async function ownersSide(
+  ctx: Needs<'config' | 'db' | 'dialect' | 'jwtKey'>,
+  email: string,
+  requester: Requester,
+): Promise<boolean> {
   const user = await findUserByEmail(ctx, email);
   if (!user) return false;
   if (requester.signedInAs === user.id) return true;
@@ -175,7 +183,7 @@ export async function ownersSide(ctx: ServerContext, email: string, requester: R
  * requester's attempts too); else the latest code, on the attempts kept for other addresses.
  */
 export async function verifyRecoveryCode(
-  ctx: ServerContext,
+  ctx: Needs<'config' | 'db' | 'dialect' | 'jwtKey'>,
   email: string,
   code: string,
   requester: Requester,
@@ -234,7 +242,7 @@ export async function verifyRecoveryCode(
 }
 
 /** Uses up a reset token; returns its user id, or null if it is unknown, expired or already used. */
-export async function consumeResetToken(ctx: ServerContext, token: string): Promise<number | null> {
+export async function consumeResetToken(ctx: Needs<'db'>, token: string): Promise<number | null> {
   const row = await ctx.db
     .selectFrom('password_resets')
     .select(['id', 'user_id', 'reset_expires_at'])

@@ -9,7 +9,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
-import type { ServerContext } from '../context.ts';
+import type { Needs } from '../context.ts';
 import { now } from '../db/index.ts';
 import { sha256 } from './api-keys.ts';
 
@@ -24,7 +24,7 @@ export interface AccessClaims {
   version: number;
 }
 
-export async function signAccessToken(ctx: ServerContext, claims: AccessClaims): Promise<string> {
+export async function signAccessToken(ctx: Needs<'jwtKey'>, claims: AccessClaims): Promise<string> {
   const extra = { ver: claims.version, ...(claims.family ? { fam: claims.family } : {}) };
   return new SignJWT({ username: claims.username, typ: 'access', ...extra })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -35,7 +35,7 @@ export async function signAccessToken(ctx: ServerContext, claims: AccessClaims):
 }
 
 /** The claims of a valid access token, or null (bad signature, other algorithm, no exp or expired, wrong typ). */
-export async function verifyAccessToken(ctx: ServerContext, token: string): Promise<AccessClaims | null> {
+export async function verifyAccessToken(ctx: Needs<'jwtKey'>, token: string): Promise<AccessClaims | null> {
   try {
     const { payload } = await jwtVerify(token, ctx.jwtKey, { algorithms: ['HS256'], requiredClaims: ['exp'] });
     const userId = Number(payload.sub);
@@ -51,7 +51,7 @@ export async function verifyAccessToken(ctx: ServerContext, token: string): Prom
   }
 }
 
-async function insertRefreshToken(ctx: ServerContext, userId: number, family: string): Promise<string> {
+async function insertRefreshToken(ctx: Needs<'db'>, userId: number, family: string): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   const expires = new Date(Date.now() + REFRESH_TOKEN_DAYS * 86_400_000).toISOString();
   await ctx.db
@@ -63,7 +63,7 @@ async function insertRefreshToken(ctx: ServerContext, userId: number, family: st
 
 /** A fresh pair for a new sign-in (a new refresh-token family). */
 export async function issueTokenPair(
-  ctx: ServerContext,
+  ctx: Needs<'db' | 'jwtKey'>,
   user: { id: number; username: string; token_version: number },
 ) {
   const family = randomUUID();
@@ -77,7 +77,7 @@ export async function issueTokenPair(
 }
 
 /** Exchanges a refresh token for a new pair (rotation), or null when it is unknown, expired or revoked. */
-export async function rotateRefreshToken(ctx: ServerContext, refreshToken: string) {
+export async function rotateRefreshToken(ctx: Needs<'db' | 'jwtKey'>, refreshToken: string) {
   const row = await ctx.db
     .selectFrom('refresh_tokens')
     .innerJoin('users', 'users.id', 'refresh_tokens.user_id')
@@ -139,7 +139,7 @@ export const REFRESH_GRACE_MS = 10_000;
  * leaves none).
  */
 async function justRotated(
-  ctx: ServerContext,
+  ctx: Needs<'db'>,
   row: { id: number; user_id: number; family: string | null; revoked_at: string | null },
   exceptHash?: string,
 ): Promise<boolean> {
@@ -160,7 +160,7 @@ async function justRotated(
 
 /** An access token signed for the user's refresh-token family, with that family's refresh token. */
 async function newPair(
-  ctx: ServerContext,
+  ctx: Needs<'db' | 'jwtKey'>,
   row: { user_id: number; username: string; token_version: number },
   family: string,
   refreshToken: string,
@@ -174,7 +174,7 @@ async function newPair(
   return { accessToken, refreshToken };
 }
 
-async function revokeFamily(ctx: ServerContext, userId: number, family: string | null): Promise<void> {
+async function revokeFamily(ctx: Needs<'db'>, userId: number, family: string | null): Promise<void> {
   let q = ctx.db
     .updateTable('refresh_tokens')
     .set({ revoked_at: now() })
@@ -186,7 +186,7 @@ async function revokeFamily(ctx: ServerContext, userId: number, family: string |
 }
 
 /** Revokes one refresh token (logout); unknown tokens are ignored. */
-export async function revokeRefreshToken(ctx: ServerContext, refreshToken: string): Promise<void> {
+export async function revokeRefreshToken(ctx: Needs<'db'>, refreshToken: string): Promise<void> {
   await ctx.db
     .updateTable('refresh_tokens')
     .set({ revoked_at: now() })
@@ -199,7 +199,7 @@ export async function revokeRefreshToken(ctx: ServerContext, refreshToken: strin
  * After a password change: refuses the user's access tokens issued until now (the session kept with
  * `keepFamily` gets a new one through its refresh token) and revokes their other refresh tokens.
  */
-export async function endOtherSessions(ctx: ServerContext, userId: number, keepFamily?: string): Promise<void> {
+export async function endOtherSessions(ctx: Needs<'db'>, userId: number, keepFamily?: string): Promise<void> {
   await ctx.db
     .updateTable('users')
     .set((eb) => ({ token_version: eb('token_version', '+', 1) }))
@@ -209,7 +209,7 @@ export async function endOtherSessions(ctx: ServerContext, userId: number, keepF
 }
 
 /** Revokes all of a user's refresh tokens except those of `keepFamily`. */
-export async function revokeUserTokens(ctx: ServerContext, userId: number, keepFamily?: string): Promise<void> {
+export async function revokeUserTokens(ctx: Needs<'db'>, userId: number, keepFamily?: string): Promise<void> {
   let q = ctx.db
     .updateTable('refresh_tokens')
     .set({ revoked_at: now() })

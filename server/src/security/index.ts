@@ -6,7 +6,7 @@
 import type { Context, Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { secureHeaders } from 'hono/secure-headers';
-import type { ServerContext } from '../context.ts';
+import type { Needs } from '../context.ts';
 import { activeKeyOrigins } from '../auth/api-keys.ts';
 import { streamingBodyLimit } from './body-limit.ts';
 import { clientAddress } from './client-address.ts';
@@ -41,7 +41,7 @@ export const CONTENT_SECURITY_POLICY = {
 
 const isPartnerPath = (path: string) => path.startsWith('/api-py') || path.startsWith('/widget/');
 
-export function applySecurity(app: Hono, ctx: ServerContext): void {
+export function applySecurity(app: Hono, ctx: Needs<'config' | 'db'>): void {
   const sameOrigin = secureHeaders({ contentSecurityPolicy: CONTENT_SECURITY_POLICY });
   // Partner pages load the widget bundle and call the plugin API from their own origin.
   const crossOrigin = secureHeaders({
@@ -95,7 +95,7 @@ export function applySecurity(app: Hono, ctx: ServerContext): void {
  */
 export async function rateLimit(
   c: Context,
-  ctx: ServerContext,
+  ctx: Needs<'config' | 'db' | 'dialect' | 'jwtKey'>,
   entries: { key: string; limit: number }[],
   window: 'minute' | 'day' = 'minute',
 ): Promise<Response | null> {
@@ -115,9 +115,9 @@ export const loginAccount = (user: { id: number } | undefined, identifier: strin
   user ? `user:${user.id}` : `unknown:${identifier}`;
 
 /** A password reset clears the account's failed sign-ins (on every instance): the owner can sign in at once. */
-export const clearLoginFailures = (ctx: ServerContext, userId: number): Promise<void> =>
+export const clearLoginFailures = (ctx: Needs<'config' | 'db' | 'dialect' | 'jwtKey'>, userId: number): Promise<void> =>
   securityState(ctx).loginThrottle.clear(loginAccount({ id: userId }, ''));
 
 /** Rate-limit key for the client address of a request. */
-export const addressKey = (c: Context, ctx: ServerContext, scope: string) =>
+export const addressKey = (c: Context, ctx: Needs<'config'>, scope: string) =>
   `${scope}:ip:${clientAddress(c, ctx.config.trustProxy)}`;

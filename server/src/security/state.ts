@@ -5,7 +5,7 @@
  */
 import { createHash, createHmac } from 'node:crypto';
 import { createPgPool } from '../db/index.ts';
-import type { ServerContext } from '../context.ts';
+import type { Needs } from '../context.ts';
 import { memoryStore, type CounterStore } from './rate-limit.ts';
 import { postgresStore, storeLimits, type Limits } from './shared-limits.ts';
 import { LoginThrottle } from './login-throttle.ts';
@@ -21,9 +21,9 @@ export interface SecurityState {
   loginThrottle: LoginThrottle;
 }
 
-const states = new WeakMap<ServerContext, SecurityState>();
+const states = new WeakMap<object, SecurityState>();
 
-function counterStore(ctx: ServerContext): CounterStore {
+function counterStore(ctx: Needs<'config' | 'dialect' | 'jwtKey'>): CounterStore {
   if (ctx.dialect !== 'postgres' || !ctx.config.databaseUrl) return memoryStore();
   // Its own small pool: a limit check never waits behind a long query of the app.
   const pool = createPgPool(ctx.config.databaseUrl, { max: 3, allowExitOnIdle: true });
@@ -32,7 +32,7 @@ function counterStore(ctx: ServerContext): CounterStore {
   return postgresStore(pool, namespace);
 }
 
-export function securityState(ctx: ServerContext): SecurityState {
+export function securityState(ctx: Needs<'config' | 'db' | 'dialect' | 'jwtKey'>): SecurityState {
   let s = states.get(ctx);
   if (!s) {
     const perMinute = ctx.config.loginLimitPerMinute;

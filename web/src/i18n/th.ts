@@ -407,6 +407,8 @@ export const th: Record<string, string> = {
   'Please select files to upload.': 'โปรดเลือกไฟล์ที่จะอัปโหลด',
   'Error: {{detail}}': 'ข้อผิดพลาด: {{detail}}',
   '{{failed}} of {{total}} photos could not be processed.': 'ประมวลผลรูปไม่ได้ {{failed}} จาก {{total}} รูป',
+  'Refused by the server ({{status}}): {{reason}}': 'เซิร์ฟเวอร์ปฏิเสธ ({{status}}): {{reason}}',
+  'Try again in {{seconds}} s.': 'ลองใหม่อีกครั้งใน {{seconds}} วินาที',
   'Uploading {{total}} photos: {{percent}}%': 'กำลังอัปโหลด {{total}} รูป: {{percent}}%',
   'Processed {{finished}} of {{total}} photos': 'ประมวลผลแล้ว {{finished}} จาก {{total}} รูป',
   'Job progress': 'ความคืบหน้าของงาน',

@@ -13,7 +13,8 @@ import { apiJson, refreshTokens } from '#web/api/client.ts';
 import { getAccessToken } from '#web/auth/tokens.ts';
 import type { BruiseRow } from './bruiseResults.ts';
 import { overlayUrl, type StoredRun } from './runs.ts';
-import { uploadWithProgress } from './upload.ts';
+import { readUploadRefusal, uploadWithProgress } from './upload.ts';
+import { RefusedError } from './refusal.ts';
 
 /** Up to this many photos the pages keep the spec's flow (one request); more go as a job. */
 export const JOB_THRESHOLD = 10;
@@ -29,7 +30,8 @@ export interface JobUpdate {
 
 /**
  * Runs the photos as a job and answers its stored run; `onUpdate` follows the upload and the
- * scoring. With `keepOverlays` the run keeps each photo's full-size overlay.
+ * scoring. With `keepOverlays` the run keeps each photo's full-size overlay. A job the server
+ * refuses throws a RefusedError (lib/refusal.ts).
  */
 export async function runBatchJob(
   operation: 'bruise' | 'features',
@@ -50,8 +52,11 @@ export async function runBatchJob(
   const sent = await uploadWithProgress('/api-node/jobs', form, (fraction) =>
     onUpdate({ phase: 'uploading', finished: 0, total, fraction }),
   );
-  const answer = JSON.parse((await sent.body.text()) || '{}') as { id?: string; error?: string };
-  if (!sent.ok || !answer.id) throw new Error(answer.error ?? `the job was refused (${sent.status})`);
+  // A refused job (413 too large, 429 too many photos queued or uploads at once, with Retry-After)
+  // throws its refusal: the pages show the reason and the time to wait.
+  if (!sent.ok) throw new RefusedError(await readUploadRefusal(sent), `the job was refused (${sent.status})`);
+  const answer = JSON.parse((await sent.body.text()) || '{}') as { id?: string };
+  if (!answer.id) throw new Error(`the job was refused (${sent.status})`);
   const end = await followJob(
     window.location.origin,
     answer.id,

@@ -4,11 +4,24 @@
  */
 import { getAccessToken, getRefreshToken } from '../auth/tokens.ts';
 import { refreshTokens } from '../api/client.ts';
+import { refusalOf, type Refusal } from './refusal.ts';
 
 export interface UploadResponse {
   ok: boolean;
   status: number;
+  /** the answer's headers (Retry-After of a refusal) */
+  headers: Headers;
   body: Blob;
+}
+
+/** The headers of an XMLHttpRequest answer. */
+function headersOf(xhr: XMLHttpRequest): Headers {
+  const headers = new Headers();
+  for (const line of xhr.getAllResponseHeaders().split(/\r?\n/)) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+  }
+  return headers;
 }
 
 function sendOnce(url: string, form: FormData, onProgress?: (fraction: number) => void): Promise<UploadResponse> {
@@ -23,7 +36,7 @@ function sendOnce(url: string, form: FormData, onProgress?: (fraction: number) =
     };
     xhr.onload = () => {
       const body = xhr.response instanceof Blob ? xhr.response : new Blob([]);
-      resolve({ ok: xhr.status >= 200 && xhr.status < 300, status: xhr.status, body });
+      resolve({ ok: xhr.status >= 200 && xhr.status < 300, status: xhr.status, headers: headersOf(xhr), body });
     };
     xhr.onerror = () => reject(new Error(`Network error while uploading to ${url}`));
     xhr.onabort = () => reject(new Error(`Upload to ${url} was aborted`));
@@ -43,17 +56,7 @@ export async function uploadWithProgress(
   return sendOnce(url, form, onProgress);
 }
 
-/** The `detail` of an /api-py error body, when the body is JSON holding one. */
-export async function readDetail(body: Blob | Response): Promise<string | null> {
-  try {
-    const data = JSON.parse(await body.text()) as unknown;
-    if (data && typeof data === 'object' && 'detail' in data) {
-      const detail = (data as { detail: unknown }).detail;
-      if (typeof detail === 'string' && detail) return detail;
-      if (detail != null) return JSON.stringify(detail);
-    }
-  } catch {
-    // not JSON: no detail
-  }
-  return null;
+/** Why the server refused an upload: its reason and Retry-After (lib/refusal.ts). */
+export async function readUploadRefusal(res: UploadResponse): Promise<Refusal> {
+  return refusalOf(res, await res.body.text().catch(() => ''));
 }

@@ -18,7 +18,7 @@ import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
 import { MangoError, sanitizeFileName } from '@mango/core';
 import { PRIVATE_FILE_MODE } from '../../db/private-files.ts';
-import type { MultipartLimits, Upload } from '../api-py/uploads.ts';
+import { mb, type MultipartLimits, type Upload } from '../api-py/uploads.ts';
 
 export interface ZipLimits extends MultipartLimits {
   /** most bytes the zip's photos may unpack to, all together (MAX_JOB_MB) */
@@ -39,7 +39,6 @@ const isPhotoEntry = (path: string) => {
   );
 };
 
-const mb = (bytes: number) => (bytes / 1048576).toFixed(0);
 const invalid = (message: string) => new MangoError('INVALID_INPUT', message);
 const unreadable = () => invalid('the zip could not be read');
 

@@ -1,7 +1,7 @@
 /** The model registry, read only: GET /api-node/models (the versions, and the one in force per task). */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { ServerContext } from '../../context.ts';
+import type { Needs } from '../../context.ts';
 import { requireUser, type CallerEnv } from '../../auth/caller.ts';
 import { describer } from '../../openapi/describe.ts';
 import { json, SIGNED_IN, USER_ONLY } from '../../openapi/components.ts';
@@ -37,7 +37,7 @@ export const ModelsView = z
   })
   .meta({ id: 'Models' });
 
-export function modelRoutes(ctx: ServerContext): Hono<CallerEnv> {
+export function modelRoutes(ctx: Needs<'db' | 'jobs' | 'jwtKey'>): Hono<CallerEnv> {
   const app = new Hono<CallerEnv>();
   app.use('/models', requireUser(ctx));
   const route = describer({ tags: ['Models'], security: USER_ONLY });

@@ -5,7 +5,7 @@
  * (bounded) before the answer goes out (security/refused-bodies.ts).
  */
 import type { MiddlewareHandler } from 'hono';
-import type { ServerContext } from '../../context.ts';
+import type { Needs } from '../../context.ts';
 import { errorResponse } from '../../auth/caller.ts';
 import { securityState } from '../../security/state.ts';
 
@@ -13,11 +13,11 @@ import { securityState } from '../../security/state.ts';
  * Seconds to ask a caller to wait for a free place: the photos ahead per thread, at about a second
  * each (a bruise score of a camera photo takes 0.2-1 s of one core), from 1 to 30.
  */
-export function estimatedWaitSeconds(ctx: ServerContext): number {
+export function estimatedWaitSeconds(ctx: Needs<'pool'>): number {
   return Math.min(30, 1 + Math.floor(ctx.pool.pending / Math.max(1, ctx.pool.threads)));
 }
 
-export function callerLimits(ctx: ServerContext): MiddlewareHandler {
+export function callerLimits(ctx: Needs<'config' | 'db' | 'dialect' | 'jwtKey' | 'pool'>): MiddlewareHandler {
   const active = new Map<string, number>();
   const { apiPyLimitPerMinute, maxConcurrentUploads } = ctx.config;
   return async (c, next) => {

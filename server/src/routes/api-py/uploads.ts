@@ -107,7 +107,8 @@ export function withUploadSpool(root: string): MiddlewareHandler {
   };
 }
 
-const mb = (bytes: number) => (bytes / 1048576).toFixed(0);
+/** A byte limit in MB as a refusal names it: up to two decimals (a 0.5 MB limit is not called '1 MB'). */
+export const mb = (bytes: number) => String(Number((bytes / 1048576).toFixed(2)));
 
 /**
  * Reads the multipart body, spooling the files of `fileFields`; other files are read past. Non-multipart

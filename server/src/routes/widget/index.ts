@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { ServerContext } from '../../context.ts';
+import type { Needs } from '../../context.ts';
 import { describer } from '../../openapi/describe.ts';
 import { json, media } from '../../openapi/components.ts';
 
@@ -28,7 +28,7 @@ function ortDist(): string {
   return dirname(fileURLToPath(import.meta.resolve('onnxruntime-web/wasm')));
 }
 
-export function widgetRuntimeRoutes(ctx: ServerContext): Hono {
+export function widgetRuntimeRoutes(ctx: Needs<'jobs'>): Hono {
   const app = new Hono();
   const cache = 'public, max-age=86400';
   // The versions in force (the registry's; the shipped model until an operator activates another).

@@ -21,6 +21,8 @@ import type { AnalysisState } from '#web/lib/analysisSession.ts';
 import MetaFields from '#web/components/MetaFields.tsx';
 import ScaleInputs, { scaleFields, scaleNumbers, type ScaleText } from '#web/components/ScaleInputs.tsx';
 import { appendMeta, NO_META, warnMetaGaps, type MetaInput } from '#web/lib/meta.ts';
+import { readRefusal, refusalIn, type Refusal } from '#web/lib/refusal.ts';
+import RefusalNote from '#web/components/RefusalNote.tsx';
 
 const ANALYZE_ENDPOINT = '/api-py/python/analyze';
 
@@ -83,6 +85,8 @@ export default function Analysis() {
   const [job, setJob] = useState<JobUpdate | null>(null);
   /** the last batch's photos that could not be scored, and the results of the others */
   const [outcome, setOutcome] = useState<{ failed: PhotoFailure[]; total: number; result: AnalysisState } | null>(null);
+  /** why the server refused the last upload (413, 429 with Retry-After), shown under the spec's alert */
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
 
   /** Keeps the results; opens them, or stays listing the photos that could not be scored. */
   const finish = (result: AnalysisState, failed: PhotoFailure[], total: number) => {
@@ -140,6 +144,7 @@ export default function Analysis() {
     }
     setProcessing(true);
     setOutcome(null);
+    setRefusal(null);
     if (files.length > JOB_THRESHOLD) {
       try {
         const {
@@ -152,6 +157,7 @@ export default function Analysis() {
         finish(result, failed, total);
       } catch (e) {
         console.error('Feature analysis job failed', e);
+        setRefusal(refusalIn(e));
         alert(t('Error processing the image.'));
       } finally {
         setJob(null);
@@ -170,10 +176,16 @@ export default function Analysis() {
     appendMeta(form, meta);
     try {
       const res = await apiFetch(ANALYZE_ENDPOINT, { method: 'POST', body: form });
-      const data: unknown = res.ok ? await res.json() : null;
+      if (!res.ok) {
+        // the spec's alert, and the server's reason (and time to wait) inline under the form
+        setRefusal(await readRefusal(res));
+        alert(t('Error processing the image.'));
+        return;
+      }
+      const data: unknown = await res.json();
       const result = toAnalysisState({ selectedFeatures: selectedIds, analysisResults: data, selectedFiles: files });
-      if (!res.ok || !result) {
-        console.error('Feature analysis failed', res.status, data);
+      if (!result) {
+        console.error('Feature analysis answered no results', data);
         alert(t('Error processing the image.'));
         return;
       }
@@ -284,6 +296,7 @@ export default function Analysis() {
           )}
           <MetaFields value={meta} onChange={setMeta} />
           {job && <JobProgress update={job} />}
+          <RefusalNote refusal={refusal} />
           {outcome && (
             <FailedPhotos
               failures={outcome.failed}

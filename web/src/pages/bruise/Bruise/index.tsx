@@ -8,7 +8,8 @@ import Layout from '#web/components/Layout.tsx';
 import Dropzone from '#web/components/Dropzone.tsx';
 import ConfirmDialog from '#web/components/ConfirmDialog.tsx';
 import { apiFetch, logAction } from '#web/api/client.ts';
-import { readDetail } from '#web/lib/upload.ts';
+import { readRefusal, refusalIn, type Refusal } from '#web/lib/refusal.ts';
+import RefusalNote from '#web/components/RefusalNote.tsx';
 import { saveUploadedFiles, toRows } from '#web/lib/bruiseResults.ts';
 import { bruiseRowsOf, JOB_THRESHOLD, runBatchJob, type JobUpdate } from '#web/lib/jobs.ts';
 import JobProgress from '#web/components/JobProgress.tsx';
@@ -68,6 +69,8 @@ export default function Bruise() {
   const [job, setJob] = useState<JobUpdate | null>(null);
   /** the last batch's photos that could not be scored, and the results of the others */
   const [outcome, setOutcome] = useState<{ failed: PhotoFailure[]; total: number; results: BruiseRow[] } | null>(null);
+  /** why the server refused the last upload (413, 429 with Retry-After), shown under the spec's alert */
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
 
   /**
    * The results of a batch: its scored rows are kept and shown; when some photos could not be scored
@@ -87,6 +90,7 @@ export default function Bruise() {
       return;
     }
     setOutcome(null);
+    setRefusal(null);
     setConfirming(true);
   };
 
@@ -107,6 +111,7 @@ export default function Bruise() {
       finish(results, runFailures(run), run.items.length, run.id);
     } catch (e) {
       console.error('Bruised area calculation job failed', e);
+      setRefusal(refusalIn(e));
       alert(t('Error: {{detail}}', { detail: (e as Error).message }));
     } finally {
       setJob(null);
@@ -128,8 +133,11 @@ export default function Bruise() {
     try {
       const res = await apiFetch(BRUISE_ENDPOINT, { method: 'POST', body: form });
       if (!res.ok) {
-        const detail = await readDetail(res);
-        alert(detail ? t('Error: {{detail}}', { detail: t(detail) }) : t('Failed to process the request.'));
+        const refused = await readRefusal(res);
+        setRefusal(refused);
+        alert(
+          refused.reason ? t('Error: {{detail}}', { detail: t(refused.reason) }) : t('Failed to process the request.'),
+        );
         return;
       }
       const answer: unknown = await res.json();
@@ -228,6 +236,7 @@ export default function Bruise() {
             </p>
           )}
           {job && <JobProgress update={job} />}
+          <RefusalNote refusal={refusal} />
           {outcome && (
             <FailedPhotos
               failures={outcome.failed}

@@ -33,11 +33,16 @@ import './mask-editor.css';
 /** The long side of the copy the masks are edited on (counts are upsampled to the photo exactly). */
 const WORK_SIDE = 1024;
 const HISTORY = 30;
-/** The drawing area: 760 px wide, as tall as the photo at that width (240 to 520 px), no empty band. */
-const stageFor = (w: number, h: number) => ({
-  width: 760,
-  height: w > 0 ? Math.round(Math.min(520, Math.max(240, (760 * h) / w))) : 520,
-});
+const STAGE_WIDTH = 760;
+/**
+ * The drawing area: 760 px wide, or the room there is (a phone), as tall as the photo at that width
+ * (240 to 520 px at 760 px wide, the lower bound narrowing with the width), no empty band.
+ */
+const stageFor = (w: number, h: number, room = STAGE_WIDTH) => {
+  const width = Math.max(160, Math.min(STAGE_WIDTH, Math.floor(room)));
+  const least = (240 * width) / STAGE_WIDTH;
+  return { width, height: w > 0 ? Math.round(Math.min(520, Math.max(least, (width * h) / w))) : 520 };
+};
 
 type LayerName = 'fruit' | 'lesion';
 type Tool = 'brush' | 'eraser' | 'polygon' | 'wand' | 'delete' | 'pan';
@@ -179,9 +184,6 @@ export default function MaskEditor({
       setPhoto({ img, work, w, h });
       setMasks({ fruit: down(body.fruit), lesion: down(body.bruise) });
       setModelId(body.model_id ?? (typeof item.result.model_id === 'string' ? item.result.model_id : null));
-      const stage = stageFor(size.width, size.height);
-      const fit = Math.min(stage.width / size.width, stage.height / size.height);
-      setView({ scale: fit, x: 0, y: 0 });
       // The magic wand's probability: with the model's masks, or asked for beside the stored truth.
       let probabilityUrl = body.probability;
       if (fromTruth) {
@@ -199,7 +201,20 @@ export default function MaskEditor({
 
   const W = photo?.work.width ?? 0;
   const H = photo?.work.height ?? 0;
-  const stageSize = stageFor(W, H);
+  // the room beside the editor's figures: the stage is never wider than the page (a phone)
+  const [room, setRoom] = useState(STAGE_WIDTH);
+  const roomObserver = useRef<ResizeObserver | null>(null);
+  const measureRoom = useCallback((el: HTMLDivElement | null) => {
+    roomObserver.current?.disconnect();
+    if (!el) return;
+    roomObserver.current = new ResizeObserver(() => setRoom(el.clientWidth - 2)); // the stage's border
+    roomObserver.current.observe(el);
+  }, []);
+  const stageSize = stageFor(W, H, room);
+  // the photo fitted to the stage once it is in, and again when the room changes
+  useEffect(() => {
+    if (W > 0 && H > 0) setView({ scale: Math.min(stageSize.width / W, stageSize.height / H), x: 0, y: 0 });
+  }, [W, H, stageSize.width, stageSize.height]);
   const pxPerCm = typeof item.result.px_per_cm === 'number' ? item.result.px_per_cm : undefined;
   const figures = useMemo(
     () =>
@@ -548,7 +563,7 @@ export default function MaskEditor({
           <li>? – {t('Shortcuts')}</li>
         </ul>
       )}
-      <div className="mask-editor-body">
+      <div className="mask-editor-body" ref={measureRoom}>
         <div className="mask-editor-stage" style={{ touchAction: 'none' }} data-testid="mask-editor-stage">
           {photo && canvases ? (
             <Stage

@@ -6,7 +6,9 @@ import Dropzone from '#web/components/Dropzone.tsx';
 import ConfirmDialog from '#web/components/ConfirmDialog.tsx';
 import SelectableImageList from '#web/components/SelectableImageList.tsx';
 import { logAction } from '#web/api/client.ts';
-import { uploadWithProgress, readDetail } from '#web/lib/upload.ts';
+import { uploadWithProgress, readUploadRefusal } from '#web/lib/upload.ts';
+import type { Refusal } from '#web/lib/refusal.ts';
+import RefusalNote from '#web/components/RefusalNote.tsx';
 import { fileStem } from '#web/lib/download.ts';
 import { useImageResults } from '#web/lib/useImageResults.ts';
 import '../../tool-pages.css';
@@ -37,6 +39,8 @@ export default function RemoveBackground() {
   const [progress, setProgress] = useState(0);
   const [current, setCurrent] = useState('');
   const [error, setError] = useState('');
+  /** why the server refused a photo (413, 429 with Retry-After): a line each under the error */
+  const [refusals, setRefusals] = useState<{ name: string; refusal: Refusal }[]>([]);
   // Object URLs die with the page (the analysis page gets Files, not URLs).
   const results = useImageResults<Processed>();
 
@@ -52,6 +56,7 @@ export default function RemoveBackground() {
     setConfirming(false);
     setProcessing(true);
     setError('');
+    setRefusals([]);
     setProgress(0);
     const batch = files;
     const done: Processed[] = [];
@@ -66,7 +71,8 @@ export default function RemoveBackground() {
           setProgress(Math.round(((i + fraction) / batch.length) * 100)),
         );
         if (!res.ok) {
-          console.error(`Remove background failed for ${file.name}:`, res.status, await readDetail(res.body));
+          const refusal = await readUploadRefusal(res);
+          setRefusals((list) => [...list, { name: file.name, refusal }]);
           failed = true;
         } else {
           const blob = res.body.type === 'image/png' ? res.body : new Blob([res.body], { type: 'image/png' });
@@ -102,6 +108,7 @@ export default function RemoveBackground() {
     setFiles([]);
     results.reset();
     setError('');
+    setRefusals([]);
     setProgress(0);
   };
 
@@ -116,7 +123,10 @@ export default function RemoveBackground() {
           <Dropzone files={files} onChange={setFiles} />
           {error && (
             <div className="alert" role="alert">
-              {t(error)}
+              <div>{t(error)}</div>
+              {refusals.map(({ name, refusal }, i) => (
+                <RefusalNote key={`${name}-${i}`} refusal={refusal} name={name} />
+              ))}
             </div>
           )}
           {processing && (
