@@ -37,13 +37,21 @@ describe('issue 16 item 7: enumeration', () => {
     // within a pair (two requests a moment apart) is what is compared, so load from other test files
     // moves both sides of a pair alike.
     const extra: number[] = [];
+    const unknowns: number[] = [];
     for (let i = 0; i < users.length; i++) {
       const unknown = await time(`nobody.${i}.${Date.now()}@example.org`);
+      unknowns.push(unknown);
       extra.push((await time(users[i].email)) - unknown);
     }
     // Before: the known address waited for the code's insert and the outbox file (6.4 vs 3.5 ms median,
-    // a median extra time of about 3 ms).
-    expect(median(extra)).toBeLessThan(1);
+    // a median extra time of about 3 ms). The bound is 1 ms, or a quarter of an unknown address's own
+    // time when a busy machine (the suite's other files) makes every request slower: the old extra
+    // work is then slower too, and a quarter of 3.5 ms still catches it on a quiet one.
+    const bound = Math.max(1, median(unknowns) / 4);
+    console.log(
+      `forgot-password: unknown ${median(unknowns).toFixed(2)} ms, known extra ${median(extra).toFixed(2)} ms (bound ${bound.toFixed(2)})`,
+    );
+    expect(median(extra)).toBeLessThan(bound);
     for (const u of users) expect(await mailedCode(server, u.email)).not.toBeNull();
   });
 
