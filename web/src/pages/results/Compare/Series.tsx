@@ -43,7 +43,8 @@ export default function Series({ runs }: { runs: StoredRun[] }) {
   const chart = useMemo(() => {
     if (!data) return null;
     const text: PlotText = (english, values) => t(english, values ?? {});
-    return timeChart(data, null, { text, width: 560 });
+    // a phone's screen gets a narrower plot (its legend beside it); a wider one scrolls in its card
+    return timeChart(data, null, { text, width: Math.max(200, Math.min(560, window.innerWidth - 180)) });
   }, [data, t]);
   if (!data || !fields) return <p>{t('No scored photos to plot.')}</p>;
 
