@@ -14,6 +14,7 @@ import { encodeImage } from '@mango/core/node';
 import { lesionScene } from '@mango/core/testing';
 import { th } from '../src/i18n/th.ts';
 import { newUser, signInViaApi, startE2E, type E2E } from './harness.ts';
+import { untranslated } from './i18n-helpers.ts';
 
 const PATTERN = 'fruit{fruit_id}_day{day}';
 /** Three fruit, each photographed on day 0 and on day 3 (its lesion grown): [fruit_id, radius day 0, radius day 3]. */
@@ -180,6 +181,10 @@ describe('one series over runs on the compare page', () => {
     );
     await page.getByRole('button', { name: th['Series CSV'] }).waitFor();
     expect(await page.getByTestId('series-table').locator('th').first().textContent()).toBe(th.Run);
+    // no English left but the data: file names, the metadata names and the method
+    expect(await untranslated(e2e, ['fruitA_day', 'fruitB_day', 'fruitC_day', 'fruit_id', 'day', 'classical'])).toEqual(
+      [],
+    );
     await page.screenshot({ path: '/tmp/series-compare-th.png', fullPage: true });
     await page.getByRole('button', { name: th['Side by side'], exact: true }).click();
     await expect.poll(() => page.getByTestId('plot-column').count()).toBe(2);
