@@ -16,13 +16,15 @@ import { th } from '../src/i18n/th.ts';
 import { newUser, signInViaApi, startE2E, type E2E } from './harness.ts';
 import { untranslated } from './i18n-helpers.ts';
 
-const PATTERN = 'fruit{fruit_id}_day{day}';
-/** Three fruit, each photographed on day 0 and on day 3 (its lesion grown): [fruit_id, radius day 0, radius day 3]. */
-const FRUIT: [string, number, number][] = [
-  ['A', 4, 16],
-  ['B', 10, 24],
-  ['C', 0, 30],
+const PATTERN = 'fruit{fruit_id}_day{day}_{treatment}';
+/** Three fruit, each photographed on day 0 and on day 3 (its lesion grown): [fruit_id, radius day 0, radius day 3, treatment]. */
+const FRUIT: [string, number, number, string][] = [
+  ['A', 4, 16, 'hotwater'],
+  ['B', 10, 24, 'hotwater'],
+  ['C', 0, 30, 'control'],
 ];
+const photoName = ([id, , , treatment]: (typeof FRUIT)[number], day: number | string) =>
+  `fruit${id}_day${day}_${treatment}.png`;
 
 type Row = Record<string, string>;
 const parseCsv = (text: string) => Papa.parse<Row>(text.trim(), { header: true }).data;
@@ -35,12 +37,12 @@ describe('one series over runs on the compare page', () => {
   /** Scores the day's photos as one stored run with the metadata pattern; answers its id. */
   async function scoreDay(day: number) {
     const fd = new FormData();
-    for (const [id, r0, r3] of FRUIT) {
-      const r = day === 0 ? r0 : r3;
+    for (const fruit of FRUIT) {
+      const r = day === 0 ? fruit[1] : fruit[2];
       fd.append(
         'images',
         new Blob([(await encodeImage(lesionScene(r, r + 1).image, 'png')) as BlobPart]),
-        `fruit${id}_day${day}.png`,
+        photoName(fruit, day),
       );
     }
     fd.append('meta', PATTERN);
@@ -72,7 +74,7 @@ describe('one series over runs on the compare page', () => {
     // each run's CSV: one row per fruit with its metadata from the file name
     for (const run of runs) {
       expect(run.csv.map((r) => [r.image, r.fruit_id, r.day])).toEqual(
-        FRUIT.map(([id]) => [`fruit${id}_day${run.day}.png`, id, run.day]),
+        FRUIT.map((fruit) => [photoName(fruit, run.day), fruit[0], run.day]),
       );
     }
     const expected = new Map<string, [number, number][]>();
@@ -90,9 +92,9 @@ describe('one series over runs on the compare page', () => {
     await expect.poll(() => page.getByTestId('compare-run').count(), { timeout: 30_000 }).toBe(2);
     await page.getByRole('button', { name: 'One series', exact: true }).click();
     expect(new URL(page.url()).searchParams.get('view')).toBe('series');
-    expect(await page.getByRole('button', { name: 'One series', exact: true }).getAttribute('aria-pressed')).toBe(
-      'true',
-    );
+    await expect
+      .poll(() => page.getByRole('button', { name: 'One series', exact: true }).getAttribute('aria-pressed'))
+      .toBe('true');
     const chart = page.getByTestId('plot-series');
     await expect.poll(() => chart.getAttribute('data-state'), { timeout: 30_000 }).toBe('ready');
     expect(await chart.locator('svg').textContent()).toContain('Bruise % over day, per fruit');
@@ -147,6 +149,15 @@ describe('one series over runs on the compare page', () => {
     // day 3 is above day 0 on every line (the lesions grew): a y higher up the chart
     for (const id of plotted.keys()) expect(plotted.get(id)![1].at[1]).toBeLessThan(plotted.get(id)![0].at[1]);
 
+    // Coloured by a metadata column: the legend names its groups, each fruit still its own line.
+    await page.getByTestId('series-colour-by').selectOption('treatment');
+    await expect
+      .poll(() => chart.locator('svg [aria-roledescription="legend"]').getAttribute('aria-label'))
+      .toMatch(/titled 'treatment' .* 2 values: control, hotwater$/);
+    await expect.poll(() => chart.getAttribute('data-state')).toBe('ready');
+    expect(await chart.locator('svg path[aria-roledescription="line mark"]').count()).toBe(FRUIT.length);
+    await page.getByTestId('series-colour-by').selectOption('');
+
     // The stacked rows: the table on the page and its CSV download.
     expect(await page.getByTestId('series-row').count()).toBe(6);
     const [download] = await Promise.all([
@@ -155,7 +166,7 @@ describe('one series over runs on the compare page', () => {
     ]);
     expect(download.suggestedFilename()).toBe('series-2-runs.csv');
     const text = readFileSync((await download.path())!, 'utf8');
-    expect(text.split('\r\n')[0]).toBe('run,run_date,image,bruise_percent,fruit_id,day');
+    expect(text.split('\r\n')[0]).toBe('run,run_date,image,bruise_percent,fruit_id,day,treatment');
     const stacked = parseCsv(text);
     expect(stacked.map((r) => [r.run, r.image, r.fruit_id, r.day, Number(r.bruise_percent)])).toEqual(
       runs.flatMap((run) => run.csv.map((r) => [run.id, r.image, r.fruit_id, r.day, Number(r.bruise_percent)])),
@@ -182,9 +193,19 @@ describe('one series over runs on the compare page', () => {
     await page.getByRole('button', { name: th['Series CSV'] }).waitFor();
     expect(await page.getByTestId('series-table').locator('th').first().textContent()).toBe(th.Run);
     // no English left but the data: file names, the metadata names and the method
-    expect(await untranslated(e2e, ['fruitA_day', 'fruitB_day', 'fruitC_day', 'fruit_id', 'day', 'classical'])).toEqual(
-      [],
-    );
+    expect(
+      await untranslated(e2e, [
+        'fruitA_day',
+        'fruitB_day',
+        'fruitC_day',
+        'fruit_id',
+        'day',
+        'classical',
+        'treatment',
+        'hotwater',
+        'control',
+      ]),
+    ).toEqual([]);
     await page.screenshot({ path: '/tmp/series-compare-th.png', fullPage: true });
     await page.getByRole('button', { name: th['Side by side'], exact: true }).click();
     await expect.poll(() => page.getByTestId('plot-column').count()).toBe(2);

@@ -674,6 +674,8 @@ export const th: Record<string, string> = {
   'No photo has a fruit_id: one line per group instead of one per fruit.':
     'ไม่มีรูปใดมี fruit_id: แสดงหนึ่งเส้นต่อกลุ่มแทนหนึ่งเส้นต่อผล',
   'Series CSV': 'CSV ของอนุกรม',
+  'Colour by': 'แยกสีตาม',
+  'each fruit': 'แต่ละผล',
   'Stacked rows': 'แถวที่รวมกัน',
   Run: 'ผลการประมวลผล',
   'Select two or more runs to compare.': 'เลือกผลการประมวลผลตั้งแต่สองรายการขึ้นไปเพื่อเปรียบเทียบ',

@@ -5,13 +5,15 @@
  * (`stackRuns`, `timeChart`, `seriesCsv` in core/src/plots.ts); the figure is the one the runs' plugin
  * declares for its plots. Runs of a kind with other plots (or none) are left out.
  */
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import {
   FRUIT_ID,
+  groupingColumns,
   RUN_COLUMN,
   RUN_DATE_COLUMN,
+  SERIES_TIME_COLUMN,
   seriesCsv,
   stackRuns,
   timeChart,
@@ -40,12 +42,20 @@ export default function Series({ runs }: { runs: StoredRun[] }) {
       ),
     [stacked, fields],
   );
+  // the metadata columns the lines may be coloured by (a treatment, a cultivar); none: a colour per fruit
+  const groups = useMemo(
+    () =>
+      data ? groupingColumns(data).filter((c) => ![RUN_COLUMN, RUN_DATE_COLUMN, SERIES_TIME_COLUMN].includes(c)) : [],
+    [data],
+  );
+  const [picked, setPicked] = useState('');
+  const column = groups.includes(picked) ? picked : null;
   const chart = useMemo(() => {
     if (!data) return null;
     const text: PlotText = (english, values) => t(english, values ?? {});
     // a phone's screen gets a narrower plot (its legend beside it); a wider one scrolls in its card
-    return timeChart(data, null, { text, width: Math.max(200, Math.min(560, window.innerWidth - 180)) });
-  }, [data, t]);
+    return timeChart(data, column, { text, width: Math.max(200, Math.min(560, window.innerWidth - 180)) });
+  }, [data, column, t]);
   if (!data || !fields) return <p>{t('No scored photos to plot.')}</p>;
 
   const byFruit = timeSeries(data, null).by === 'fruit_id';
@@ -71,6 +81,21 @@ export default function Series({ runs }: { runs: StoredRun[] }) {
       )}
       {!byFruit && data.photos.length > 0 && (
         <p className="field-hint">{t('No photo has a fruit_id: one line per group instead of one per fruit.')}</p>
+      )}
+      {groups.length > 0 && (
+        <div className="plot-controls">
+          <label>
+            {t('Colour by')}
+            <select value={column ?? ''} onChange={(e) => setPicked(e.target.value)} data-testid="series-colour-by">
+              <option value="">{t('each fruit')}</option>
+              {groups.map((c) => (
+                <option key={c} value={c}>
+                  {c}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
       )}
       {chart ? <Chart chart={chart} testId="plot-series" /> : <p>{t('No scored photos to plot.')}</p>}
       <div className="tool-actions run-exports">
