@@ -9,6 +9,7 @@ import { bruiseCommand, evalCommand } from './commands/bruise.ts';
 import { UsageError } from './util.ts';
 
 import { reportCommand } from './commands/report.ts';
+import { seriesCommand } from './commands/series.ts';
 import { workerCommand } from './commands/worker.ts';
 import { modelsCommand } from './commands/models.ts';
 import { trainCommand } from './commands/train.ts';
@@ -32,6 +33,7 @@ export function buildProgram(): Command {
   kmeansCommand(program);
   evalCommand(program);
   reportCommand(program);
+  seriesCommand(program);
   workerCommand(program);
   modelsCommand(program);
   trainCommand(program);

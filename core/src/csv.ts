@@ -5,6 +5,7 @@
  * runs on Node as well, so both sides write through the same code.
  */
 import { stringify } from 'csv-stringify/browser/esm/sync';
+import { metaColumnNames, type PhotoMeta } from './meta.ts';
 
 /** One field: null and undefined are written as empty fields. */
 export type CsvCell = string | number | boolean | null | undefined;
@@ -63,4 +64,17 @@ export function csvTable<T>(columns: readonly CsvColumn<T>[], items: readonly T[
     items.map((item) => columns.map(([, field]) => field(item))),
     layout,
   );
+}
+
+/**
+ * A table's columns followed by one column per metadata name its rows carry (issue 27: metadata
+ * are columns of every table, after the table's own; a photo's repeat on each of its fruit rows).
+ */
+export function withMetaColumns<T>(
+  columns: readonly CsvColumn<T>[],
+  rows: readonly T[],
+  metaOf: (row: T) => PhotoMeta | null | undefined,
+): CsvColumn<T>[] {
+  const names = metaColumnNames(rows.map(metaOf));
+  return [...columns, ...names.map((name): CsvColumn<T> => [name, (row) => blank(metaOf(row)?.[name])])];
 }

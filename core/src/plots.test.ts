@@ -9,11 +9,15 @@ import {
   plotData,
   runCharts,
   scatterChart,
+  seriesCsv,
+  stackRuns,
+  timeChart,
   timeSeries,
   type PlotFields,
   type PlotSource,
 } from './plots.ts';
 import { chartSvg } from './plots-render.ts';
+import { parse } from 'csv-parse/browser/esm/sync';
 
 const SPOTS: PlotFields = {
   value: 'spot_share',
@@ -112,5 +116,103 @@ describe('plots by a declaration', () => {
       expect(svg).toContain(`<title id="${chart.id}-title">${chart.title}</title>`);
       expect(svg).not.toMatch(/bruise|lesion|fruit area/i);
     }
+  });
+});
+
+describe('one series over runs (a fruit_id followed from run to run)', () => {
+  // a shelf-life trial: day 0 uploaded as one run, day 3 as another; a fruit missing on day 3
+  const day0 = {
+    id: 'run-day0',
+    created_at: '2026-11-20T08:00:00.000Z',
+    items: [
+      photo('L1_d0.jpg', 2, { leaf_id: 'L1', fruit_id: 'L1', day: '0' }, [[900, 18]]),
+      photo('L2_d0.jpg', 4, { fruit_id: 'L2', day: '0', run: 'typed by hand' }, [[800, 32]]),
+      photo('L3_d0.jpg', 1, { fruit_id: 'L3', day: '0' }, [[700, 7]]),
+      { filename: 'failed.jpg', result: { error: 'not an image' } },
+    ],
+  };
+  const day3 = {
+    id: 'run-day3',
+    created_at: '2026-11-23T08:00:00.000Z',
+    items: [
+      photo('L2_d3.jpg', 10, { fruit_id: 'L2', day: '3' }, [[800, 80]]),
+      photo('L1_d3.jpg', 6, { fruit_id: 'L1', day: '3' }, [[900, 54]]),
+    ],
+  };
+
+  it("stacks the runs' rows with their run and draws one line per fruit_id over the day", async () => {
+    const data = stackRuns([day0, day3], SPOTS);
+    expect(data.photos.map((p) => [p.meta.run, p.image, p.value])).toEqual([
+      ['run-day0', 'L1_d0.jpg', 2],
+      ['run-day0', 'L2_d0.jpg', 4],
+      ['run-day0', 'L3_d0.jpg', 1],
+      ['run-day3', 'L2_d3.jpg', 10],
+      ['run-day3', 'L1_d3.jpg', 6],
+    ]);
+    // the run's own column wins over a metadata column of the same name
+    expect(data.photos[1].meta).toEqual({ run: 'run-day0', run_date: day0.created_at, fruit_id: 'L2', day: '0' });
+    expect(data.columns).toEqual(['run', 'run_date', 'leaf_id', 'fruit_id', 'day']);
+    expect(data.time).toBe('day');
+    expect(data.fruits.map((f) => [f.meta.run, f.image, f.y])).toEqual([
+      ['run-day0', 'L1_d0.jpg', 18],
+      ['run-day0', 'L2_d0.jpg', 32],
+      ['run-day0', 'L3_d0.jpg', 7],
+      ['run-day3', 'L2_d3.jpg', 80],
+      ['run-day3', 'L1_d3.jpg', 54],
+    ]);
+    const { by, points } = timeSeries(data, null);
+    expect(by).toBe('fruit_id');
+    expect(points.map((p) => [p.series, p.order, p.mean])).toEqual([
+      ['L1', 0, 2],
+      ['L1', 3, 6],
+      ['L2', 0, 4],
+      ['L2', 3, 10],
+      ['L3', 0, 1],
+    ]);
+    const chart = timeChart(data, null)!;
+    expect(chart.description).toBe('Share against day: 3 lines (fruit_id), 5 points.');
+    const svg = await chartSvg(chart);
+    expect(svg).toContain('Share over day per leaf');
+  });
+
+  it('writes the stacked rows as CSV: run, run date, image, the declared figure, the metadata', () => {
+    const data = stackRuns([day0, day3], SPOTS);
+    const csv = seriesCsv(data);
+    expect(csv.split('\n')[0]).toBe('run,run_date,image,spot_share,leaf_id,fruit_id,day');
+    const rows = parse(csv, { columns: true }) as Record<string, string>[];
+    expect(rows).toHaveLength(5);
+    expect(rows[0]).toEqual({
+      run: 'run-day0',
+      run_date: '2026-11-20T08:00:00.000Z',
+      image: 'L1_d0.jpg',
+      spot_share: '2',
+      leaf_id: 'L1',
+      fruit_id: 'L1',
+      day: '0',
+    });
+    expect(rows[4]).toMatchObject({ run: 'run-day3', image: 'L1_d3.jpg', spot_share: '6', leaf_id: '', day: '3' });
+  });
+
+  it("takes the run's date where a row has no day", () => {
+    const undated = (run: typeof day0) => ({
+      ...run,
+      items: run.items.map((s) => ('meta' in s ? { ...s, meta: { fruit_id: s.meta.fruit_id } } : s)),
+    });
+    // no row has a day: the run dates are the time (a date axis)
+    const byDate = stackRuns([undated(day0), undated(day3)], SPOTS);
+    expect(byDate.time).toBe('run_date');
+    expect(timeSeries(byDate, null).points.map((p) => [p.series, p.time, p.mean])).toEqual([
+      ['L1', day0.created_at, 2],
+      ['L1', day3.created_at, 6],
+      ['L2', day0.created_at, 4],
+      ['L2', day3.created_at, 10],
+      ['L3', day0.created_at, 1],
+    ]);
+    // some rows have one: a `time` column, each row's day or else its run's date
+    const mixed = stackRuns([day0, undated(day3)], SPOTS);
+    expect(mixed.time).toBe('time');
+    expect(mixed.photos.map((p) => p.meta.time)).toEqual(['0', '0', '0', day3.created_at, day3.created_at]);
+    expect(mixed.fruits.map((f) => f.meta.time)).toEqual(['0', '0', '0', day3.created_at, day3.created_at]);
+    expect(seriesCsv(mixed).split('\n')[0]).toBe('run,run_date,image,spot_share,leaf_id,fruit_id,day,time');
   });
 });

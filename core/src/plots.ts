@@ -11,6 +11,7 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import { describeGroup, type GroupSummary } from './statistics.ts';
+import { csvTable, withMetaColumns, type CsvColumn, type CsvLayout } from './csv.ts';
 
 /** The group of photos without a value in the grouping column. */
 export const NO_GROUP = '(none)';
@@ -131,6 +132,11 @@ const isMeta = (v: unknown): v is Record<string, string | null> =>
   !Array.isArray(v) &&
   Object.values(v as object).every((x) => x === null || typeof x === 'string');
 
+/** A stored item's metadata (a copy): on the item, or in its result (where the run store keeps them). */
+const sourceMeta = (s: PlotSource): Record<string, string | null> => ({
+  ...(s.meta ?? (isMeta(s.result.meta) ? s.result.meta : {})),
+});
+
 /**
  * The plots' data of scored photos by the plugin's `fields`; photos without its figures (failed,
  * another kind) are left out.
@@ -144,8 +150,7 @@ export function plotData(sources: readonly PlotSource[], fields: PlotFields): Pl
     const r = s.result;
     const value = r[fields.value];
     if (!isNumber(value) || !(fields.requires ?? []).every((k) => k in r)) continue;
-    // a stored item's metadata: on the item, or in its result (where the run store keeps them)
-    const meta = { ...(s.meta ?? (isMeta(r.meta) ? r.meta : {})) };
+    const meta = sourceMeta(s);
     for (const k of Object.keys(meta)) if (!columns.includes(k)) columns.push(k);
     photos.push({ image: s.filename, value, meta });
     const list = Array.isArray(r[fields.objects]) ? (r[fields.objects] as Record<string, unknown>[]) : [];
@@ -267,6 +272,80 @@ export function timeSeries(data: PlotData, column: string | null): { by: 'fruit_
       (a.order !== null && b.order !== null ? a.order - b.order : compareGroups(a.time, b.time)),
   );
   return { by: fruitId ? 'fruit_id' : 'group', points };
+}
+
+// ---- one series over runs ----------------------------------------------------------------------
+
+/** The column of stacked runs' rows that names each row's run (its id). */
+export const RUN_COLUMN = 'run';
+/** The column of stacked runs' rows that holds each row's run date (`created_at`, ISO 8601). */
+export const RUN_DATE_COLUMN = 'run_date';
+/** The time of stacked rows when only some have a day (or date): that value, else the run's date. */
+export const SERIES_TIME_COLUMN = 'time';
+
+/** A stored run as the series over runs reads it. */
+export interface SeriesRun {
+  id: string;
+  /** when the run was made (ISO 8601): the time of its rows that have no day or date */
+  created_at: string;
+  items: readonly PlotSource[];
+}
+
+const isBlank = (v: string | null | undefined) => v === null || v === undefined || v.trim() === '';
+
+/**
+ * Several runs' photos as one table (issue 27: a fruit_id followed over runs, a shelf-life trial's day
+ * 0 in one run and day 3 in another): every row gets the columns `run` (the run's id) and `run_date`
+ * (its `created_at`) before its own metadata (a metadata column of the same name gives way). The time
+ * is the `day` (else `date`) column when every plotted row has a value in it; the run's date when none
+ * has; otherwise a column `time` holding each row's value, or its run's date where it has none.
+ * `timeSeries` and `timeChart` then draw one line per fruit_id through the runs.
+ */
+export function stackRuns(runs: readonly SeriesRun[], fields: PlotFields): PlotData {
+  const sources = runs.flatMap((run) =>
+    run.items.map((s): PlotSource => {
+      const own = Object.entries(sourceMeta(s)).filter(([k]) => k !== RUN_COLUMN && k !== RUN_DATE_COLUMN);
+      const meta = { [RUN_COLUMN]: run.id, [RUN_DATE_COLUMN]: run.created_at, ...Object.fromEntries(own) };
+      return { filename: s.filename, result: s.result, meta };
+    }),
+  );
+  const data = plotData(sources, fields);
+  const time = data.time;
+  const missing = time ? data.photos.filter((p) => isBlank(p.meta[time])).length : data.photos.length;
+  if (time && missing === 0) return data;
+  if (!time || missing === data.photos.length) return { ...data, time: RUN_DATE_COLUMN };
+  // some rows have a day, some not: each row's own, else its run's date (read as written: an ordinal axis)
+  const filled = new Map<Record<string, string | null>, Record<string, string | null>>();
+  const fill = (meta: Record<string, string | null>) => {
+    const known = filled.get(meta);
+    if (known) return known;
+    const made = { ...meta, [SERIES_TIME_COLUMN]: isBlank(meta[time]) ? meta[RUN_DATE_COLUMN] : meta[time] };
+    filled.set(meta, made);
+    return made;
+  };
+  return {
+    ...data,
+    photos: data.photos.map((p) => ({ ...p, meta: fill(p.meta) })),
+    fruits: data.fruits.map((f) => ({ ...f, meta: fill(f.meta) })),
+    columns: [...data.columns.filter((c) => c !== SERIES_TIME_COLUMN), SERIES_TIME_COLUMN],
+    time: SERIES_TIME_COLUMN,
+  };
+}
+
+/**
+ * The stacked rows (`stackRuns`) as CSV, with core's writer and the run tables' metadata columns:
+ * `run`, `run_date`, `image`, the plotted figure (`PlotFields.value`), then every metadata column.
+ */
+export function seriesCsv(data: PlotData, layout?: CsvLayout): string {
+  const own = (p: PlotPhoto) =>
+    Object.fromEntries(Object.entries(p.meta).filter(([k]) => k !== RUN_COLUMN && k !== RUN_DATE_COLUMN));
+  const columns: CsvColumn<PlotPhoto>[] = [
+    [RUN_COLUMN, (p) => p.meta[RUN_COLUMN]],
+    [RUN_DATE_COLUMN, (p) => p.meta[RUN_DATE_COLUMN]],
+    ['image', (p) => p.image],
+    [data.fields.value, (p) => p.value],
+  ];
+  return csvTable(withMetaColumns(columns, data.photos, own), data.photos, layout);
 }
 
 // ---- chart specs -------------------------------------------------------------------------------

@@ -7,11 +7,10 @@
  * plugins/bruise/src/tables.ts, plugins/features/src/tables.ts). Browser-safe: no Node imports.
  */
 import { z } from 'zod';
-import { blank, type CsvColumn } from './csv.ts';
 import { BruiseFigures, FeatureResultItem } from './schemas/index.ts';
 import type { RanWith } from './runs.ts';
 import { quantile } from './statistics.ts';
-import { MetaProvenance, metaColumnNames, PhotoMeta } from './meta.ts';
+import { MetaProvenance, PhotoMeta } from './meta.ts';
 
 export { BruiseFigures, isBruiseFigures } from './schemas/index.ts';
 
@@ -204,18 +203,8 @@ export function formatPercent(value: number | null | undefined): string {
   return typeof value === 'number' && Number.isFinite(value) ? value.toFixed(2) : '-';
 }
 
-/**
- * A table's columns followed by one column per metadata name its rows carry (issue 27: metadata
- * are columns of every table, after the table's own; a photo's repeat on each of its fruit rows).
- */
-export function withMetaColumns<T>(
-  columns: readonly CsvColumn<T>[],
-  rows: readonly T[],
-  metaOf: (row: T) => PhotoMeta | null | undefined,
-): CsvColumn<T>[] {
-  const names = metaColumnNames(rows.map(metaOf));
-  return [...columns, ...names.map((name): CsvColumn<T> => [name, (row) => blank(metaOf(row)?.[name])])];
-}
+/** A table's columns followed by its rows' metadata columns (core/src/csv.ts, where the series table uses it too). */
+export { withMetaColumns } from './csv.ts';
 
 // ---- statistics ------------------------------------------------------------------------------
 

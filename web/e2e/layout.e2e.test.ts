@@ -4,8 +4,8 @@
  * at 1280 px the navigation is one line; on the phone a menu button opens it, the avatar stays on
  * the bar's row and the language switch covers no content. Thai is drawn with the shipped Sarabun
  * webfont, served by the app. One browser, one signed-in user; the pages that show a run get one
- * made through the API. Also three views that open over a page: the compare page of two runs with
- * metadata (its plots), the stored run with the mask editor open, and the re-scoring side by side
+ * made through the API. Also the views that open over a page: the compare page of two runs with
+ * metadata (its plots, and the runs as one series), the stored run with the mask editor open, and the re-scoring side by side
  * (a model-scored run re-scored by a second model version, the run page and the re-scored run).
  * Screenshots of every page in web/e2e/artifacts/layout/ (git-ignored).
  */
@@ -153,6 +153,7 @@ describe('layout at 1280 px and 390 px, in English and Thai', () => {
       ['/k-means', 'kmeans'],
       ['/api-docs', 'api-docs'],
       [`/results/compare?ids=${compared},${modelRun}`, 'compare', compareView],
+      [`/results/compare?ids=${compared},${modelRun}&view=series`, 'compare-series', seriesView],
       [
         `/results/${bruiseRun}`,
         'run-mask-editor',
@@ -251,6 +252,15 @@ describe('layout at 1280 px and 390 px, in English and Thai', () => {
   async function compareView() {
     await waitFor('compare-run', 2);
     return e2e.page.locator('main');
+  }
+
+  /** The compare page's one series of both runs (one fruit over day 3 and day 5) once its chart is drawn. */
+  async function seriesView() {
+    await waitFor('series-row', 2);
+    await expect
+      .poll(() => e2e.page.getByTestId('plot-series').getAttribute('data-state'), { timeout: 30_000 })
+      .toBe('ready');
+    return e2e.page.getByTestId('compare-series');
   }
 
   /** The re-scoring side by side once its photo row is in. */

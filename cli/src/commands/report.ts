@@ -1,10 +1,9 @@
 /** `mango report results.json --out report.html`: the self-contained HTML report of a results file. */
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { runKindOf, runOperations } from '@mango/core';
-import { ResultsFile } from '@mango/core/results';
 import { registry } from '@mango/plugins';
-import { parseOrExit, UsageError } from '../util.ts';
+import { readResultsFile, UsageError } from '../util.ts';
 import { DEFAULT_REPORT_THRESHOLD } from '@mango/plugin-bruise/report';
 
 export function reportCommand(program: Command) {
@@ -22,13 +21,7 @@ export function reportCommand(program: Command) {
       String(DEFAULT_REPORT_THRESHOLD),
     )
     .action(async (input: string, o: { out: string; threshold: string }) => {
-      let raw: unknown;
-      try {
-        raw = JSON.parse(await readFile(input, 'utf8'));
-      } catch (e) {
-        throw new UsageError(`${input}: not a readable JSON file (${(e as Error).message})`);
-      }
-      const file = parseOrExit(ResultsFile, raw);
+      const file = await readResultsFile(input);
       const threshold = Number(o.threshold);
       if (!Number.isFinite(threshold) || threshold < 0 || threshold > 100) {
         throw new UsageError(`--threshold must be a percentage from 0 to 100 (got ${o.threshold})`);

@@ -666,6 +666,18 @@ export const th: Record<string, string> = {
     'กล่อง: ควอร์ไทล์ เส้นหนวดยาวถึง 1.5 เท่าของพิสัยระหว่างควอร์ไทล์; จุด: รูปแต่ละรูป; สี่เหลี่ยมข้าวหลามตัดและเส้น: ค่าเฉลี่ยของแต่ละกลุ่มพร้อมช่วงความเชื่อมั่น 95 % (การแจกแจง t ของ Student) รูปที่ไม่มีค่าอยู่ในกลุ่ม (ไม่มี)',
   Plots: 'แผนภูมิ',
   'Compare runs': 'เปรียบเทียบผลการประมวลผล',
+  'Side by side': 'วางเทียบกัน',
+  'One series': 'อนุกรมเดียว',
+  'The runs’ photos as one table, with the run of each row. Each fruit_id is one line over the day column (the run’s date for a photo without a day).':
+    'รูปของทุกผลการประมวลผลรวมเป็นตารางเดียว พร้อมผลการประมวลผลของแต่ละแถว แต่ละ fruit_id เป็นเส้นหนึ่งเส้นตามคอลัมน์ day (รูปที่ไม่มี day ใช้วันที่ของผลการประมวลผล)',
+  'Runs of another kind are left out of the series: {{n}}.': 'ผลการประมวลผลชนิดอื่นไม่รวมในอนุกรม: {{n}} รายการ',
+  'No photo has a fruit_id: one line per group instead of one per fruit.':
+    'ไม่มีรูปใดมี fruit_id: แสดงหนึ่งเส้นต่อกลุ่มแทนหนึ่งเส้นต่อผล',
+  'Series CSV': 'CSV ของอนุกรม',
+  'Colour by': 'แยกสีตาม',
+  'each fruit': 'แต่ละผล',
+  'Stacked rows': 'แถวที่รวมกัน',
+  Run: 'ผลการประมวลผล',
   'Select two or more runs to compare.': 'เลือกผลการประมวลผลตั้งแต่สองรายการขึ้นไปเพื่อเปรียบเทียบ',
   'Runs not found: {{ids}}': 'ไม่พบผลการประมวลผล: {{ids}}',
   'Runs without bruise figures are left out of the plots.': 'ผลการประมวลผลที่ไม่มีค่ารอยช้ำจะไม่แสดงในแผนภูมิ',

@@ -4,7 +4,8 @@
  * is keyed by the operation in i18n/th.ts (`run-kind.<operation>`), so a kind a plugin adds shows
  * its own title in English, and in Thai once th.ts has its line (runKinds.test.ts checks each).
  */
-import { runKinds } from '@mango/core';
+import { runKindOf, runKinds } from '@mango/core';
+import type { PlotFields } from '@mango/core/plots';
 import { registry } from '@mango/plugins';
 import i18n from '#web/i18n/index.ts';
 
@@ -32,3 +33,6 @@ export function runKindLabel(operation: string, language: string = i18n.language
   const title = RUN_KIND_LABELS.find((k) => k.operation === operation)?.title ?? operation;
   return i18n.getFixedT(language)(runKindKey(operation), { defaultValue: title });
 }
+
+/** What runs of `operation` plot, as their plugin declares it (core/src/runs.ts), or undefined. */
+export const plotFieldsOf = (operation: string): PlotFields | undefined => runKindOf(registry, operation)?.runs.plots;

@@ -1,7 +1,8 @@
 /**
  * /results/compare?ids=ID,ID: two or more stored runs side by side with the same plots (grouped by
  * the same metadata column), each with its summary. Reached from the results list (select runs,
- * Compare).
+ * Compare). Its "one series" view (`&view=series`, Series.tsx) stacks the runs' rows instead and
+ * follows each fruit_id over the runs' days.
  */
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
@@ -14,6 +15,7 @@ import { runKindLabel } from '#web/lib/runKinds.ts';
 import { formatTime } from '#web/pages/home/Dashboard/history.ts';
 import { useFormat } from '#web/i18n/index.ts';
 import RunPlots from '../plots/RunPlots.tsx';
+import Series from './Series.tsx';
 import '../../tool-pages.css';
 import '../results.css';
 import { DEFAULT_REPORT_THRESHOLD } from '@mango/plugin-bruise/report';
@@ -31,8 +33,19 @@ const compareIds = (ids: string | null) => [
 export default function Compare() {
   const { t, i18n } = useTranslation();
   const fmt = useFormat();
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const ids = useMemo(() => compareIds(params.get('ids')), [params]);
+  const series = params.get('view') === 'series';
+  const showSeries = (on: boolean) =>
+    setParams(
+      (p) => {
+        const next = new URLSearchParams(p);
+        if (on) next.set('view', 'series');
+        else next.delete('view');
+        return next;
+      },
+      { replace: true },
+    );
   const [runs, setRuns] = useState<StoredRun[] | undefined>(undefined);
   const [missing, setMissing] = useState<string[]>([]);
   const [error, setError] = useState('');
@@ -108,7 +121,25 @@ export default function Compare() {
         {bruiseRuns.length > 0 && (
           <>
             <h2>{t('Plots')}</h2>
-            <RunPlots runs={bruiseRuns} />
+            <div className="view-switch" role="group" aria-label={t('Plots')}>
+              <button
+                type="button"
+                aria-pressed={!series}
+                className={series ? undefined : 'active'}
+                onClick={() => showSeries(false)}
+              >
+                {t('Side by side')}
+              </button>
+              <button
+                type="button"
+                aria-pressed={series}
+                className={series ? 'active' : undefined}
+                onClick={() => showSeries(true)}
+              >
+                {t('One series')}
+              </button>
+            </div>
+            {series ? <Series runs={bruiseRuns} /> : <RunPlots runs={bruiseRuns} />}
           </>
         )}
       </>

@@ -15,18 +15,13 @@ import {
   scatterChart,
   timeChart,
   type PlotData,
-  type PlotFields,
   type PlotText,
 } from '@mango/core/plots';
-import { runKindOf } from '@mango/core';
-import { registry } from '@mango/plugins';
 import type { StoredRun } from '#web/lib/runs.ts';
+import { plotFieldsOf } from '#web/lib/runKinds.ts';
 import { useFormat } from '#web/i18n/index.ts';
 import { formatTime } from '#web/pages/home/Dashboard/history.ts';
 import Chart from './Chart.tsx';
-
-/** What runs of `operation` plot, as their plugin declares it (core/src/runs.ts), or undefined. */
-const plotFieldsOf = (operation: string): PlotFields | undefined => runKindOf(registry, operation)?.runs.plots;
 
 const num = (v: number | null, fixed: (v: number) => string) => (v === null ? '–' : fixed(v));
 

@@ -1,0 +1,215 @@
+/**
+ * One series over runs (issue 27 item 1: `fruit_id` is followed over photos and runs), in headless
+ * Chromium against a real server: a shelf-life trial's day 0 and day 3 uploaded as two runs, with
+ * their metadata read from the file names by the `meta` pattern of /api-py. The compare page's "One
+ * series" view draws one line per fruit through both days; each point read from the chart (its
+ * marks' accessible labels) is that photo's bruise % in its run's per-image CSV, and the view's CSV
+ * download holds the two runs' rows stacked with their run. Screenshots: /tmp/series-compare.png,
+ * /tmp/series-compare-th.png.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import Papa from 'papaparse';
+import { encodeImage } from '@mango/core/node';
+import { lesionScene } from '@mango/core/testing';
+import { th } from '../src/i18n/th.ts';
+import { newUser, signInViaApi, startE2E, type E2E } from './harness.ts';
+import { untranslated } from './i18n-helpers.ts';
+
+const PATTERN = 'fruit{fruit_id}_day{day}_{treatment}';
+/** Three fruit, each photographed on day 0 and on day 3 (its lesion grown): [fruit_id, radius day 0, radius day 3, treatment]. */
+const FRUIT: [string, number, number, string][] = [
+  ['A', 4, 16, 'hotwater'],
+  ['B', 10, 24, 'hotwater'],
+  ['C', 0, 30, 'control'],
+];
+const photoName = ([id, , , treatment]: (typeof FRUIT)[number], day: number | string) =>
+  `fruit${id}_day${day}_${treatment}.png`;
+
+type Row = Record<string, string>;
+const parseCsv = (text: string) => Papa.parse<Row>(text.trim(), { header: true }).data;
+
+describe('one series over runs on the compare page', () => {
+  let e2e: E2E;
+  let auth: Record<string, string>;
+  const runs: { id: string; day: string; csv: Row[] }[] = [];
+
+  /** Scores the day's photos as one stored run with the metadata pattern; answers its id. */
+  async function scoreDay(day: number) {
+    const fd = new FormData();
+    for (const fruit of FRUIT) {
+      const r = day === 0 ? fruit[1] : fruit[2];
+      fd.append(
+        'images',
+        new Blob([(await encodeImage(lesionScene(r, r + 1).image, 'png')) as BlobPart]),
+        photoName(fruit, day),
+      );
+    }
+    fd.append('meta', PATTERN);
+    const res = await fetch(e2e.url('/api-py/python/bruise_detection/Classical'), {
+      method: 'POST',
+      body: fd,
+      headers: auth,
+    });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { run_id: string }[])[0].run_id;
+  }
+
+  beforeAll(async () => {
+    e2e = await startE2E();
+    auth = { Authorization: `Bearer ${(await signInViaApi(e2e, newUser('series'))).tokens.accessToken}` };
+    for (const day of [0, 3]) {
+      const id = await scoreDay(day);
+      // the run's per-image CSV, as the run page exports it
+      const res = await fetch(e2e.url(`/api-node/runs/${id}/export?format=csv&table=images`), { headers: auth });
+      expect(res.status).toBe(200);
+      runs.push({ id, day: String(day), csv: parseCsv(await res.text()) });
+    }
+  }, 120_000);
+  afterAll(async () => {
+    await e2e?.close();
+  });
+
+  it('draws one line per fruit_id through both runs, at the bruise % of the runs’ CSVs', async () => {
+    // each run's CSV: one row per fruit with its metadata from the file name
+    for (const run of runs) {
+      expect(run.csv.map((r) => [r.image, r.fruit_id, r.day])).toEqual(
+        FRUIT.map((fruit) => [photoName(fruit, run.day), fruit[0], run.day]),
+      );
+    }
+    const expected = new Map<string, [number, number][]>();
+    for (const run of runs)
+      for (const row of run.csv)
+        expected.set(row.fruit_id, [
+          ...(expected.get(row.fruit_id) ?? []),
+          [Number(row.day), Number(row.bruise_percent)],
+        ]);
+    // the lesions grew: every fruit's bruise % is higher on day 3
+    for (const [id, [[, d0], [, d3]]] of expected) expect(d3, id).toBeGreaterThan(d0);
+
+    const { page } = e2e;
+    await page.goto(e2e.url(`/results/compare?ids=${runs.map((r) => r.id).join(',')}`));
+    await expect.poll(() => page.getByTestId('compare-run').count(), { timeout: 30_000 }).toBe(2);
+    await page.getByRole('button', { name: 'One series', exact: true }).click();
+    expect(new URL(page.url()).searchParams.get('view')).toBe('series');
+    await expect
+      .poll(() => page.getByRole('button', { name: 'One series', exact: true }).getAttribute('aria-pressed'))
+      .toBe('true');
+    const chart = page.getByTestId('plot-series');
+    await expect.poll(() => chart.getAttribute('data-state'), { timeout: 30_000 }).toBe('ready');
+    expect(await chart.locator('svg').textContent()).toContain('Bruise % over day, per fruit');
+    expect(await chart.getByTestId('plot-description').textContent()).toBe(
+      'Line chart of bruise % against day: 3 lines (fruit_id), 6 points.',
+    );
+
+    // Every point of the chart: its accessible label ("day: 0; ...: 1.234; fruit_id: A; ...") and place.
+    const points = await chart
+      .locator('svg path[aria-roledescription="point"]')
+      .evaluateAll((els) =>
+        els.map((e) => ({ label: e.getAttribute('aria-label') ?? '', at: e.getAttribute('transform') ?? '' })),
+      );
+    const fields = (label: string) =>
+      Object.fromEntries(label.split('; ').map((kv) => [kv.slice(0, kv.indexOf(':')), kv.slice(kv.indexOf(':') + 2)]));
+    const xy = (text: string) => [...text.matchAll(/(-?[\d.]+),(-?[\d.]+)/g)].map((m) => [Number(m[1]), Number(m[2])]);
+    const plotted = new Map<string, { day: number; value: number; at: number[] }[]>();
+    for (const { label, at } of points) {
+      const f = fields(label);
+      const point = { day: Number(f.day), value: Number(f['bruise % of the fruit area']), at: xy(at)[0] };
+      plotted.set(
+        f.fruit_id,
+        [...(plotted.get(f.fruit_id) ?? []), point].sort((a, b) => a.day - b.day),
+      );
+    }
+    expect([...plotted.keys()].sort()).toEqual(FRUIT.map(([id]) => id));
+    for (const [id, values] of expected) {
+      const got = plotted.get(id)!;
+      expect(
+        got.map((p) => p.day),
+        id,
+      ).toEqual([0, 3]);
+      got.forEach((p, i) => expect(p.value, `${id} day ${p.day}`).toBeCloseTo(values[i][1], 2));
+    }
+    // One line per fruit, drawn through its two points (the path's vertices are the points' places).
+    const lines = await chart
+      .locator('svg path[aria-roledescription="line mark"]')
+      .evaluateAll((els) =>
+        els.map((e) => ({ label: e.getAttribute('aria-label') ?? '', d: e.getAttribute('d') ?? '' })),
+      );
+    expect(lines).toHaveLength(FRUIT.length);
+    for (const line of lines) {
+      const id = fields(line.label).fruit_id;
+      const vertices = xy(line.d);
+      const through = plotted.get(id)!.map((p) => p.at);
+      expect(vertices, id).toHaveLength(2);
+      vertices.forEach(([x, y], i) => {
+        expect(x, id).toBeCloseTo(through[i][0], 0);
+        expect(y, id).toBeCloseTo(through[i][1], 0);
+      });
+    }
+    // day 3 is above day 0 on every line (the lesions grew): a y higher up the chart
+    for (const id of plotted.keys()) expect(plotted.get(id)![1].at[1]).toBeLessThan(plotted.get(id)![0].at[1]);
+
+    // Coloured by a metadata column: the legend names its groups, each fruit still its own line.
+    await page.getByTestId('series-colour-by').selectOption('treatment');
+    await expect
+      .poll(() => chart.locator('svg [aria-roledescription="legend"]').getAttribute('aria-label'))
+      .toMatch(/titled 'treatment' .* 2 values: control, hotwater$/);
+    await expect.poll(() => chart.getAttribute('data-state')).toBe('ready');
+    expect(await chart.locator('svg path[aria-roledescription="line mark"]').count()).toBe(FRUIT.length);
+    await page.getByTestId('series-colour-by').selectOption('');
+
+    // The stacked rows: the table on the page and its CSV download.
+    expect(await page.getByTestId('series-row').count()).toBe(6);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Series CSV' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('series-2-runs.csv');
+    const text = readFileSync((await download.path())!, 'utf8');
+    expect(text.split('\r\n')[0]).toBe('run,run_date,image,bruise_percent,fruit_id,day,treatment');
+    const stacked = parseCsv(text);
+    expect(stacked.map((r) => [r.run, r.image, r.fruit_id, r.day, Number(r.bruise_percent)])).toEqual(
+      runs.flatMap((run) => run.csv.map((r) => [run.id, r.image, r.fruit_id, r.day, Number(r.bruise_percent)])),
+    );
+    const created = await Promise.all(
+      runs.map(async (r) => {
+        const res = await fetch(e2e.url(`/api-node/runs/${r.id}`), { headers: auth });
+        return ((await res.json()) as { created_at: string }).created_at;
+      }),
+    );
+    expect([...new Set(stacked.map((r) => r.run_date))]).toEqual(created);
+    await page.screenshot({ path: '/tmp/series-compare.png', fullPage: true });
+  });
+
+  it('speaks Thai in the series view', async () => {
+    const { page } = e2e;
+    await page.evaluate(() => localStorage.setItem('language', 'th'));
+    await page.reload();
+    const chart = page.getByTestId('plot-series');
+    await expect.poll(() => chart.getAttribute('data-state'), { timeout: 30_000 }).toBe('ready');
+    expect(await page.getByRole('button', { name: th['One series'], exact: true }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
+    await page.getByRole('button', { name: th['Series CSV'] }).waitFor();
+    expect(await page.getByTestId('series-table').locator('th').first().textContent()).toBe(th.Run);
+    // no English left but the data: file names, the metadata names and the method
+    expect(
+      await untranslated(e2e, [
+        'fruitA_day',
+        'fruitB_day',
+        'fruitC_day',
+        'fruit_id',
+        'day',
+        'classical',
+        'treatment',
+        'hotwater',
+        'control',
+      ]),
+    ).toEqual([]);
+    await page.screenshot({ path: '/tmp/series-compare-th.png', fullPage: true });
+    await page.getByRole('button', { name: th['Side by side'], exact: true }).click();
+    await expect.poll(() => page.getByTestId('plot-column').count()).toBe(2);
+    expect(new URL(page.url()).searchParams.get('view')).toBeNull();
+    await page.evaluate(() => localStorage.setItem('language', 'en'));
+  });
+});
