@@ -59,7 +59,7 @@ export async function scorePairViaApi(e2e: E2E, token: string, fields: Record<st
     run_id: string;
     bruise_percent: number;
     total_mango_pixels: number;
-    fruits: { bruise_percent: number; grade?: string }[];
+    fruits: { bruise_percent: number; grade?: string; bruise_area_cm2?: number }[];
   }[];
   return item;
 }

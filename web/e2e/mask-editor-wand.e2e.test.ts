@@ -13,9 +13,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
 import { encodeImage } from '@mango/core/node';
-import { bruisedPairScene, fruitScene } from '@mango/core/testing';
+import { fruitScene } from '@mango/core/testing';
 import { signInViaApi, startE2E, type E2E } from './harness.ts';
-import { editorReady, openDetailPage, stageAt } from './editor-helpers.ts';
+import { editorReady, openDetailPage, scorePairViaApi, stageAt } from './editor-helpers.ts';
 import { untranslated } from './i18n-helpers.ts';
 
 const shots = process.env.MANGO_SCREENSHOTS ?? mkdtempSync(join(tmpdir(), 'mango-editor-shots-'));
@@ -180,20 +180,7 @@ describe('the mask editor from /viewphoto/result: magic wand, delete a lesion, t
   it('grades each fruit live, with cm², when the run had grades and a scale', async () => {
     const { page } = e2e;
     const token = await page.evaluate(() => localStorage.getItem('accessToken')!);
-    const fd = new FormData();
-    fd.append('images', new Blob([(await encodeImage(bruisedPairScene().image, 'png')) as BlobPart]), 'pair.png');
-    fd.append('grades', 'percent');
-    fd.append('px_per_cm', '20');
-    const res = await fetch(e2e.url('/api-py/python/bruise_detection/Classical'), {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${token}` },
-      body: fd,
-    });
-    expect(res.status).toBe(200);
-    const [item] = (await res.json()) as {
-      run_id: string;
-      fruits: { grade: string; bruise_percent: number; bruise_area_cm2: number }[];
-    }[];
+    const item = await scorePairViaApi(e2e, token, { grades: 'percent', px_per_cm: '20' });
     expect(item.fruits.map((f) => f.grade)).toEqual(['Reject', 'A']); // over 10 % and 0 % under `percent`
     await page.goto(e2e.url(`/results/${item.run_id}`));
     await page.getByRole('button', { name: 'Correct', exact: true }).click();
@@ -209,7 +196,7 @@ describe('the mask editor from /viewphoto/result: magic wand, delete a lesion, t
       'Grade',
     ]);
     expect([await cell(0, 4), await cell(0, 5), await cell(1, 5)]).toEqual([
-      item.fruits[0].bruise_area_cm2.toFixed(2),
+      item.fruits[0].bruise_area_cm2!.toFixed(2),
       'Reject',
       'A',
     ]);
