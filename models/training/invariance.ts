@@ -5,17 +5,22 @@
  * with the product's own decoding and inference (the installed model, or --method classical).
  *
  *   node --import tsx models/training/invariance.ts [--images DIR] [--limit N] [--method auto|model|classical] [--out FILE]
+ *     [--model FILE.onnx] [--files LIST]
+ *
+ * --model: a trained model file (a fold's, an experiment's) instead of the installed one, with the
+ * installed one's pre-processing; --files: a file of photo names (one a line) instead of the default.
  *
  * Default photos: the annotated real photos (annotations/real-dev.coco.json) in the dev split.
  * Variant parameters: plugins/bruise/src/invariance.ts (INVARIANCE_VARIANTS).
  */
 import { readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { quantile, type RasterImage } from '@mango/core';
 import { decodeImage, encodeImage } from '@mango/core/node';
 import { sharedDir, SHARED_MISSING } from '@mango/core/testing/node';
 import { createModelLoader } from '@mango/models';
+import { modelFileLoader } from './model-file.ts';
 import { analyseBruise, BruiseOptions, INVARIANCE_VARIANTS, summariseBruise } from '@mango/plugin-bruise';
 
 const { values } = parseArgs({
@@ -24,6 +29,8 @@ const { values } = parseArgs({
     limit: { type: 'string', default: '60' },
     method: { type: 'string', default: 'auto' },
     out: { type: 'string', default: resolve(import.meta.dirname, 'invariance-report.json') },
+    model: { type: 'string' },
+    files: { type: 'string' },
   },
 });
 const shared = sharedDir();
@@ -39,10 +46,19 @@ if (!values.images && existsSync(coco)) {
     (i) => i.file_name,
   );
 } else files = readdirSync(dir).filter((f) => /\.(jpe?g|png)$/i.test(f));
+if (values.files) {
+  const wanted = new Set(
+    readFileSync(values.files, 'utf8')
+      .split('\n')
+      .map((l) => l.trim()),
+  );
+  files = files.filter((f) => wanted.has(f));
+}
 files = files.sort().slice(0, Number(values.limit));
 
 const params = BruiseOptions.parse({ method: values.method });
-const models = createModelLoader(undefined, { threads: 1 });
+const file = values.model ? modelFileLoader(values.model, 'experiment', 1) : undefined;
+const models = file?.loader ?? createModelLoader(undefined, { threads: 1 });
 const percent = async (image: RasterImage) => {
   const a = await analyseBruise(image, params, { models });
   return { percent: summariseBruise(a).bruise_percent, method: a.method };
@@ -71,6 +87,7 @@ for (const f of files) {
 const r = <T extends number | null>(x: T): T => (x === null ? x : Math.round(x * 100) / 100) as T;
 const report = {
   method,
+  model: values.model ? basename(values.model) : 'installed',
   photos: files.length,
   images: dir,
   seconds: Math.round((performance.now() - t0) / 1000),
@@ -91,3 +108,4 @@ console.log(`invariance of the bruise % (${method}, ${files.length} photos; chan
 for (const [k, v] of Object.entries(report.variants))
   console.log(`  ${k.padEnd(8)} ${v.change_median} / ${v.change_p90} / ${v.change_max}   (${v.describe})`);
 console.log(`written to ${values.out}`);
+file?.dispose();

@@ -9,12 +9,11 @@
  * spread. The AI CUP photos never train any model, so every fold model scores all of them. The
  * classical method is scored on the same photos for the side-by-side table.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createModelLoader, readManifest, sha256File, MODELS_DIR } from '@mango/models';
 import { readCsv } from '@mango/core/node';
+import { modelFileLoader, shippedBruiseEntry } from './model-file.ts';
 import { evaluateBruise, summariseLabelSet, summarisePixelSet, type BruiseEvaluation } from '@mango/plugin-bruise/eval';
 
 const { values } = parseArgs({
@@ -47,17 +46,10 @@ const foldsCsv = ['full', ...Array.from({ length: k }, (_, f) => `fold-${f}`)]
   .find((p) => existsSync(p));
 if (!foldsCsv) throw new Error(`no folds.csv under ${runs}: train the folds first`);
 for (const r of readCsv(foldsCsv)) foldOf.set(`${r.set}/${r.filename}`, Number(r.fold));
-const shipped = readManifest(MODELS_DIR).models.find((m) => m.task === 'bruise-segmentation');
-if (!shipped) throw new Error('no bruise-segmentation model in models/manifest.json: run npm run train:bruise first');
+const shipped = shippedBruiseEntry();
 
 /** A model loader offering only this fold's model, with the shipped model's pre-processing. */
-function foldLoader(fold: number) {
-  const dir = mkdtempSync(join(tmpdir(), `mango-fold-${fold}-`));
-  const file = resolve(runs, `fold-${fold}/model.onnx`);
-  const entry = { ...shipped!, id: `${shipped!.id}-fold-${fold}`, file, sha256: sha256File(file) };
-  writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ models: [entry] }));
-  return { loader: createModelLoader(dir, { threads: 2 }), dir };
-}
+const foldLoader = (fold: number) => modelFileLoader(resolve(runs, `fold-${fold}/model.onnx`), `fold-${fold}`);
 
 const round = (v: number) => Math.round(v * 1e4) / 1e4;
 function spread(xs: number[]) {
@@ -87,7 +79,7 @@ const perFold: BruiseEvaluation[] = [];
 /** Each fold model on its held-out annotated real photos (pixel truth of ANNOTATION.md, COCO). */
 const realPerFold: BruiseEvaluation[] = [];
 for (const f of trained) {
-  const { loader, dir } = foldLoader(f);
+  const { loader, dispose } = foldLoader(f);
   const t = performance.now();
   const ev = await evaluateBruise({
     ...sets,
@@ -103,7 +95,7 @@ for (const f of trained) {
     only: (name) => foldOf.get(`senmango/${name}`) === f,
   });
   realPerFold.push(real);
-  rmSync(dir, { recursive: true, force: true });
+  dispose();
   console.log(
     `fold ${f}: ${real.pixel?.images} annotated real photos: CCC ${real.pixel?.lin_ccc}, fruit IoU median ${real.pixel?.fruit_iou_median}, lesion IoU median ${real.pixel?.bruise_iou_median}`,
   );

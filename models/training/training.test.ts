@@ -73,3 +73,117 @@ describe.skipIf(!torch)('fine-tuning starts from the ONNX weights (mango_train/o
     }
   }, 120_000);
 });
+
+/** Runs a Python snippet in models/training with the given arguments. */
+const python = (lines: string[], ...args: string[]) =>
+  execFileSync('/usr/bin/python3', ['-c', lines.join('\n'), ...args], { cwd: import.meta.dirname, stdio: 'pipe' });
+
+describe.skipIf(!torch)('experiment tools: ensembles and the in-network white balance', () => {
+  it('an ensemble file gives the mean of its members’ logits (mango_train/ensemble.py)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mango-ensemble-'));
+    try {
+      const shipped = resolve(import.meta.dirname, '../bruise-unet-320.onnx');
+      // a second member: a freshly initialised network (seeded), exported as training exports it
+      python(
+        [
+          'import sys, torch',
+          'from mango_train.net import BruiseUNet',
+          'from mango_train.train import export_onnx',
+          'torch.manual_seed(3)',
+          "export_onnx(BruiseUNet(), sys.argv[1] + '/b.onnx')",
+        ],
+        dir,
+      );
+      execFileSync(
+        '/usr/bin/python3',
+        ['-m', 'mango_train.ensemble', '--out', join(dir, 'e.onnx'), shipped, join(dir, 'b.onnx')],
+        { cwd: import.meta.dirname, stdio: 'pipe' },
+      );
+      const ort = await import('onnxruntime-node');
+      const data = Float32Array.from({ length: 3 * 48 * 64 }, (_, i) => Math.sin(i * 0.37) * 1.5);
+      const logits = async (file: string) => {
+        const session = await ort.InferenceSession.create(file);
+        const out = await session.run({ input: new ort.Tensor('float32', data, [1, 3, 48, 64]) });
+        expect(out.logits.dims).toEqual([1, 2, 48, 64]);
+        return out.logits.data as Float32Array;
+      };
+      const [a, b, e] = [await logits(shipped), await logits(join(dir, 'b.onnx')), await logits(join(dir, 'e.onnx'))];
+      let worst = 0;
+      let apart = 0;
+      for (let i = 0; i < e.length; i++) {
+        worst = Math.max(worst, Math.abs(e[i] - (a[i] + b[i]) / 2));
+        apart = Math.max(apart, Math.abs(a[i] - b[i]));
+      }
+      expect(apart).toBeGreaterThan(0.5); // the members differ, so the mean is a real test
+      expect(worst).toBeLessThan(1e-4);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('with --canon a white-balance cast or an exposure change does not reach the U-Net (exported graph)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mango-canon-'));
+    try {
+      python(
+        [
+          'import sys, torch',
+          'from mango_train.net import BruiseUNet',
+          'from mango_train.train import export_onnx',
+          'torch.manual_seed(5)',
+          "export_onnx(BruiseUNet(canon=True), sys.argv[1] + '/c.onnx')",
+        ],
+        dir,
+      );
+      const ort = await import('onnxruntime-node');
+      const session = await ort.InferenceSession.create(join(dir, 'c.onnx'));
+      const [h, w] = [40, 56];
+      // a picture (sRGB 0.1-0.6, so a 1.25x gain in linear light clips nothing) with 8 columns of padding
+      const srgb = Float32Array.from({ length: 3 * h * w }, (_, i) =>
+        i % w < 8 ? 0 : 0.1 + 0.5 * (0.5 + 0.5 * Math.sin(i * 0.21 + Math.floor(i / (h * w)))),
+      );
+      const run = async (gains: number[]) => {
+        const x = new Float32Array(srgb.length);
+        for (let i = 0; i < x.length; i++) {
+          const c = Math.floor(i / (h * w));
+          const v = srgb[i] === 0 ? 0 : (srgb[i] ** 2.2 * gains[c]) ** (1 / 2.2);
+          x[i] = (v - 0.5) / 0.25;
+        }
+        const out = await session.run({ input: new ort.Tensor('float32', x, [1, 3, h, w]) });
+        return out.logits.data as Float32Array;
+      };
+      const base = await run([1, 1, 1]);
+      for (const gains of [
+        [1.25, 1, 0.8], // warm light
+        [0.8, 0.95, 1.2], // cool light
+        [0.71, 0.71, 0.71], // -0.5 EV
+      ]) {
+        const y = await run(gains);
+        let worst = 0;
+        for (let i = 0; i < y.length; i++) worst = Math.max(worst, Math.abs(y[i] - base[i]));
+        expect(worst).toBeLessThan(1e-3);
+      }
+      // without the layer the same cast does change the logits (the test can fail)
+      python(
+        [
+          'import sys, torch',
+          'from mango_train.net import BruiseUNet',
+          'from mango_train.train import export_onnx',
+          'torch.manual_seed(5)',
+          "export_onnx(BruiseUNet(), sys.argv[1] + '/p.onnx')",
+        ],
+        dir,
+      );
+      const plain = await ort.InferenceSession.create(join(dir, 'p.onnx'));
+      const x0 = Float32Array.from(srgb, (v) => (v - 0.5) / 0.25);
+      const x1 = Float32Array.from(srgb, (v, i) => {
+        const g = [1.25, 1, 0.8][Math.floor(i / (h * w))];
+        return (v === 0 ? 0 : (v ** 2.2 * g) ** (1 / 2.2) - 0.5) / 0.25;
+      });
+      const y0 = (await plain.run({ input: new ort.Tensor('float32', x0, [1, 3, h, w]) })).logits.data as Float32Array;
+      const y1 = (await plain.run({ input: new ort.Tensor('float32', x1, [1, 3, h, w]) })).logits.data as Float32Array;
+      expect(Math.max(...y0.map((v, i) => Math.abs(v - y1[i])))).toBeGreaterThan(1e-2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

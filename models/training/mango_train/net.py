@@ -6,6 +6,12 @@ Output [N, 2, H, W]: per pixel the fruit logit and the lesion ("bruise") logit, 
 black or mouldy peel can be fruit.
 
 About 0.19 M parameters; 0.5 GMAC at 320 x 320.
+
+With `canon` (train.py --canon) the network first brings its view to a fixed grey and exposure
+(`Canon`): every channel's mean in linear light over the view's picture pixels (the zero padding of a
+photo that is not square left out) is scaled to CANON_MEAN. A white-balance cast or an exposure change
+multiplies each channel by a constant in linear light, so it no longer reaches the U-Net (up to clipped
+pixels and JPEG); the layer is part of the exported graph, so the product's inference does not change.
 """
 import torch
 import torch.nn as nn
@@ -20,9 +26,28 @@ def conv(i, o, stride=1, dilation=1):
     )
 
 
+MEAN, STD = 0.5, 0.25
+CANON_MEAN = 0.2  # linear light: about sRGB 0.48
+GAMMA = 2.2
+
+
+class Canon(nn.Module):
+    """Grey-world white balance and exposure in linear light over the view's non-padding pixels."""
+
+    def forward(self, x):
+        rgb = (x * STD + MEAN).clamp(0, 1)
+        picture = (rgb.sum(1, keepdim=True) > 0.03).float()
+        lin = rgb.pow(GAMMA)
+        n = picture.sum((2, 3), keepdim=True).clamp(min=1.0)
+        mean = (lin * picture).sum((2, 3), keepdim=True) / n
+        out = (lin * (CANON_MEAN / mean.clamp(min=1e-4))).clamp(min=1e-6).pow(1 / GAMMA)
+        return ((out - MEAN) / STD) * picture + ((0 - MEAN) / STD) * (1 - picture)
+
+
 class BruiseUNet(nn.Module):
-    def __init__(self, c=(16, 32, 48, 64), inputs=3, outputs=2):
+    def __init__(self, c=(16, 32, 48, 64), inputs=3, outputs=2, canon=False):
         super().__init__()
+        self.canon = Canon() if canon else None
         c1, c2, c3, c4 = c
         self.stem = nn.Sequential(conv(inputs, c1, 2), conv(c1, c1))  # 1/2
         self.down2 = nn.Sequential(conv(c1, c2, 2), conv(c2, c2))  # 1/4
@@ -35,6 +60,8 @@ class BruiseUNet(nn.Module):
         self.head = nn.Conv2d(c1, outputs, 1)
 
     def forward(self, x):
+        if self.canon is not None:
+            x = self.canon(x)
         s1 = self.stem(x)
         s2 = self.down2(s1)
         s3 = self.down3(s2)

@@ -162,6 +162,7 @@ def main(argv=None):
     ap.add_argument('--seed', type=int, default=20261126)
     ap.add_argument('--limit', type=int, default=0, help='use only this many photos (smoke test)')
     ap.add_argument('--threads', type=int, default=2)
+    ap.add_argument('--canon', action='store_true', help='grey-world white balance and exposure inside the network (net.Canon)')
     a = ap.parse_args(argv)
 
     torch.manual_seed(a.seed)
@@ -187,7 +188,7 @@ def main(argv=None):
         counts['corrections'] = sum(p.set == 'correction' for p in train)
     print(f'train: {len(train)} photos {counts}, held-out fold {a.fold}, loaded in {time.time() - t0:.1f} s', flush=True)
 
-    net = BruiseUNet()
+    net = BruiseUNet(canon=a.canon)
     if a.init_onnx:
         load_onnx(net, a.init_onnx)
     opt = torch.optim.AdamW(net.parameters(), lr=a.lr, weight_decay=1e-4)
@@ -215,7 +216,7 @@ def main(argv=None):
         'sizes': SIZES, 'composite_share': COMPOSITE_SHARE, 'cast_share': render.CAST_SHARE,
         'cast_kelvin': render.CAST_KELVIN, 'exposure_ev': render.EXPOSURE_EV, 'input_side': INPUT_SIDE, 'photos': counts, 'seconds': round(time.time() - t0, 1),
         'loss_last_100': float(np.mean(log[-100:])), 'torch': torch.__version__,
-        'init': os.path.basename(a.init_onnx) if a.init_onnx else None, 'correction_share': CORRECTION_SHARE if extra else None,
+        'init': os.path.basename(a.init_onnx) if a.init_onnx else None, 'canon': a.canon, 'correction_share': CORRECTION_SHARE if extra else None,
     }
     with open(os.path.join(a.out, 'train.json'), 'w') as fh:
         json.dump(info, fh, indent=2)

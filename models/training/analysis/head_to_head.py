@@ -1,0 +1,80 @@
+"""Head to head of bruise models on the held-out annotated photos that none of them trained on.
+
+    python3 analysis/head_to_head.py --folds runs-281/full/folds.csv --seen set168.csv \
+        --out experiments/X.json NAME=kfold-report.json [NAME=...]
+
+Each report is a kfold.ts report (per_image_out_of_fold.annotated_real). `--folds` gives every
+photo's source group and fold; `--seen` is the COCO build's CSV (mango_annotate build --per-class N)
+of a model that trained on all folds (the shipped one): photos whose group is in it are left out of
+the "unseen" subset. Figures: bruise % absolute error median / p90 / max, Lin's CCC, fruit and lesion
+IoU medians, share of photos whose fruit count is right.
+"""
+import argparse
+import csv
+import json
+import statistics as st
+
+
+def ccc(x, y):
+    mx, my = st.mean(x), st.mean(y)
+    cov = sum((a - mx) * (b - my) for a, b in zip(x, y)) / len(x)
+    return 2 * cov / (st.pvariance(x) + st.pvariance(y) + (mx - my) ** 2)
+
+
+def quantile(v, p):
+    v = sorted(v)
+    i = (len(v) - 1) * p
+    lo = int(i)
+    hi = min(lo + 1, len(v) - 1)
+    return v[lo] + (v[hi] - v[lo]) * (i - lo)
+
+
+def figures(rows):
+    t = [r['truth_percent'] for r in rows]
+    y = [r['predicted_percent'] for r in rows]
+    e = [abs(a - b) for a, b in zip(t, y)]
+    med = lambda k: round(st.median([r[k] for r in rows if r[k] is not None]), 3)
+    return {
+        'photos': len(rows), 'error_median': round(st.median(e), 2), 'error_p90': round(quantile(e, 0.9), 2),
+        'error_max': round(max(e), 2), 'ccc': round(ccc(t, y), 3), 'fruit_iou_median': med('fruit_iou'),
+        'lesion_iou_median': med('bruise_iou'),
+        'fruit_count_right': round(sum(r['truth_fruit_count'] == r['fruit_count'] for r in rows) / len(rows), 3),
+    }
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--folds', required=True)
+    ap.add_argument('--seen', required=True)
+    ap.add_argument('--out')
+    ap.add_argument('reports', nargs='+', metavar='NAME=REPORT')
+    a = ap.parse_args()
+    group, fold = {}, {}
+    for r in csv.DictReader(open(a.folds, newline='')):
+        if r['set'] == 'senmango':
+            group[r['filename']], fold[r['filename']] = r['group'], int(r['fold'])
+    seen = {group[r['file'].split('/')[-1]] for r in csv.DictReader(open(a.seen, newline='')) if not r['skip']}
+    reports = {}
+    for arg in a.reports:
+        name, path = arg.split('=', 1)
+        rows = json.load(open(path))['per_image_out_of_fold']['annotated_real']
+        reports[name] = {r['filename']: r for r in rows}
+    common = sorted(set.intersection(*[set(r) for r in reports.values()]))
+    out = {'unseen': {}, 'all_held_out': {}}
+    for subset, keep in (('unseen', lambda p: group[p] not in seen), ('all_held_out', lambda p: True)):
+        for f in sorted({fold[p] for p in common}) + ['all']:
+            photos = [p for p in common if keep(p) and (f == 'all' or fold[p] == f)]
+            if not photos:
+                continue
+            out[subset][f'fold_{f}'] = {n: figures([r[p] for p in photos]) for n, r in reports.items()}
+            print(f'{subset}, fold {f}: {len(photos)} photos')
+            for n, fig in out[subset][f'fold_{f}'].items():
+                print(f'  {n:12s} ' + ' '.join(f'{k} {v}' for k, v in fig.items() if k != 'photos'))
+    if a.out:
+        with open(a.out, 'w') as fh:
+            json.dump(out, fh, indent=2)
+            fh.write('\n')
+
+
+if __name__ == '__main__':
+    main()
