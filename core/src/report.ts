@@ -82,21 +82,29 @@ function provenanceHtml(file: ResultsFile): string {
 <pre>${escapeHtml(JSON.stringify({ options: p.options, inputs: p.inputs }, null, 2))}</pre>`;
 }
 
-/** The report of a results file as one HTML document: the plugin's sections, the overlays, the provenance. */
-export function reportPage(file: ResultsFile, page: ReportPage): string {
-  const sections = [
-    ...page.sections,
-    { heading: 'Overlays', html: galleryHtml(file, page.caption) },
-    { heading: 'Provenance', html: provenanceHtml(file) },
-  ];
+/**
+ * A report as one self-contained HTML document: its title, the line under it (plain text) and its
+ * sections. No script and no external resource (the Content-Security-Policy allows inline styles and
+ * data: images only).
+ */
+export function htmlPage(title: string, sub: string, sections: readonly (ReportSection | null)[]): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'">
-<title>${escapeHtml(page.title)}</title><style>${REPORT_STYLE}</style></head>
+<title>${escapeHtml(title)}</title><style>${REPORT_STYLE}</style></head>
 <body>
-<h1>${escapeHtml(page.title)}</h1>
-<p class="sub">Mango Bruise Tracker · ${file.photos.length} photo(s) · ${escapeHtml(file.provenance.created_at)}</p>
+<h1>${escapeHtml(title)}</h1>
+<p class="sub">${escapeHtml(sub)}</p>
 ${sections.map(sectionHtml).join('\n')}
 </body></html>
 `;
+}
+
+/** The report of a results file as one HTML document: the plugin's sections, the overlays, the provenance. */
+export function reportPage(file: ResultsFile, page: ReportPage): string {
+  return htmlPage(page.title, `Mango Bruise Tracker · ${file.photos.length} photo(s) · ${file.provenance.created_at}`, [
+    ...page.sections,
+    { heading: 'Overlays', html: galleryHtml(file, page.caption) },
+    { heading: 'Provenance', html: provenanceHtml(file) },
+  ]);
 }
