@@ -664,6 +664,15 @@ export function scatterChart(data: PlotData, column: string | null, options: Cha
   return { id: 'scatter', title, description, spec };
 }
 
+/**
+ * The chart at most `width` pixels wide in all, its axes, titles and legend included (Vega-Lite's
+ * `fit-x` autosize): a phone's narrow column gets a narrower plot instead of one that scrolls.
+ */
+export function fitWidth(chart: Chart, width: number): Chart {
+  const spec = { ...chart.spec, width, autosize: { type: 'fit-x', contains: 'padding' } } as TopLevelSpec;
+  return { ...chart, spec };
+}
+
 /** The grouping columns a reader may pick: every metadata column but the time column and fruit_id. */
 export const groupingColumns = (data: PlotData) =>
   data.columns.filter((c) => c !== data.time && c.toLowerCase() !== FRUIT_ID);

@@ -39,6 +39,7 @@ td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}.stats th{font-
 .gallery{display:grid;grid-template-columns:repeat(auto-fill,minmax(320px,1fr));gap:12px}.pair{display:flex;gap:4px}.pair img{width:50%;object-fit:contain}.gallery figure{margin:0;border:1px solid #e3e8e3;border-radius:6px;padding:6px}
 .gallery img{max-width:100%;display:block;margin:auto}.gallery figcaption{font-size:12px;margin-top:4px;word-break:break-all}
 .flag{display:inline-block;background:#fde7c2;color:#7a4100;border-radius:4px;padding:0 .4rem;font-size:12px;white-space:nowrap}
+table{display:block;max-width:100%;overflow-x:auto}.table-wrap{max-width:100%;overflow-x:auto}.table-wrap table{display:table}td code{white-space:nowrap;word-break:normal}
 pre{background:#f5f7f5;padding:.8rem;border-radius:6px;overflow:auto;font-size:12px}code{word-break:break-all}
 .plots figure{margin:1rem 0;overflow-x:auto}.plots figcaption{font-size:12px;color:#5a6b5a}.plots svg{max-width:100%;height:auto}
 @media print{.gallery{grid-template-columns:repeat(4,1fr)}}`;

@@ -114,7 +114,7 @@ export async function seriesReportHtml(
   // the lines per fruit_id (or per group), then coloured by each metadata column the rows have
   const columns = groupingColumns(data).filter((c) => ![RUN_COLUMN, RUN_DATE_COLUMN, SERIES_TIME_COLUMN].includes(c));
   const charts = [null, ...columns.sort(compareGroups)]
-    .map((column) => timeChart(data, column))
+    .map((column) => timeChart(data, column, column ? { subtitle: `coloured by ${column}` } : {}))
     .filter((c): c is Chart => c !== null);
   const figures: string[] = [];
   for (const [i, chart] of charts.entries()) figures.push(await chartFigure(chart, `plot-series-${i}`));

@@ -4,11 +4,15 @@
  * their metadata read from the file names by the `meta` pattern of /api-py. The compare page's "One
  * series" view draws one line per fruit through both days; each point read from the chart (its
  * marks' accessible labels) is that photo's bruise % in its run's per-image CSV, and the view's CSV
- * download holds the two runs' rows stacked with their run. Screenshots: /tmp/series-compare.png,
- * /tmp/series-compare-th.png.
+ * download holds the two runs' rows stacked with their run. Its "Series report" (one HTML file) draws
+ * the same series: each point read from its SVG is the run's CSV value, each run's row its CSV's mean,
+ * and it fits a 390 px phone. Screenshots: /tmp/series-compare.png, /tmp/series-compare-th.png,
+ * /tmp/series-report.png, /tmp/series-report-390.png.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Papa from 'papaparse';
 import { encodeImage } from '@mango/core/node';
 import { lesionScene } from '@mango/core/testing';
@@ -179,6 +183,78 @@ describe('one series over runs on the compare page', () => {
     );
     expect([...new Set(stacked.map((r) => r.run_date))]).toEqual(created);
     await page.screenshot({ path: '/tmp/series-compare.png', fullPage: true });
+  });
+
+  it('downloads the series report: its charts drawn with the runs’ values, and it fits a phone', async () => {
+    const { page } = e2e;
+    await page.goto(e2e.url(`/results/compare?ids=${runs.map((r) => r.id).join(',')}&view=series`));
+    await expect
+      .poll(() => page.getByTestId('plot-series').getAttribute('data-state'), { timeout: 30_000 })
+      .toBe('ready');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Series report' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('series-2-runs.html');
+    // kept with its name (a page opened from a file without the .html ending is shown as text)
+    const file = join(tmpdir(), `${process.pid}-${download.suggestedFilename()}`);
+    await download.saveAs(file);
+    const report = await page.context().newPage();
+    const requests: string[] = [];
+    report.on('request', (r) => requests.push(r.url()));
+    try {
+      await report.setViewportSize({ width: 1280, height: 900 });
+      await report.goto(`file://${file}`);
+      expect(await report.getByRole('heading', { level: 1 }).innerText()).toBe('Series report – 2 runs');
+      // two charts: one line per fruit, then the same coloured by treatment
+      const figures = report.locator('.plots figure');
+      expect(await figures.count()).toBe(2);
+      expect(await figures.nth(0).locator('svg title').first().textContent()).toBe('Bruise % over day, per fruit');
+      const labels = await figures
+        .nth(0)
+        .locator('svg path[aria-roledescription="point"]')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
+      expect(labels).toHaveLength(FRUIT.length * runs.length);
+      expect(await figures.nth(0).locator('svg path[aria-roledescription="line mark"]').count()).toBe(FRUIT.length);
+      expect(await figures.nth(1).locator('svg [aria-roledescription="legend"]').getAttribute('aria-label')).toMatch(
+        /titled 'treatment' .* 2 values: control, hotwater$/,
+      );
+      // every point is its photo's bruise % in its run's CSV (fruit B on day 3, for one, is the second run's row)
+      const point = (label: string) =>
+        Object.fromEntries(
+          label.split('; ').map((kv) => [kv.slice(0, kv.indexOf(':')), kv.slice(kv.indexOf(':') + 2)]),
+        );
+      for (const run of runs)
+        for (const row of run.csv) {
+          const found = labels.map(point).find((p) => p.fruit_id === row.fruit_id && p.day === run.day);
+          expect(Number(found?.['bruise % of the fruit area']), `${row.fruit_id} day ${run.day}`).toBeCloseTo(
+            Number(row.bruise_percent),
+            2,
+          );
+        }
+      // the table per run: its id, photos and mean bruise % (the mean of its CSV's rows)
+      for (const run of runs) {
+        const cells = await report.locator(`tr[data-run="${run.id}"] td`).allInnerTexts();
+        const mean = run.csv.reduce((a, r) => a + Number(r.bruise_percent), 0) / run.csv.length;
+        expect([cells[0], cells[2], cells[4]]).toEqual([run.id, String(FRUIT.length), mean.toFixed(2)]);
+      }
+      expect(await report.locator('table.rows tbody tr').count()).toBe(FRUIT.length * runs.length);
+      await report.screenshot({ path: '/tmp/series-report.png', fullPage: true });
+      // on a 390 px phone the page does not scroll sideways and each chart is inside the screen
+      await report.setViewportSize({ width: 390, height: 844 });
+      const phone = await report.evaluate(() => ({
+        scrollWidth: document.documentElement.scrollWidth,
+        charts: [...document.querySelectorAll('.plots svg')].map((s) => s.getBoundingClientRect().right),
+      }));
+      expect(phone.scrollWidth).toBeLessThanOrEqual(390);
+      for (const right of phone.charts) expect(right).toBeLessThanOrEqual(390);
+      await report.screenshot({ path: '/tmp/series-report-390.png', fullPage: true });
+      // nothing loaded but the file itself
+      expect(requests.filter((u) => !u.startsWith('file://'))).toEqual([]);
+    } finally {
+      await report.close();
+      rmSync(file, { force: true });
+    }
   });
 
   it('speaks Thai in the series view', async () => {
