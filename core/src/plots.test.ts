@@ -229,6 +229,8 @@ describe('one series over runs (a fruit_id followed from run to run)', () => {
     expect(first.match(/aria-roledescription="line mark"/g)).toHaveLength(3);
     expect(first.match(/aria-roledescription="point"/g)).toHaveLength(5);
     expect(second).toContain("titled 'leaf_id'");
+    // coloured by leaf_id, which only L1's day-0 photo has: each fruit is still one line of one colour
+    expect(second.match(/aria-roledescription="line mark"/g)).toHaveLength(3);
     // the runs' rows: 4 items of which 3 scored (mean 7/3), then 2 (mean 8, interval from two photos)
     const cells = (run: string) =>
       [
