@@ -2,7 +2,7 @@
  * `mango series` (issue 27 item 1: a fruit_id followed over runs), through the built command: a
  * shelf-life trial's day 0 and day 3 scored as two `mango bruise --meta ... --out results.json` runs,
  * stacked into one CSV with their run, each row's bruise % the one its results file holds, and the
- * chart per fruit_id as SVG; a file that is not a results file is a usage error with nothing on stdout.
+ * chart per fruit_id as SVG, and the series report (HTML) with its runs' means; a file that is not a results file is a usage error with nothing on stdout.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -75,6 +75,36 @@ describe('mango series', () => {
     const piped = await mango(['series', ...results]);
     expect(piped.code).toBe(0);
     expect(piped.stdout).toBe(text);
+  });
+
+  it('writes the series report: the chart per fruit_id, a row per run with its mean, every stacked row', async () => {
+    const reportFile = join(dir, 'series.html');
+    const r = await mango(['series', ...results, '--out', join(dir, 'r.csv'), '--report', reportFile]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`, report: ${reportFile}`);
+    const html = readFileSync(reportFile, 'utf8');
+    expect(html).toContain('<title>Series report – 2 runs</title>');
+    // self-contained: no script, nothing loaded from anywhere
+    expect(html).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org)|src="(?!data:)/);
+    // one chart (no metadata column to colour by): one line per fruit through its two days
+    expect(html.match(/aria-roledescription="line mark"/g)).toHaveLength(FRUIT.length);
+    expect(html.match(/aria-roledescription="point"/g)).toHaveLength(4);
+    // each run's row: its id (the file's name), its photos and the mean of its results file's bruise %
+    for (const [i, file] of results.entries()) {
+      const { photos } = JSON.parse(readFileSync(file, 'utf8')) as ResultsFile;
+      const values = photos.map((p) => (p.result as { bruise_percent: number }).bruise_percent);
+      const mean = values.reduce((a, v) => a + v, 0) / values.length;
+      const row = html.match(new RegExp(`<tr data-run="day${i * 3}">(.*?)</tr>`))?.[1] ?? '';
+      const cells = [...row.matchAll(/<td[^>]*>(.*?)<\/td>/g)].map((m) => m[1].replace(/<[^>]+>/g, ''));
+      expect(cells[0]).toBe(`day${i * 3}`);
+      expect(cells.slice(2, 5)).toEqual([String(photos.length), String(values.length), mean.toFixed(2)]);
+      // each fruit's point at this day is its photo's bruise %
+      for (const p of photos) {
+        const value = (p.result as { bruise_percent: number }).bruise_percent;
+        expect(html).toContain(`data-series="${p.meta?.fruit_id}" data-time="${i * 3}" data-mean="${value}"`);
+      }
+    }
+    expect(html.match(/<tr><td><code>day\d<\/code><\/td><td>fruit/g)).toHaveLength(4);
   });
 
   it('refuses a file that is not a results file, with nothing on stdout', async () => {

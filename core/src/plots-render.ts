@@ -8,6 +8,7 @@ import { parse, View } from 'vega';
 import { expressionInterpreter } from 'vega-interpreter';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import type { Chart } from './plots.ts';
+import { escapeHtml } from './report.ts';
 
 /** A Vega view of a spec: headless (`renderer: 'none'`) unless a container is given. */
 export function chartView(
@@ -51,4 +52,13 @@ export async function chartSvg(chart: Chart, id?: string): Promise<string> {
   } finally {
     view.finalize();
   }
+}
+
+/**
+ * The chart as a report's figure: its accessible SVG inline (an HTML page needs no namespace
+ * declarations, and a report names no address at all) with its description as the caption.
+ */
+export async function chartFigure(chart: Chart, id?: string): Promise<string> {
+  const svg = (await chartSvg(chart, id)).replace(/ xmlns(:xlink)?="[^"]*"/g, '');
+  return `<figure>${svg}<figcaption>${escapeHtml(chart.description)}</figcaption></figure>`;
 }

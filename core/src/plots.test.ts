@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  fitWidth,
   groupChart,
   plotData,
   runCharts,
@@ -17,6 +18,7 @@ import {
   type PlotSource,
 } from './plots.ts';
 import { chartSvg } from './plots-render.ts';
+import { seriesReportHtml } from './series-report.ts';
 import { parse } from 'csv-parse/browser/esm/sync';
 
 const SPOTS: PlotFields = {
@@ -214,5 +216,50 @@ describe('one series over runs (a fruit_id followed from run to run)', () => {
     expect(mixed.photos.map((p) => p.meta.time)).toEqual(['0', '0', '0', day3.created_at, day3.created_at]);
     expect(mixed.fruits.map((f) => f.meta.time)).toEqual(['0', '0', '0', day3.created_at, day3.created_at]);
     expect(seriesCsv(mixed).split('\n')[0]).toBe('run,run_date,image,spot_share,leaf_id,fruit_id,day,time');
+  });
+
+  it('the series report: its chart drawn, a row per run with its mean, every stacked row, in the declaration’s words', async () => {
+    const html = await seriesReportHtml([day0, day3], SPOTS, { created_at: '2026-11-27T00:00:00.000Z' });
+    expect(html).toContain('<title>Series report – 2 runs</title>');
+    expect(html).toContain('5 photo(s) of 2 run(s) over day · 2026-11-27T00:00:00.000Z');
+    // one chart per leaf (no other metadata column but leaf_id, which colours the second)
+    expect(html.match(/<figure>/g)).toHaveLength(2);
+    expect(html).toContain('<title id="plot-series-0-title">Share over day per leaf</title>');
+    const [first, second] = html.split('<figure>').slice(1);
+    expect(first.match(/aria-roledescription="line mark"/g)).toHaveLength(3);
+    expect(first.match(/aria-roledescription="point"/g)).toHaveLength(5);
+    expect(second).toContain("titled 'leaf_id'");
+    // coloured by leaf_id, which only L1's day-0 photo has: each fruit is still one line of one colour
+    expect(second.match(/aria-roledescription="line mark"/g)).toHaveLength(3);
+    // the runs' rows: 4 items of which 3 scored (mean 7/3), then 2 (mean 8, interval from two photos)
+    const cells = (run: string) =>
+      [
+        ...(html.match(new RegExp(`<tr data-run="${run}">(.*?)</tr>`))?.[1] ?? '').matchAll(/<td[^>]*>(.*?)<\/td>/g),
+      ].map((m) => m[1].replace(/<[^>]+>/g, ''));
+    expect(cells('run-day0')).toEqual([
+      'run-day0',
+      day0.created_at,
+      '4',
+      '3',
+      '2.33',
+      '-1.46 to 6.13',
+      '2.00',
+      '1.00 to 4.00',
+    ]);
+    expect(cells('run-day3').slice(2, 5)).toEqual(['2', '2', '8.00']);
+    expect(html).toContain('<th class="num">Mean share</th>');
+    expect(html).toContain('data-series="L2" data-time="3" data-mean="10"');
+    expect(html.match(/<tr><td><code>run-day\d<\/code>/g)).toHaveLength(5);
+    // no script, and none of the bruise plugin's words (the page's name is the app's)
+    expect(html.replace('Mango Bruise Tracker', '')).not.toMatch(/<script|bruise/i);
+    await expect(seriesReportHtml([{ ...day0, items: day0.items.slice(3) }], SPOTS)).rejects.toThrow(/no scored photo/);
+  });
+
+  it('fits a chart to a width: axes and legend included, the natural one is wider', async () => {
+    const chart = timeChart(stackRuns([day0, day3], SPOTS), null)!;
+    const width = async (c: typeof chart) => Number((await chartSvg(c)).match(/<svg[^>]* width="(\d+)"/)![1]);
+    expect(await width(chart)).toBeGreaterThan(500);
+    expect(await width(fitWidth(chart, 320))).toBe(320);
+    expect(fitWidth(chart, 320).description).toBe(chart.description);
   });
 });

@@ -217,7 +217,7 @@ export function timeKind(photos: readonly PlotPhoto[], column: string): TimeKind
 export interface SeriesPoint {
   /** the line: a fruit_id, or a group of `column` */
   series: string;
-  /** the group of `column` the line is in (its first photo's, for a fruit) */
+  /** the group of `column` the line is in (for a fruit: its first photo's that has a value, so one colour per line) */
   group: string;
   /** the time value as written */
   time: string;
@@ -271,6 +271,13 @@ export function timeSeries(data: PlotData, column: string | null): { by: 'fruit_
       compareGroups(a.series, b.series) ||
       (a.order !== null && b.order !== null ? a.order - b.order : compareGroups(a.time, b.time)),
   );
+  if (fruitId) {
+    // a fruit's line is in one group (one colour): its first photo's that has a value
+    const lineGroup = new Map<string, string>();
+    for (const p of points)
+      if (!lineGroup.has(p.series) || lineGroup.get(p.series) === NO_GROUP) lineGroup.set(p.series, p.group);
+    for (const p of points) p.group = lineGroup.get(p.series)!;
+  }
   return { by: fruitId ? 'fruit_id' : 'group', points };
 }
 
@@ -662,6 +669,15 @@ export function scatterChart(data: PlotData, column: string | null, options: Cha
     },
   } as TopLevelSpec;
   return { id: 'scatter', title, description, spec };
+}
+
+/**
+ * The chart at most `width` pixels wide in all, its axes, titles and legend included (Vega-Lite's
+ * `fit-x` autosize): a phone's narrow column gets a narrower plot instead of one that scrolls.
+ */
+export function fitWidth(chart: Chart, width: number): Chart {
+  const spec = { ...chart.spec, width, autosize: { type: 'fit-x', contains: 'padding' } } as TopLevelSpec;
+  return { ...chart, spec };
 }
 
 /** The grouping columns a reader may pick: every metadata column but the time column and fruit_id. */

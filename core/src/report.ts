@@ -39,6 +39,7 @@ td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}.stats th{font-
 .gallery{display:grid;grid-template-columns:repeat(auto-fill,minmax(320px,1fr));gap:12px}.pair{display:flex;gap:4px}.pair img{width:50%;object-fit:contain}.gallery figure{margin:0;border:1px solid #e3e8e3;border-radius:6px;padding:6px}
 .gallery img{max-width:100%;display:block;margin:auto}.gallery figcaption{font-size:12px;margin-top:4px;word-break:break-all}
 .flag{display:inline-block;background:#fde7c2;color:#7a4100;border-radius:4px;padding:0 .4rem;font-size:12px;white-space:nowrap}
+table{display:block;max-width:100%;overflow-x:auto}.table-wrap{max-width:100%;overflow-x:auto}.table-wrap table{display:table}td code{white-space:nowrap;word-break:normal}
 pre{background:#f5f7f5;padding:.8rem;border-radius:6px;overflow:auto;font-size:12px}code{word-break:break-all}
 .plots figure{margin:1rem 0;overflow-x:auto}.plots figcaption{font-size:12px;color:#5a6b5a}.plots svg{max-width:100%;height:auto}
 @media print{.gallery{grid-template-columns:repeat(4,1fr)}}`;
@@ -82,21 +83,29 @@ function provenanceHtml(file: ResultsFile): string {
 <pre>${escapeHtml(JSON.stringify({ options: p.options, inputs: p.inputs }, null, 2))}</pre>`;
 }
 
-/** The report of a results file as one HTML document: the plugin's sections, the overlays, the provenance. */
-export function reportPage(file: ResultsFile, page: ReportPage): string {
-  const sections = [
-    ...page.sections,
-    { heading: 'Overlays', html: galleryHtml(file, page.caption) },
-    { heading: 'Provenance', html: provenanceHtml(file) },
-  ];
+/**
+ * A report as one self-contained HTML document: its title, the line under it (plain text) and its
+ * sections. No script and no external resource (the Content-Security-Policy allows inline styles and
+ * data: images only).
+ */
+export function htmlPage(title: string, sub: string, sections: readonly (ReportSection | null)[]): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'">
-<title>${escapeHtml(page.title)}</title><style>${REPORT_STYLE}</style></head>
+<title>${escapeHtml(title)}</title><style>${REPORT_STYLE}</style></head>
 <body>
-<h1>${escapeHtml(page.title)}</h1>
-<p class="sub">Mango Bruise Tracker · ${file.photos.length} photo(s) · ${escapeHtml(file.provenance.created_at)}</p>
+<h1>${escapeHtml(title)}</h1>
+<p class="sub">${escapeHtml(sub)}</p>
 ${sections.map(sectionHtml).join('\n')}
 </body></html>
 `;
+}
+
+/** The report of a results file as one HTML document: the plugin's sections, the overlays, the provenance. */
+export function reportPage(file: ResultsFile, page: ReportPage): string {
+  return htmlPage(page.title, `Mango Bruise Tracker · ${file.photos.length} photo(s) · ${file.provenance.created_at}`, [
+    ...page.sections,
+    { heading: 'Overlays', html: galleryHtml(file, page.caption) },
+    { heading: 'Provenance', html: provenanceHtml(file) },
+  ]);
 }

@@ -7,9 +7,10 @@
  * made through the API. Also the views that open over a page: the compare page of two runs with
  * metadata (its plots, and the runs as one series), the stored run with the mask editor open, and the re-scoring side by side
  * (a model-scored run re-scored by a second model version, the run page and the re-scored run).
- * Screenshots of every page in web/e2e/artifacts/layout/ (git-ignored).
+ * Every chart fits its card at both widths (no chart scrolls sideways), and the run's HTML report and
+ * the compare page's series report fit the phone too. Screenshots of every page in web/e2e/artifacts/layout/ (git-ignored).
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEATURE_IDS } from '@mango/core';
@@ -36,6 +37,9 @@ describe('layout at 1280 px and 390 px, in English and Thai', () => {
   let featureRun: string;
   /** a run scored by the shipped model and re-scored by a second version */
   let modelRun: string;
+  /** a run with metadata compared with modelRun (day 3 and day 5 of the fruit) */
+  let compared: string;
+  let auth: Record<string, string>;
   /**
    * the signed-in pages, by screenshot name, with what opens a view over the page once it is drawn
    * (it answers the view, whose own screenshot is kept too: a long page's is cut at 4000 px)
@@ -49,7 +53,7 @@ describe('layout at 1280 px and 390 px, in English and Thai', () => {
     e2e.page.on('requestfinished', finished);
     e2e.page.on('requestfailed', finished);
     const { tokens } = await signInViaApi(e2e);
-    const auth = { Authorization: `Bearer ${tokens.accessToken}` };
+    auth = { Authorization: `Bearer ${tokens.accessToken}` };
     mkdirSync(SHOTS, { recursive: true });
     const png = await encodeImage(bruisedPairScene().image, 'png');
     // a graded bruise run (its fruit table has the grade column) of a photo with a long name
@@ -87,7 +91,7 @@ describe('layout at 1280 px and 390 px, in English and Thai', () => {
     };
     // two runs to compare (day 3 and day 5 of the fruit); the second scored by the model, then
     // re-scored by a second version of it (the shipped network reading each photo once)
-    const compared = await scoreWithMeta(png, LONG_NAME, 'Classical');
+    compared = await scoreWithMeta(png, LONG_NAME, 'Classical');
     const sample = new Uint8Array(readFileSync(join(MODELS_DIR, 'fixtures', 'sample-1.png')));
     modelRun = await scoreWithMeta(sample, LONG_NAME.replace('day03', 'day05'), 'DeepLearning');
     const copy = await addOneViewModel(e2e);
@@ -226,6 +230,13 @@ describe('layout at 1280 px and 390 px, in English and Thai', () => {
         footer: rect(document.querySelector('.footer')),
         switcher: rect(document.querySelector('.language-switch')),
         switcherPosition: getComputedStyle(document.querySelector('.language-switch')!).position,
+        // each chart's card: wider content than the card would scroll sideways
+        plots: [...document.querySelectorAll('figure.plot')].map((el) => ({
+          title: el.querySelector('[role="img"]')?.getAttribute('aria-label') ?? '',
+          scrollWidth: el.scrollWidth,
+          clientWidth: el.clientWidth,
+          right: el.querySelector('svg')?.getBoundingClientRect().right ?? 0,
+        })),
       };
     });
   }
@@ -306,6 +317,12 @@ describe('layout at 1280 px and 390 px, in English and Thai', () => {
           });
           if (m.scrollWidth > m.viewport)
             problems.push(`${shot} ${path}: scrollWidth ${m.scrollWidth} > ${m.viewport}: ${m.wide.join(', ')}`);
+          // every chart fits its card and the screen: none scrolls sideways (a phone's too)
+          for (const plot of m.plots)
+            if (plot.scrollWidth > plot.clientWidth + 1 || plot.right > m.viewport + 0.5)
+              problems.push(
+                `${shot}: the chart '${plot.title}' scrolls (${plot.scrollWidth} px in a ${plot.clientWidth} px card, its right edge at ${Math.round(plot.right)} px)`,
+              );
           if (width === 1280) {
             // one line: every link on the same row, the nav no taller than a link
             if (!m.navVisible || m.toggleVisible) problems.push(`${path}: the nav is folded at 1280 px`);
@@ -433,6 +450,53 @@ describe('layout at 1280 px and 390 px, in English and Thai', () => {
         if (overflow) expect(title).toBe(LONG_NAME);
       }
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    }
+  });
+  it('the run report and the series report fit a 390 px phone: no sideways scroll, every chart on screen', async () => {
+    const { page } = e2e;
+    const reports: [string, string][] = [];
+    // a stored run's HTML report (its plots by cultivar, treatment and day)
+    const res = await fetch(e2e.url(`/api-node/runs/${compared}/export?format=html`), { headers: auth });
+    expect(res.status).toBe(200);
+    const runReport = join(SHOTS, 'run-report.html');
+    writeFileSync(runReport, await res.text());
+    reports.push(['run-report', runReport]);
+    // the series report of the two compared runs, as the compare page downloads it on a phone
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.evaluate(() => localStorage.setItem('language', 'en'));
+    await open(`/results/compare?ids=${compared},${modelRun}&view=series`);
+    await seriesView();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Series report' }).click(),
+    ]);
+    const seriesReport = join(SHOTS, 'series-report.html');
+    await download.saveAs(seriesReport);
+    reports.push(['series-report', seriesReport]);
+    const view = await page.context().newPage();
+    try {
+      await view.setViewportSize({ width: 390, height: 844 });
+      for (const [name, file] of reports) {
+        await view.goto(`file://${file}`);
+        await view.locator('h1').waitFor();
+        const m = await view.evaluate(() => ({
+          scrollWidth: document.documentElement.scrollWidth,
+          charts: [...document.querySelectorAll('.plots svg')].map((svg) => {
+            const r = svg.getBoundingClientRect();
+            return { left: r.left, right: r.right, width: r.width };
+          }),
+        }));
+        expect(m.scrollWidth, name).toBeLessThanOrEqual(390);
+        expect(m.charts.length, name).toBeGreaterThan(0);
+        for (const c of m.charts) {
+          expect(c.left, name).toBeGreaterThanOrEqual(0);
+          expect(c.right, name).toBeLessThanOrEqual(390);
+          expect(c.width, name).toBeGreaterThan(200);
+        }
+        await view.screenshot({ path: join(SHOTS, `390-en-${name}.png`), fullPage: true });
+      }
+    } finally {
+      await view.close();
     }
   });
 });

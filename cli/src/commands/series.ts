@@ -4,7 +4,8 @@
  * series (issue 27 item 1: a fruit_id followed over runs): their photos stacked with a `run` column
  * (the stored run's id, else the file's name) and the figure their plugin plots over the `day` column,
  * one line per fruit_id (core/src/plots.ts `stackRuns`, `seriesCsv`, `timeChart`, as the web's compare
- * page draws it).
+ * page draws it). `--report series.html` writes the series report (core/src/series-report.ts: the charts,
+ * a table per run and per point, every row), the one the compare page's series view downloads.
  */
 import { writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
@@ -24,7 +25,8 @@ export function seriesCommand(program: Command) {
     .argument('<results...>', 'results.json files of `mango bruise --out` or of stored runs (export?format=json)')
     .option('--out <file>', 'the stacked rows as CSV (default: stdout)')
     .option('--svg <file>', 'the line chart per fruit_id as SVG')
-    .action(async (inputs: string[], o: { out?: string; svg?: string }) => {
+    .option('--report <file>', 'the series report as one self-contained HTML file (charts, a table per run, every row)')
+    .action(async (inputs: string[], o: { out?: string; svg?: string; report?: string }) => {
       let fields: PlotFields | undefined;
       const runs = [];
       for (const input of inputs) {
@@ -48,12 +50,17 @@ export function seriesCommand(program: Command) {
         const { chartSvg } = await import('@mango/core/plots-render');
         await writeFile(o.svg, await chartSvg(chart));
       }
+      if (o.report) {
+        const { seriesReportHtml } = await import('@mango/core/series-report');
+        await writeFile(o.report, await seriesReportHtml(runs, fields!));
+      }
       if (o.out) await writeFile(o.out, csv);
       else process.stdout.write(csv);
       console.error(
         `${data.photos.length} photo(s) of ${runs.length} run(s) over ${data.time}` +
           (o.out ? `: ${o.out}` : '') +
-          (o.svg ? `, chart: ${o.svg}` : ''),
+          (o.svg ? `, chart: ${o.svg}` : '') +
+          (o.report ? `, report: ${o.report}` : ''),
       );
     });
 }

@@ -138,14 +138,12 @@ export function groupTableHtml(data: PlotData, column: string | null): string {
  * against fruit area; every chart an inline SVG with its title and description (plots-render.ts).
  */
 export async function reportPlotsHtml(file: Pick<ResultsFile, 'photos'>): Promise<string> {
-  const { chartSvg } = await import('@mango/core/plots-render');
+  const { chartFigure } = await import('@mango/core/plots-render');
   const data = plotData(file.photos, BRUISE_PLOTS);
   if (data.photos.length === 0) return '';
   const columns = groupingColumns(data);
   const first = columns[0] ?? null;
-  const figure = async (chart: Chart, id: string, after = '') =>
-    // inline SVG needs no namespace declarations (and the report names no address at all)
-    `<figure>${(await chartSvg(chart, id)).replace(/ xmlns(:xlink)?="[^"]*"/g, '')}<figcaption>${escapeHtml(chart.description)}</figcaption></figure>${after}`;
+  const figure = async (chart: Chart, id: string, after = '') => (await chartFigure(chart, id)) + after;
   const parts: string[] = [];
   const byColumn = columns.length ? columns : [null];
   for (const [i, column] of byColumn.entries())

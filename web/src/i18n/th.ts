@@ -674,6 +674,7 @@ export const th: Record<string, string> = {
   'No photo has a fruit_id: one line per group instead of one per fruit.':
     'ไม่มีรูปใดมี fruit_id: แสดงหนึ่งเส้นต่อกลุ่มแทนหนึ่งเส้นต่อผล',
   'Series CSV': 'CSV ของอนุกรม',
+  'Series report': 'รายงานอนุกรม',
   'Colour by': 'แยกสีตาม',
   'each fruit': 'แต่ละผล',
   'Stacked rows': 'แถวที่รวมกัน',

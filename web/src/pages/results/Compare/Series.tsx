@@ -3,7 +3,9 @@
  * runs' rows stacked with a `run` column, and the plotted figure over the `day` column (the run's date
  * where a row has none), one line per fruit_id. The stacking, the chart and the CSV are core's
  * (`stackRuns`, `timeChart`, `seriesCsv` in core/src/plots.ts); the figure is the one the runs' plugin
- * declares for its plots. Runs of a kind with other plots (or none) are left out.
+ * declares for its plots. Runs of a kind with other plots (or none) are left out. "Series report"
+ * downloads the same series as one HTML file (core/src/series-report.ts, made in the browser: the
+ * charts, a table per run and per point, every row), as `mango series --report` writes it.
  */
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -53,8 +55,8 @@ export default function Series({ runs }: { runs: StoredRun[] }) {
   const chart = useMemo(() => {
     if (!data) return null;
     const text: PlotText = (english, values) => t(english, values ?? {});
-    // a phone's screen gets a narrower plot (its legend beside it); a wider one scrolls in its card
-    return timeChart(data, column, { text, width: Math.max(200, Math.min(560, window.innerWidth - 180)) });
+    // a phone's narrower card draws it narrower (Chart.tsx fits it to the card)
+    return timeChart(data, column, { text, width: 560 });
   }, [data, column, t]);
   if (!data || !fields) return <p>{t('No scored photos to plot.')}</p>;
 
@@ -66,6 +68,12 @@ export default function Series({ runs }: { runs: StoredRun[] }) {
       new Blob([seriesCsv(data, { newline: '\r\n' })], { type: 'text/csv;charset=utf-8' }),
       `series-${stacked.length}-runs.csv`,
     );
+  const downloadReport = async () => {
+    const { seriesReportHtml } = await import('@mango/core/series-report');
+    const runs = stacked.map((r) => ({ id: r.id, created_at: r.created_at, items: r.items }));
+    const html = await seriesReportHtml(runs, fields);
+    downloadBlob(new Blob([html], { type: 'text/html;charset=utf-8' }), `series-${stacked.length}-runs.html`);
+  };
 
   return (
     <section className="compare-series" data-testid="compare-series">
@@ -101,6 +109,14 @@ export default function Series({ runs }: { runs: StoredRun[] }) {
       <div className="tool-actions run-exports">
         <button type="button" className="btn btn-secondary" onClick={download} disabled={data.photos.length === 0}>
           {t('Series CSV')}
+        </button>
+        <button
+          type="button"
+          className="btn btn-secondary"
+          onClick={() => void downloadReport()}
+          disabled={data.photos.length === 0}
+        >
+          {t('Series report')}
         </button>
       </div>
       <div className="table-wrap">

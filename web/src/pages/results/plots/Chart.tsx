@@ -1,11 +1,13 @@
 /**
  * One chart of plots.ts drawn by Vega in the browser (the chart library is loaded when the first
  * chart is shown: it is not in the app's main bundle). The figure has the chart's title, its
- * description for screen readers, and PNG / SVG downloads of exactly what is shown.
+ * description for screen readers, and PNG / SVG downloads of exactly what is shown. A chart wider
+ * than its card (a phone, a narrow column of the compare page) is drawn again fitted to the card's
+ * width (`fitWidth`, axes and legend included): it never scrolls sideways.
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Chart as ChartSpec } from '@mango/core/plots';
+import { fitWidth, type Chart as ChartSpec } from '@mango/core/plots';
 import { downloadBlob } from '#web/lib/download.ts';
 
 type View = Awaited<ReturnType<(typeof import('@mango/core/plots-render'))['chartView']>>;
@@ -18,10 +20,22 @@ export default function Chart({ chart, testId }: { chart: ChartSpec; testId?: st
   const { t } = useTranslation();
   const id = useId();
   const box = useRef<HTMLDivElement>(null);
+  const canvas = useRef<HTMLDivElement>(null);
+  /** the card's inner width, whole pixels (0 until measured) */
+  const [room, setRoom] = useState(0);
   const view = useRef<View | null>(null);
   const [state, setState] = useState<'loading' | 'ready' | 'failed'>('loading');
 
   useEffect(() => {
+    const el = canvas.current;
+    if (!el) return;
+    const observer = new ResizeObserver(() => setRoom(Math.floor(el.clientWidth)));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+
+  useEffect(() => {
+    if (room === 0) return;
     let cancelled = false;
     let made: View | null = null;
     setState('loading');
@@ -30,6 +44,13 @@ export default function Chart({ chart, testId }: { chart: ChartSpec; testId?: st
         if (cancelled || !box.current) return;
         made = chartView(chart.spec, { container: box.current, renderer: 'svg' });
         await made.runAsync();
+        // wider than the card: drawn again to the card's width
+        const drawn = box.current.querySelector('svg')?.getBoundingClientRect().width ?? 0;
+        if (!cancelled && drawn > room) {
+          made.finalize();
+          made = chartView(fitWidth(chart, room).spec, { container: box.current, renderer: 'svg' });
+          await made.runAsync();
+        }
         if (cancelled) return;
         view.current = made;
         setState('ready');
@@ -43,7 +64,7 @@ export default function Chart({ chart, testId }: { chart: ChartSpec; testId?: st
       made?.finalize();
       view.current = null;
     };
-  }, [chart]);
+  }, [chart, room]);
 
   const savePng = async () => {
     if (!view.current) return;
@@ -60,6 +81,7 @@ export default function Chart({ chart, testId }: { chart: ChartSpec; testId?: st
   return (
     <figure className="plot" data-testid={testId ?? `plot-${chart.id}`} data-state={state}>
       <div
+        ref={canvas}
         className="plot-canvas"
         role="img"
         aria-label={chart.title}
