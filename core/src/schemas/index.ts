@@ -7,47 +7,6 @@
  */
 import { z } from 'zod';
 
-export const FEATURE_IDS = [
-  'rgb',
-  'hsv',
-  'lab',
-  'grayscale',
-  'glcm',
-  'lbp',
-  'gabor',
-  'factual',
-  'eccentricity',
-  'area',
-  'perimeter',
-  'affineinvariant',
-  'algebraic',
-] as const;
-export const FeatureId = z.enum(FEATURE_IDS);
-export type FeatureId = z.infer<typeof FeatureId>;
-
-export const FEATURE_CATEGORIES = {
-  color: ['rgb', 'hsv', 'lab', 'grayscale'],
-  texture: ['glcm', 'lbp', 'gabor', 'factual'],
-  shape: ['eccentricity', 'area', 'perimeter'],
-  others: ['affineinvariant', 'algebraic'],
-} as const satisfies Record<string, readonly FeatureId[]>;
-
-export const FEATURE_DISPLAY_NAMES: Record<FeatureId, string> = {
-  rgb: 'RGB Color Space',
-  hsv: 'HSV Color Space',
-  lab: 'LAB Color Space',
-  grayscale: 'Grayscale Intensity',
-  glcm: 'GLCM Texture',
-  lbp: 'LBP Patterns',
-  gabor: 'Gabor Filters',
-  factual: 'Factual Features',
-  eccentricity: 'Eccentricity',
-  area: 'Area',
-  perimeter: 'Perimeter',
-  affineinvariant: 'Affine Invariant',
-  algebraic: 'Algebraic Features',
-};
-
 /** Error body of the /api-py endpoints. */
 export const DetailError = z.object({ detail: z.string() });
 /** Error body of the /api-node endpoints. */
