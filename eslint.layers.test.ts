@@ -98,20 +98,27 @@ describe("core and the server run, job and export code name no plugin's result f
       ['export const k = (u: string) => `${u}bruise_area_cm2`;\n', 'bruise_area_cm2'],
       ["export const g = (r: Record<string, number>) => r['area_cm2'];\n", 'area_cm2'],
     ]) {
-      for (const path of ['core/src/plots.ts', 'core/src/grades/index.ts', 'runner/src/x.ts', 'server/src/runs/x.ts']) {
+      for (const path of [
+        'core/src/plots.ts',
+        'core/src/grades/index.ts',
+        'core/src/schemas/index.ts',
+        'runner/src/x.ts',
+        'server/src/runs/x.ts',
+      ]) {
         const messages = await named(path, code);
         expect(messages.length, `${path}: ${code}`).toBeGreaterThan(0);
         expect(messages[0]).toContain(`'${field}' is a plugin's result field`);
       }
     }
   });
-  it("leaves the plugins, tests, core's test helpers and the HTTP contracts alone, and generic names pass", async () => {
+  it("leaves the plugins (their result shapes too), tests, core's test helpers and /api-py alone, and generic names pass", async () => {
     const code = 'export const f = (r: { bruise_percent: number }) => r.bruise_percent;\n';
     for (const path of [
       'plugins/bruise/src/plots.ts',
       'core/src/plots.test.ts',
       'core/src/testing/x.ts',
-      'core/src/schemas/index.ts',
+      'plugins/bruise/src/results.ts',
+      'plugins/features/src/results.ts',
       'server/src/routes/api-py/x.ts',
     ])
       expect(await named(path, code), path).toEqual([]);

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { Command, CommanderError } from 'commander';
 import { z } from 'zod';
-import { FEATURE_IDS, flagName, optionFields } from '@mango/core';
+import { flagName, optionFields } from '@mango/core';
 import { BruiseOptions } from '@mango/plugin-bruise';
 import { resizeOptions } from '@mango/plugin-resize';
 import { addSchemaOptions, readSchemaOptions } from './schemaOptions.ts';
 import { buildProgram } from './main.ts';
+import { FEATURE_IDS } from '@mango/plugin-features/names';
 
 const Options = z.object({
   method: z.enum(['auto', 'classical']).default('auto').describe('which method'),

@@ -7,12 +7,9 @@
  * plugins/bruise/src/tables.ts, plugins/features/src/tables.ts). Browser-safe: no Node imports.
  */
 import { z } from 'zod';
-import { BruiseFigures, FeatureResultItem } from './schemas/index.ts';
 import type { RanWith } from './runs.ts';
 import { quantile } from './statistics.ts';
 import { MetaProvenance, PhotoMeta } from './meta.ts';
-
-export { BruiseFigures, isBruiseFigures } from './schemas/index.ts';
 
 /** The longest side of the overlay thumbnail kept per photo (stored runs, results files, the report). */
 export const THUMBNAIL_MAX_SIDE = 256;
@@ -73,8 +70,8 @@ export const ResultsPhoto = z.object({
   sha256: z.string(),
   width: z.number().int().nullable(),
   height: z.number().int().nullable(),
-  /** the bruise figures, the feature analysis item (operation analyze), or another plugin's declared result */
-  result: z.union([BruiseFigures, FeatureResultItem, z.record(z.string(), z.unknown())]),
+  /** the figures its plugin returned (a JSON object, as the plugin declares it with its runs: `result`) */
+  result: z.record(z.string(), z.unknown()),
   /** data:image/jpeg;base64 overlay, long side at most THUMBNAIL_MAX_SIDE; null when none */
   overlay_thumbnail: z.string().nullable(),
   /** the same for the photo itself (shown beside its overlay); absent in older files */
@@ -91,6 +88,16 @@ export const ResultsFile = z.object({
   photos: z.array(ResultsPhoto),
 });
 export type ResultsFile = z.infer<typeof ResultsFile>;
+
+/**
+ * The results file as a document describes it: a photo's `result` is one of the result schemas the
+ * plugins declare with their runs (`RunDeclaration.result`, in the registry's order) or any other
+ * JSON object. Parsing keeps using `ResultsFile` (a result is any object), so no field is dropped.
+ */
+export function describedResultsFile(results: readonly z.ZodType[]) {
+  const result = z.union([...results, z.record(z.string(), z.unknown())]);
+  return ResultsFile.extend({ photos: z.array(ResultsPhoto.extend({ result })) });
+}
 
 // ---- stored runs (GET /api-node/runs, /runs/{id}) ----------------------------------------------
 // One schema each: the server's answers are typed from them, the OpenAPI document describes them

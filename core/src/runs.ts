@@ -56,6 +56,11 @@ export interface RunDeclaration<O extends z.ZodObject = z.ZodObject> {
   finish?(result: ResultFigures, options: z.output<O>, context?: Readonly<Record<string, unknown>>): ResultFigures;
   /** the method asked for (`runs.method`), when the plugin has methods */
   method?(options: z.output<O>): string | null;
+  /**
+   * The schema of a successful photo's figures as a run stores them and the results file holds them
+   * (`result`): the API document describes results with it. Unset: any JSON object.
+   */
+  result?: z.ZodType;
   /** what ran, read off a successful result */
   ranWith(result: ResultFigures): RanWith;
   /** the key of the photo's file name in a stored item (`filename` or `image_name`) */

@@ -8,10 +8,11 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createContext, runPlugin, userMessage, type BruiseResultItem } from '@mango/core';
+import { createContext, runPlugin, userMessage } from '@mango/core';
 import { toCsv as csvText } from '@mango/core/csv';
 import { nodeImages } from '@mango/core/node';
 import bruise from '@mango/plugin-bruise';
+import { type BruiseResultItem } from '@mango/plugin-bruise/results';
 
 const IMAGE = new Set(['.jpg', '.jpeg', '.png', '.webp']);
 

@@ -13,7 +13,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FEATURE_IDS } from '@mango/core';
 import { encodeImage } from '@mango/core/node';
 import { bruisedPairScene } from '@mango/core/testing';
 import { MODELS_DIR } from '@mango/models';
@@ -21,6 +20,7 @@ import { th } from '../src/i18n/th.ts';
 import type { Locator } from 'playwright-core';
 import { signInViaApi, startE2E, type E2E } from './harness.ts';
 import { addOneViewModel } from './model-helpers.ts';
+import { FEATURE_IDS } from '@mango/plugin-features/names';
 
 const SHOTS = resolve(import.meta.dirname, 'artifacts/layout');
 /** A camera's long file name without a place to break (underscores only). */

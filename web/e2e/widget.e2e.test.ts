@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { createContext, runPlugin, type BruiseResultItem } from '@mango/core';
+import { createContext, runPlugin } from '@mango/core';
 import { decodeImage, encodeImage, nodeImages } from '@mango/core/node';
 import { SHARED_MISSING, sharedDir } from '@mango/core/testing/node';
 import bruise from '@mango/plugin-bruise';
@@ -16,6 +16,7 @@ import { createModelLoader, MODELS_DIR, readManifest } from '@mango/models';
 import { startE2E, signInViaApi, type E2E } from './harness.ts';
 import { startEmbedServer, type EmbedServer, type EmbedServerOptions } from '../../examples/widget-embed/serve.ts';
 import { generateSamplePhoto } from '../../examples/sample-photos/generate.ts';
+import { type BruiseResultItem } from '@mango/plugin-bruise/results';
 
 const BRUISE_PATH = '/api-py/python/bruise_detection/DeepLearning';
 

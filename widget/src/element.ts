@@ -5,11 +5,12 @@
  * Attributes: api-base, api-key, mode ("server" | "local"), locale ("en" | "th").
  * Events (bubbling, composed): mango-result (detail: BruiseResultItem[]), mango-error (detail: {message}).
  */
-import { isAcceptedType, WIDGET_UPLOAD, type BruiseFruit, type BruiseResultItem } from '@mango/core';
+import { isAcceptedType, WIDGET_UPLOAD } from '@mango/core';
 import { formatCount, formatPercent, stringsFor, type WidgetStrings } from './strings.ts';
 import { WIDGET_CSS } from './styles.ts';
 import { scoreOnServer, WidgetError } from './server.ts';
 import { LocalScorer } from './local.ts';
+import { type BruiseFruit, type BruiseResultItem } from '@mango/plugin-bruise/results';
 
 export type WidgetMode = 'server' | 'local';
 export const TAG_NAME = 'mango-bruise-widget';

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { PATCH_PITCH_MM, localScale, type BruiseResultItem } from '@mango/core';
+import { PATCH_PITCH_MM, localScale } from '@mango/core';
 import { encodeImage } from '@mango/core/node';
 import { applyLightCast, poseHomography, renderPhotographedCard } from '@mango/core/testing';
 import { SHARED_MISSING, loadImageFile, sharedDir } from '@mango/core/testing/node';
@@ -20,6 +20,7 @@ import { client, signUp, startTestServer, type TestServer } from '@mango/server/
 import { launchBrowser } from '../../web/e2e/harness.ts';
 import { startEmbedServer, type EmbedServer } from '../../examples/widget-embed/serve.ts';
 import { LOCALES } from './strings.ts';
+import { type BruiseResultItem } from '@mango/plugin-bruise/results';
 
 const shared = sharedDir();
 const source = shared && join(shared, 'data/bruise-dev/synthetic_composites/images/syn_mangodc_3-Center_2.jpg');

@@ -1,8 +1,8 @@
 /** Local mode: one worker per widget, photos measured one after another, nothing uploaded. */
-import type { BruiseResultItem } from '@mango/core';
 import BruiseWorker from './worker.ts?worker&inline';
 import type { WorkerReply, WorkerRequest } from './protocol.ts';
 import { WidgetError } from './server.ts';
+import { type BruiseResultItem } from '@mango/plugin-bruise/results';
 
 export class LocalScorer {
   private worker: Worker | null = null;

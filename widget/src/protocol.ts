@@ -1,5 +1,5 @@
+import { type BruiseResultItem } from '@mango/plugin-bruise/results';
 /** Messages between the widget and its local-mode worker. */
-import type { BruiseResultItem } from '@mango/core';
 
 export interface WorkerRequest {
   id: number;

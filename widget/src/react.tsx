@@ -3,8 +3,8 @@
  * custom element; this file only passes attributes and listeners.
  */
 import { useEffect, useRef, type CSSProperties } from 'react';
-import type { BruiseResultItem } from '@mango/core';
 import { defineMangoBruiseWidget, type MangoErrorDetail, type WidgetMode } from './element.ts';
+import { type BruiseResultItem } from '@mango/plugin-bruise/results';
 
 export interface MangoBruiseWidgetProps {
   apiBase?: string;

@@ -1,8 +1,8 @@
+import { type BruiseResultItem } from '@mango/plugin-bruise/results';
 /**
  * Server mode: the photos go to the bruise endpoint of the product's API with the partner key.
  * XMLHttpRequest rather than fetch because only it reports upload progress.
  */
-import type { BruiseResultItem } from '@mango/core';
 
 export const BRUISE_PATH = '/api-py/python/bruise_detection/DeepLearning';
 

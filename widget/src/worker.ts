@@ -5,11 +5,12 @@
  * the bundle as a Blob URL.
  */
 import bruise, { dataUrl } from '@mango/plugin-bruise';
-import { BruiseResultItem, createContext, runPlugin, userMessage } from '@mango/core';
+import { createContext, runPlugin, userMessage } from '@mango/core';
 import { browserImages } from '@mango/core/browser';
 import type { ModelLoader } from '@mango/core';
 import type { WorkerReply, WorkerRequest } from './protocol.ts';
 import { webModelLoader } from './webModels.ts';
+import { BruiseResultItem } from '@mango/plugin-bruise/results';
 
 const scope = self as unknown as {
   onmessage: ((e: MessageEvent<WorkerRequest>) => void) | null;

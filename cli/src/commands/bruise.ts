@@ -9,7 +9,6 @@ import {
   THUMBNAIL_MAX_SIDE,
   makeProvenance,
   provenanceSidecarName,
-  type BruiseFigures,
   type Provenance,
   type ResultsFile,
 } from '@mango/core/results';
@@ -26,6 +25,7 @@ import { parseOrExit, UsageError } from '../util.ts';
 import { bruiseOnServer, serverApiKey } from '../server-job.ts';
 import { addMetaOptions, loadMeta, type MetaFlags } from '../meta.ts';
 import { bruiseFiguresOf, fruitTableCsv, imageTableCsv, type ImageRow } from '@mango/plugin-bruise/tables';
+import { type BruiseFigures } from '@mango/plugin-bruise/results';
 
 /** Per input path: the photo's and its overlay's thumbnails (data URLs, long side <= 256). */
 type Thumbnails = Map<string, { photo: string | null; overlay: string | null }>;

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { FEATURE_IDS, planRun, type FeatureId, type FeatureResultItem } from '@mango/core';
+import { planRun } from '@mango/core';
 import { registry } from '@mango/plugins';
 import { FEATURE_VALUE_NAMES, FeaturesOptions } from '@mango/plugin-features';
 import { INPUTS_HELP, requireInputs } from '../inputs.ts';
@@ -10,6 +10,8 @@ import { addSchemaOptions, readSchemaOptions } from '../schemaOptions.ts';
 import { parseOrExit, UsageError } from '../util.ts';
 import { addMetaOptions, loadMeta, type MetaFlags } from '../meta.ts';
 import { featureColumns, featureTableCsv } from '@mango/plugin-features/tables';
+import { type FeatureResultItem } from '@mango/plugin-features/results';
+import { FEATURE_IDS, type FeatureId } from '@mango/plugin-features/names';
 
 /** feature_analysis_results.csv layout: Image, then each selected feature's value names, full precision. */
 /** The CSV of `--out x.csv`: the feature table every front end writes (core/src/results.ts). */

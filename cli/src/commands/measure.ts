@@ -9,7 +9,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { FEATURE_IDS, planRun, type FeatureResultItem } from '@mango/core';
+import { planRun } from '@mango/core';
 import { gradeResult } from '@mango/plugin-bruise/grades';
 import { makeProvenance, provenanceSidecarName } from '@mango/core/results';
 import { registry } from '@mango/plugins';
@@ -26,6 +26,8 @@ import { addMetaOptions, loadMeta, type MetaFlags } from '../meta.ts';
 import { parseFeatureList } from './features.ts';
 import { BRUISE_FLAG_HELP } from './bruise.ts';
 import { measureTableCsv } from '@mango/plugin-features/tables';
+import { type FeatureResultItem } from '@mango/plugin-features/results';
+import { FEATURE_IDS } from '@mango/plugin-features/names';
 
 /** The bruise options measure offers, as `mango bruise` does (the features plugin's fields are the bruise schema's). */
 const FRUIT_FLAGS = ['method', 'pxPerCm', 'referenceMm'] as const;

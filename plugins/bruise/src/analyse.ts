@@ -3,14 +3,7 @@
  * counts at full resolution. Front ends use `bruiseMasks` for `--masks`; the plugin wraps
  * `analyseBruise` + `summariseBruise` + the overlay.
  */
-import type {
-  ColourCardDetection,
-  ColourCardResult,
-  ModelLoader,
-  ModelManifestEntry,
-  RasterImage,
-  ScaleStatus,
-} from '@mango/core';
+import type { ColourCardDetection, ModelLoader, ModelManifestEntry, RasterImage } from '@mango/core';
 import {
   MangoError,
   PATCH_PITCH_MM,
@@ -38,6 +31,7 @@ import { isTwoStage, learnedSegmentation } from './learned.ts';
 import { colourDistanceMap } from './probability.ts';
 import { findReference, dropLabel, pxPerCmOf, type ReferenceObject } from './reference.ts';
 import { BruiseOptions, type BruiseOptionsInput } from './schema.ts';
+import { type ColourCardResult, type ScaleStatus } from './results.ts';
 
 export interface BruiseAnalysis {
   /** full-resolution size */

@@ -5,9 +5,10 @@
  * counts are those of the masks upsampled to the photo (nearest neighbour), so the editor's live
  * figures equal the ones the server stores. Browser-safe.
  */
-import { labelComponents, resizeMaskNearest, type BruiseFruit, type RasterImage } from '@mango/core';
+import { labelComponents, resizeMaskNearest, type RasterImage } from '@mango/core';
 import { summariseBruise, type BruiseAnalysis } from './analyse.ts';
 import { renderOverlay } from './overlay.ts';
+import { type BruiseFruit } from './results.ts';
 
 export interface CorrectedMasks {
   /** the masks' size (the photo's, or a working copy's) */

@@ -2,14 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  BruiseResultItem,
-  createContext,
-  dilateDisk,
-  runPlugin,
-  type PluginImages,
-  type RasterImage,
-} from '@mango/core';
+import { createContext, dilateDisk, runPlugin, type PluginImages, type RasterImage } from '@mango/core';
 import { decodeImage, nodeImages } from '@mango/core/node';
 import { fruitScene, seededRandom } from '@mango/core/testing';
 import { sharedDir, SHARED_MISSING } from '@mango/core/testing/node';
@@ -19,6 +12,7 @@ import { bruiseMasks } from './analyse.ts';
 import bruise from './index.ts';
 import { postprocessModelOutput, preprocessForModel } from './model.ts';
 import { toBase64 } from './overlay.ts';
+import { BruiseResultItem } from './results.ts';
 
 const W = 240;
 const H = 180;

@@ -2,12 +2,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { BruiseResultItem, createContext, runPlugin } from '@mango/core';
+import { createContext, runPlugin } from '@mango/core';
 import { decodeImage, nodeImages } from '@mango/core/node';
 import { SHARED_MISSING, sharedDir } from '@mango/core/testing/node';
 import bruise from './index.ts';
 import { TRIP_PHOTOS } from './eval/quality-photos.ts';
 import { QUALITY_FLAG_IDS, QUALITY_THRESHOLDS, qualityFlags, type QualityMeasures } from './quality.ts';
+import { BruiseResultItem } from './results.ts';
 
 const shared = sharedDir();
 const composites = shared ? join(shared, 'data', 'bruise-dev', 'synthetic_composites', 'images') : null;

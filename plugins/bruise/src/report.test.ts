@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { reportHtml, reportWithPlots } from './report.ts';
-import { makeProvenance, RESULTS_SCHEMA, type BruiseFigures, type ResultsFile } from '@mango/core/results';
+import { makeProvenance, RESULTS_SCHEMA, type ResultsFile } from '@mango/core/results';
+import { type BruiseFigures } from './results.ts';
 
 const fruit = (pct: number, extra: Partial<BruiseFigures['fruits'][number]> = {}) => ({
   bbox: { x: 0, y: 0, width: 40, height: 30 },

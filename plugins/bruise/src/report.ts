@@ -6,7 +6,7 @@
  * provenance. `mango report` and a stored run's `export?format=html` write it from the same results
  * file. Browser-safe: no Node imports.
  */
-import { isBruiseFigures, MangoError } from '@mango/core';
+import { MangoError } from '@mango/core';
 import { escapeHtml, fixed, reportPage, type ReportSection } from '@mango/core/report';
 import { histogramBins, summaryStats, type ResultsFile, type SummaryStats } from '@mango/core/results';
 import {
@@ -22,6 +22,7 @@ import {
 import { bruiseFiguresOf, fruitRows } from './tables.ts';
 import { BRUISE_PLOTS } from './plots.ts';
 import { lotSummary } from './grades/index.ts';
+import { isBruiseFigures } from './results.ts';
 
 /** The bruise % over which the report counts a photo (the run page lets the user set it). */
 export const DEFAULT_REPORT_THRESHOLD = 5;

@@ -4,7 +4,7 @@
  * photo and of its overlay; its summary is the mean and the largest bruise % of the scored photos.
  */
 import { defineRuns } from '@mango/core';
-import { isBruiseFigures, type ResultsFile } from '@mango/core/results';
+import { type ResultsFile } from '@mango/core/results';
 import { BRUISE_FILE_SUFFIXES, BruiseOptions } from './schema.ts';
 import { correctedResult } from './corrected.ts';
 import { GradesOption, gradeRulesOf } from './grade-option.ts';
@@ -13,6 +13,7 @@ import { BRUISE_TABLE_COLUMNS, fruitTableCsv, imageTableCsv } from './tables.ts'
 import { reportWithPlots } from './report.ts';
 import { BRUISE_PLOTS } from './plots.ts';
 import { bruiseGrading, gradeResult, type FruitWeights } from './grades/index.ts';
+import { BruiseFigures, isBruiseFigures } from './results.ts';
 
 /** The options of a bruise run: the plugin's, strict, and the grades. */
 export const BruiseRunOptions = BruiseOptions.extend({ grades: GradesOption.optional() }).strict();
@@ -50,6 +51,8 @@ export const bruiseRuns = defineRuns({
     model_id: text(r.model_id),
     model_sha256: text(r.model_sha256),
   }),
+  // a stored photo's figures: the HTTP item of /api-py/python/bruise without its overlay
+  result: BruiseFigures,
   nameKey: 'filename',
   photoThumbnail: true,
   overlay: 'overlay',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { BruiseResultItem, COLOUR_CARD_KINDS, PluginImages } from '@mango/core';
+import { COLOUR_CARD_KINDS, PluginImages } from '@mango/core';
+import { BruiseResultItem } from './results.ts';
 
 /** The accepted scale range, pixels per centimetre: from a distant overview to a macro lens. */
 export const PX_PER_CM_MIN = 0.01;

@@ -1,7 +1,7 @@
 /** The bruise plugin's tables: per fruit, per image (a failed photo with its error), data.csv. */
 import { describe, expect, it } from 'vitest';
-import type { BruiseFigures } from '@mango/core';
 import { dataCsv, fruitTableCsv, imageTableCsv, scaleStatusOf } from './tables.ts';
+import { type BruiseFigures } from './results.ts';
 
 const fruit = (x: number, pct: number, colour: number | null) => ({
   bbox: { x, y: 5, width: 40, height: 30 },

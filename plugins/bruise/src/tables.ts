@@ -5,8 +5,9 @@
  * Browser-safe: no Node imports.
  */
 import { csvTable, blank, type CsvColumn, type CsvLayout } from '@mango/core/csv';
-import { isBruiseFigures, type BruiseFigures, type PhotoMeta } from '@mango/core';
+import { type PhotoMeta } from '@mango/core';
 import { formatPercent, withMetaColumns, type ResultsFile } from '@mango/core/results';
+import { isBruiseFigures, type BruiseFigures } from './results.ts';
 
 /** The bruise figures of a results file's photos, in order (feature items are left out). */
 export function bruiseFiguresOf(file: Pick<ResultsFile, 'photos'>): BruiseFigures[] {

@@ -13,12 +13,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createContext, FEATURE_IDS, runPlugin, type RasterImage } from '@mango/core';
+import { createContext, runPlugin, type RasterImage } from '@mango/core';
 import { encodeImage, nodeImages, resizeImage } from '@mango/core/node';
 import { loadImageFile, median, sharedDir, spread } from '@mango/core/testing/node';
 import features, { computeFeatures } from '../src/index.ts';
 import { PYTHON, referenceEnv } from '../src/skimageReference.ts';
 import { compareFeatures } from '../src/tolerance.ts';
+import { FEATURE_IDS } from '../src/names.ts';
 
 const PY_TIMER = `
 import json, sys, time

@@ -10,12 +10,13 @@
 import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createContext, FEATURE_IDS, runPlugin, type RasterImage } from '@mango/core';
+import { createContext, runPlugin, type RasterImage } from '@mango/core';
 import { decodeImage, encodeImage, nodeImages, resizeImage } from '@mango/core/node';
 import { loadImageFile, sharedDir, spread } from '@mango/core/testing/node';
 import { createModelLoader } from '@mango/models';
 import bruise from '@mango/plugin-bruise';
 import features from '../src/index.ts';
+import { FEATURE_IDS } from '../src/names.ts';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 

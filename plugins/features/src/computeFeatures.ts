@@ -3,7 +3,7 @@
  * functions over a RasterImage. Every value matches shared/reference/features_ref.py
  * (scikit-image 0.19) within the spec's tolerances; see README.md for the measured accuracy.
  */
-import { FEATURE_IDS, largestComponent, MangoError, type FeatureId, type RasterImage } from '@mango/core';
+import { largestComponent, MangoError, type RasterImage } from '@mango/core';
 import { grayscaleStats, hsvStats, labStats, rgbStats } from './colorStats.ts';
 import { fractalFeatures } from './fractal.ts';
 import { gaborFeatures } from './gabor.ts';
@@ -14,6 +14,7 @@ import { boundingBox } from './maskOps.ts';
 import { affineInvariants } from './moments.ts';
 import { shapeFeatures } from './regionprops.ts';
 import { topSingularValues } from './svd.ts';
+import { FEATURE_IDS, type FeatureId } from './names.ts';
 
 export type FeatureValues = Partial<Record<FeatureId, Record<string, number>>>;
 

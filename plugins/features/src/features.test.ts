@@ -5,12 +5,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createContext, createImage, FEATURE_IDS, MangoError, runPlugin, type FeatureId } from '@mango/core';
+import { createContext, createImage, MangoError, runPlugin } from '@mango/core';
 import { nodeImages } from '@mango/core/node';
 import { loadImageFile, repoRoot } from '@mango/core/testing/node';
 import { describe, expect, it } from 'vitest';
 import features, { computeFeatures, FEATURE_DESCRIPTIONS, FEATURE_VALUE_NAMES } from './index.ts';
 import { compareFeatures } from './tolerance.ts';
+import { FEATURE_IDS, type FeatureId } from './names.ts';
 
 const fixtures = join(repoRoot, 'plugins/features/fixtures');
 interface ReferenceItem {

@@ -4,7 +4,6 @@ import {
   MangoError,
   runPlugin,
   throwIfAborted,
-  type FruitFeatures,
   type PluginContext,
   type RasterImage,
 } from '@mango/core';
@@ -18,6 +17,7 @@ export { computeFeatures, foregroundMask, algebraicFeatures, type FeatureValues 
 export { FEATURE_VALUE_NAMES, FEATURE_DESCRIPTIONS } from './names.ts';
 export { FeaturesOptions, FeaturesResult, DEFAULT_MAX_SIDE } from './schema.ts';
 export { fruitFeatures, fruitCrop, labelBoundingBoxes, scaledNames, SCALED_VALUES } from './perFruit.ts';
+import { type FruitFeatures } from './results.ts';
 
 /** The options that only mean something with perFruit (they go to the bruise plugin). */
 const FRUIT_OPTIONS = ['method', 'pxPerCm', 'referenceMm'] as const;

@@ -1,5 +1,51 @@
-/** Value names of every feature (the reference's order, which is also the CSV column order) and one-line descriptions. */
-import type { FeatureId } from '@mango/core';
+/**
+ * The features the plugin computes: their ids (the `features` option and field, the history's
+ * `Features Analysis: ` operation), categories and display names, and the value names of every
+ * feature (the reference's order, which is also the CSV column order) with one-line descriptions.
+ * Browser-safe: no Node imports.
+ */
+import { z } from 'zod';
+
+export const FEATURE_IDS = [
+  'rgb',
+  'hsv',
+  'lab',
+  'grayscale',
+  'glcm',
+  'lbp',
+  'gabor',
+  'factual',
+  'eccentricity',
+  'area',
+  'perimeter',
+  'affineinvariant',
+  'algebraic',
+] as const;
+export const FeatureId = z.enum(FEATURE_IDS);
+export type FeatureId = z.infer<typeof FeatureId>;
+
+export const FEATURE_CATEGORIES = {
+  color: ['rgb', 'hsv', 'lab', 'grayscale'],
+  texture: ['glcm', 'lbp', 'gabor', 'factual'],
+  shape: ['eccentricity', 'area', 'perimeter'],
+  others: ['affineinvariant', 'algebraic'],
+} as const satisfies Record<string, readonly FeatureId[]>;
+
+export const FEATURE_DISPLAY_NAMES: Record<FeatureId, string> = {
+  rgb: 'RGB Color Space',
+  hsv: 'HSV Color Space',
+  lab: 'LAB Color Space',
+  grayscale: 'Grayscale Intensity',
+  glcm: 'GLCM Texture',
+  lbp: 'LBP Patterns',
+  gabor: 'Gabor Filters',
+  factual: 'Factual Features',
+  eccentricity: 'Eccentricity',
+  area: 'Area',
+  perimeter: 'Perimeter',
+  affineinvariant: 'Affine Invariant',
+  algebraic: 'Algebraic Features',
+};
 
 const stat = (prefix: string, channels: string[]) => [
   ...channels.map((c) => `${prefix}mean_${c}`),

@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createContext, FEATURE_IDS, runPlugin, type RasterImage } from '@mango/core';
+import { createContext, runPlugin, type RasterImage } from '@mango/core';
 import { encodeImage, nodeImages } from '@mango/core/node';
 import { loadImageFile, sharedDir } from '@mango/core/testing/node';
 import { createModelLoader } from '@mango/models';
@@ -18,6 +18,7 @@ import features from './index.ts';
 import { fruitCrop, fruitFeatures, labelBoundingBoxes, scaledValues } from './perFruit.ts';
 import { referenceUnavailable, runReference, type ReferenceResult } from './skimageReference.ts';
 import { compareFeatures, exactTolerance } from './tolerance.ts';
+import { FEATURE_IDS } from './names.ts';
 
 /** A 60 x 40 photo (a colour gradient) with fruit 1 a 20 x 10 block at (5, 4) and fruit 2 a disc at (40, 20). */
 function scene() {

@@ -6,8 +6,9 @@
  * scikit-image gives on that crop (features.md), `area_fraction` therefore relative to the box.
  * With a scale, the lengths and areas are also given in cm and cm² (`scaled`).
  */
-import type { FeatureId, RasterImage } from '@mango/core';
+import type { RasterImage } from '@mango/core';
 import { computeFeatures, type FeatureValues } from './computeFeatures.ts';
+import { type FeatureId } from './names.ts';
 
 export interface FruitBox {
   x: number;

@@ -14,7 +14,7 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createContext, FEATURE_IDS, runPlugin, type RasterImage } from '@mango/core';
+import { createContext, runPlugin, type RasterImage } from '@mango/core';
 import { encodeImage, nodeImages } from '@mango/core/node';
 import { loadImageFile, repoRoot, sharedDir } from '@mango/core/testing/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,6 +28,7 @@ import {
   type ReferenceResult,
 } from './skimageReference.ts';
 import { compareFeatures, exactTolerance } from './tolerance.ts';
+import { FEATURE_IDS } from './names.ts';
 
 const shared = sharedDir();
 const unavailable = referenceUnavailable(shared);

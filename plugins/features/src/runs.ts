@@ -6,10 +6,11 @@
  * and what found the fruit (method, model) is what ran.
  */
 import { z } from 'zod';
-import { defineRuns, type FeatureResultItem } from '@mango/core';
+import { defineRuns } from '@mango/core';
 import { FeaturesOptions } from './schema.ts';
 import { FEATURE_VALUE_NAMES } from './names.ts';
 import { featureTableCsv, measureTableCsv } from './tables.ts';
+import { FeatureResultItem } from './results.ts';
 
 export const FeaturesRunOptions = FeaturesOptions.extend({
   isolate: z.boolean().optional().describe('remove the background first (the remove-background plugin)'),
@@ -31,6 +32,8 @@ export const featuresRuns = defineRuns({
       ...(masks ? { method: masks.method, model_id: masks.model_id, model_sha256: masks.model_sha256 } : {}),
     };
   },
+  // a stored photo's figures: the HTTP item of /api-py/python/analyze
+  result: FeatureResultItem,
   nameKey: 'image_name',
   photoThumbnail: false,
   summary: (results, failed) => ({ n: results.length + failed }),

@@ -1,7 +1,8 @@
 /** Options and result of the features plugin (every front end builds its forms and calls from these). */
-import { FeatureId, FeatureResultItem } from '@mango/core';
 import { BruiseOptions } from '@mango/plugin-bruise/schema';
 import { z } from 'zod';
+import { FeatureResultItem } from './results.ts';
+import { FeatureId } from './names.ts';
 
 export const DEFAULT_MAX_SIDE = 1024;
 

@@ -3,9 +3,10 @@
  * of every table (the bruise plugin's too).
  */
 import { describe, expect, it } from 'vitest';
-import type { BruiseFigures, FeatureResultItem } from '@mango/core';
 import { fruitTableCsv, imageTableCsv } from '@mango/plugin-bruise/tables';
 import { featureTableCsv, measureTableCsv } from './tables.ts';
+import { type BruiseFigures } from '@mango/plugin-bruise/results';
+import { type FeatureResultItem } from './results.ts';
 
 describe('the per-fruit measurement table', () => {
   /** Fruit n: at x = 10 n, n % bruised (its colour difference unknown for the first). */

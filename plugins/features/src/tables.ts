@@ -6,9 +6,9 @@
  * Browser-safe: no Node imports.
  */
 import { csvTable, blank, type CsvCell, type CsvColumn, type CsvLayout } from '@mango/core/csv';
-import type { FeatureResultItem, FruitFeatures } from '@mango/core';
 import { withMetaColumns } from '@mango/core/results';
 import { FRUIT_COLUMNS, type FruitRow } from '@mango/plugin-bruise/tables';
+import { type FeatureResultItem, type FruitFeatures } from './results.ts';
 
 /** A column of the feature table after Image: a feature id and one of its value names. */
 export interface FeatureColumn {

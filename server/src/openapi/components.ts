@@ -8,10 +8,7 @@ import type { RouteConfig, ZodRequestBody } from '@asteasolutions/zod-to-openapi
 import {
   ActionRequest,
   ApiError,
-  BruiseFailedItem,
-  BruiseResultItem,
   DetailError,
-  FeatureResultItem,
   HistoryRecord,
   LoginRequest,
   OPERATION_TYPES,
@@ -20,7 +17,9 @@ import {
   TokenPair,
 } from '@mango/core';
 import { JobProgress } from '@mango/core/jobs';
-import { Provenance, ResultsFile, RunListItem, RunPage, StoredRun, StoredRunItem } from '@mango/core/results';
+import { runKinds } from '@mango/core';
+import { describedResultsFile, Provenance, RunListItem, RunPage, StoredRun, StoredRunItem } from '@mango/core/results';
+import { registry } from '@mango/plugins';
 import {
   ApiKeyView,
   ChangePasswordRequest,
@@ -37,6 +36,8 @@ import {
   ResetTokenResponse,
   VerifyCodeRequest,
 } from '../auth/schemas.ts';
+import { BruiseFailedItem, BruiseResultItem } from '@mango/plugin-bruise/results';
+import { FeatureResultItem } from '@mango/plugin-features/results';
 
 type Responses = RouteConfig['responses'];
 
@@ -117,7 +118,11 @@ export const schemas = {
   StoredRun,
   RunPage,
   JobProgress,
-  ResultsFile: named('ResultsFile', ResultsFile),
+  // a photo's result: one of the result schemas the plugins declare with their runs, or any object
+  ResultsFile: named(
+    'ResultsFile',
+    describedResultsFile(runKinds(registry).flatMap(({ runs }) => (runs.result ? [runs.result] : []))),
+  ),
   Provenance: named('Provenance', Provenance),
 };
 

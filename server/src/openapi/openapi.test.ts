@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { runKinds } from '@mango/core';
+import { registry } from '@mango/plugins';
 import { createApp } from '../app.ts';
 import { startTestServer, type TestServer } from '../testing/index.ts';
 
@@ -43,6 +46,23 @@ describe('GET /api/openapi.json', () => {
     });
     const job = doc.paths['/api-node/jobs/{id}'].get.responses['200'];
     expect(job).toMatchObject({ content: { 'application/json': { schema: ref('JobProgress') } } });
+  });
+
+  it("describes a results file's photo result by the schemas the plugins declare with their runs, in the registry's order", () => {
+    const file = doc.components.schemas.ResultsFile as {
+      properties: { photos: { items: { properties: { result: { anyOf: { properties?: object }[] } } } } };
+    };
+    const declared = runKinds(registry).filter(({ runs }) => runs.result);
+    expect(declared.map((k) => k.runs.operation)).toEqual(['bruise', 'analyze']);
+    const anyOf = file.properties.photos.items.properties.result.anyOf;
+    expect(anyOf).toHaveLength(declared.length + 1);
+    declared.forEach(({ runs }, i) =>
+      expect(Object.keys(anyOf[i].properties ?? {})).toEqual(Object.keys((runs.result as z.ZodObject).shape)),
+    );
+    expect(anyOf[0].properties).toHaveProperty('total_mango_pixels');
+    expect(anyOf[0].properties).not.toHaveProperty('overlay_img');
+    expect(anyOf[1].properties).toHaveProperty('image_name');
+    expect(anyOf.at(-1)).toMatchObject({ type: 'object', additionalProperties: {} });
   });
 
   it('lists the multipart fields of /api-py and the media type of its files', () => {

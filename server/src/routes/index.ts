@@ -1,13 +1,16 @@
 /** One router per feature, mounted here. */
 import type { Hono } from 'hono';
-import type { ServerContext } from '../context.ts';
+import type { Needs } from '../context.ts';
 import { logAction, requireCaller } from '../auth/index.ts';
 import { openApiRoutes } from '../openapi/index.ts';
 import { apiNodeRoutes } from './api-node/index.ts';
 import { apiPyRoutes } from './api-py/index.ts';
 import { runOwnerOf } from '../runs/http.ts';
 
-export function mountRoutes(app: Hono, ctx: ServerContext): void {
+export function mountRoutes(
+  app: Hono,
+  ctx: Needs<'config' | 'db' | 'dialect' | 'images' | 'jobs' | 'jwtKey' | 'logger' | 'pool' | 'registry'>,
+): void {
   app.route('/api-node', apiNodeRoutes(ctx));
   app.route(
     '/api-py',

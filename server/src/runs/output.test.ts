@@ -14,13 +14,14 @@ import { describe, expect, it } from 'vitest';
 import { encodeImage } from '@mango/core/node';
 import { bruisedPairScene, lesionScene, sceneWithDisc } from '@mango/core/testing';
 import { SHARED_MISSING, sharedDir } from '@mango/core/testing/node';
-import { isBruiseFigures, makeProvenance, RESULTS_SCHEMA, type ResultsFile } from '@mango/core/results';
+import { makeProvenance, RESULTS_SCHEMA, type ResultsFile } from '@mango/core/results';
 import { FEATURE_VALUE_NAMES } from '@mango/plugin-features';
 import { runImageJob } from '@mango/runner';
 import { registry } from '@mango/plugins';
 import { planRun, scoreUploads, type PhotoInput, type ScoredPhoto } from './service.ts';
 import { dataCsv, fruitTableCsv, imageTableCsv } from '@mango/plugin-bruise/tables';
 import { featureColumns, featureTableCsv, measureTableCsv } from '@mango/plugin-features/tables';
+import { isBruiseFigures } from '@mango/plugin-bruise/results';
 
 const OUT = join(import.meta.dirname, '__output__');
 

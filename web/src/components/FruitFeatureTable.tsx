@@ -5,10 +5,10 @@
  * in cm / cm² when the photo had a scale. Shown on /analysis/result and on a stored run's page.
  */
 import { useTranslation } from 'react-i18next';
-import type { FeatureResultItem } from '@mango/core';
 import { featureColumns, measureRows } from '@mango/plugin-features/tables';
 import { formatFeatureValue } from '#web/lib/featureFormat.ts';
 import { metaCell, metaColumnsOf } from '#web/lib/meta.ts';
+import { type FeatureResultItem } from '@mango/plugin-features/results';
 
 /** A scaled value's heading: its name with the unit written out ('area_cm2' -> 'area (cm²)'). */
 export const scaledHeading = (name: string) => name.replace(/_cm2$/, ' (cm²)').replace(/_cm$/, ' (cm)');

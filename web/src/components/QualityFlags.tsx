@@ -4,7 +4,7 @@
  * figures); Thai the same figures in a translated sentence per flag id.
  */
 import { useTranslation } from 'react-i18next';
-import type { QualityFlag } from '@mango/core';
+import { type QualityFlag } from '@mango/plugin-bruise/results';
 
 /** The sentence of each flag id (English keys, translated in th.ts); shares are shown as percent. */
 const FLAG_TEXTS: Record<string, { text: string; share?: boolean }> = {

@@ -1,8 +1,8 @@
+import { type FeatureResultItem } from '@mango/plugin-features/results';
 /**
  * The last Feature Analysis results, kept in session storage so that /analysis/result can be
  * reopened (from /exportfeature's Done, or after a reload) without analysing again.
  */
-import type { FeatureResultItem } from '@mango/core';
 
 export const ANALYSIS_SESSION_KEY = 'featureAnalysisResults';
 

@@ -5,11 +5,12 @@
  * names the full-size overlay kept with its stored run (`overlay_url`), read when it is shown.
  */
 import JSZip from 'jszip';
-import { exportFileName, exportStems, sanitizeFileName, type BruiseResultItem } from '@mango/core';
-import { formatPercent, isBruiseFigures, type StoredRun } from '@mango/core/results';
+import { exportFileName, exportStems, sanitizeFileName } from '@mango/core';
+import { formatPercent, type StoredRun } from '@mango/core/results';
 import { BRUISE_FILE_SUFFIXES } from '@mango/plugin-bruise/schema';
 import { DOWNLOAD_CSV } from './download.ts';
 import { DATA_CSV_COLUMNS, dataCsv, fruitTableCsv, imageTableCsv } from '@mango/plugin-bruise/tables';
+import { type BruiseResultItem, isBruiseFigures } from '@mango/plugin-bruise/results';
 
 /** A result row: the API item, whose overlay is absent once restored from local storage. */
 export type BruiseRow = Omit<BruiseResultItem, 'overlay_img' | 'fruits'> & {

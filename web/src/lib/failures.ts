@@ -3,9 +3,10 @@
  * and list them inline with their reason. A reason comes from the server: an /api-py item with
  * `error` (and its `code` when the server gives one), or a stored run's failed item.
  */
-import { BruiseFailedItem, type FeatureResultItem } from '@mango/core';
 import type { StoredRun } from '@mango/core/results';
 import { failedItems } from './runs.ts';
+import { BruiseFailedItem } from '@mango/plugin-bruise/results';
+import { type FeatureResultItem } from '@mango/plugin-features/results';
 
 export interface PhotoFailure {
   filename: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import Papa from 'papaparse';
-import type { FeatureResultItem } from '@mango/core';
 import { featureColumns, featureCsv, featureValue, formatFeatureValue, summarizeNames } from './featureFormat.ts';
+import { type FeatureResultItem } from '@mango/plugin-features/results';
 
 const results: FeatureResultItem[] = [
   {

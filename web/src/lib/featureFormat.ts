@@ -2,13 +2,13 @@
  * Feature Analysis results on the client: value formatting, the table's columns and the
  * feature_analysis_results.csv export (full precision).
  */
-import type { FeatureResultItem } from '@mango/core';
 import { DOWNLOAD_CSV } from './download.ts';
 import {
   featureColumns as coreFeatureColumns,
   featureTableCsv,
   type FeatureColumn,
 } from '@mango/plugin-features/tables';
+import { type FeatureResultItem } from '@mango/plugin-features/results';
 
 export const FEATURE_CSV_NAME = 'feature_analysis_results.csv';
 

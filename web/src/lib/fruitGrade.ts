@@ -1,6 +1,6 @@
 /** How a fruit's grade reads in the results tables (/viewphoto/result and /results/:id). */
 import type { TFunction } from 'i18next';
-import type { BruiseFruit } from '@mango/core';
+import { type BruiseFruit } from '@mango/plugin-bruise/results';
 
 /** The fruit's grade, translated, with its size group when the rules have them ('–': not graded). */
 export function fruitGradeText(f: BruiseFruit, t: TFunction): string {

@@ -7,14 +7,14 @@
  */
 import { appendMeta, type MetaInput } from './meta.ts';
 import { followJob } from '@mango/core/jobs';
-import { isBruiseFigures } from '@mango/core/results';
-import type { FeatureResultItem } from '@mango/core';
 import { apiJson, refreshTokens } from '#web/api/client.ts';
 import { getAccessToken } from '#web/auth/tokens.ts';
 import type { BruiseRow } from './bruiseResults.ts';
 import { overlayUrl, type StoredRun } from './runs.ts';
 import { readUploadRefusal, uploadWithProgress } from './upload.ts';
 import { RefusedError } from './refusal.ts';
+import { isBruiseFigures } from '@mango/plugin-bruise/results';
+import { type FeatureResultItem } from '@mango/plugin-features/results';
 
 /** Up to this many photos the pages keep the spec's flow (one request); more go as a job. */
 export const JOB_THRESHOLD = 10;

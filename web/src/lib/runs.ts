@@ -2,17 +2,11 @@
  * Stored runs on the client: the /api-node/runs calls of the Results pages, their exports as
  * downloads, and the query string of the list's filters.
  */
-import {
-  isBruiseFigures,
-  type BruiseFigures,
-  type RunListItem,
-  type RunPage,
-  type StoredRun,
-  type StoredRunItem,
-} from '@mango/core/results';
+import { type RunListItem, type RunPage, type StoredRun, type StoredRunItem } from '@mango/core/results';
 import JSZip from 'jszip';
 import { apiFetch, apiJson } from '#web/api/client.ts';
 import { downloadBlob } from './download.ts';
+import { isBruiseFigures, type BruiseFigures } from '@mango/plugin-bruise/results';
 
 // The shapes of GET /api-node/runs and /runs/{id}: core's schemas, which the server answers with.
 export type { RunPage, StoredRun };

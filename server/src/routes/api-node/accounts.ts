@@ -2,7 +2,7 @@
 import { Hono } from 'hono';
 import { sql } from 'kysely';
 import { LoginRequest, RegisterRequest } from '@mango/core';
-import type { ServerContext } from '../../context.ts';
+import type { Needs } from '../../context.ts';
 import { isUniqueViolation, now } from '../../db/index.ts';
 import { requireUser, type CallerEnv } from '../../auth/caller.ts';
 import { RefreshRequest } from '../../auth/schemas.ts';
@@ -34,7 +34,7 @@ import {
 export const INVALID_LOGIN = 'Invalid username/email or password';
 
 /** Which of username/email is already taken (case-insensitively), if any. */
-async function takenField(ctx: ServerContext, username: string, email: string) {
+async function takenField(ctx: Needs<'db'>, username: string, email: string) {
   const rows = await ctx.db
     .selectFrom('users')
     .select(['username', 'email'])
@@ -47,7 +47,7 @@ async function takenField(ctx: ServerContext, username: string, email: string) {
   return null;
 }
 
-export function accountRoutes(ctx: ServerContext): Hono<CallerEnv> {
+export function accountRoutes(ctx: Needs<'config' | 'db' | 'dialect' | 'jwtKey'>): Hono<CallerEnv> {
   const app = new Hono<CallerEnv>();
   const limit = () => ctx.config.loginLimitPerMinute;
   const route = describer({ tags: ['Accounts'] });

@@ -1,7 +1,7 @@
 /** Partner API keys of the signed-in user: /api-node/api-keys (list, create, revoke). */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { ServerContext } from '../../context.ts';
+import type { Needs } from '../../context.ts';
 import { now } from '../../db/index.ts';
 import { requireUser, type CallerEnv } from '../../auth/caller.ts';
 import { apiKeyView, forgetKeyOrigins, generateApiKey } from '../../auth/api-keys.ts';
@@ -13,7 +13,7 @@ import { err, json, jsonBody, JSON_BODY_ERRORS, schemas, SIGNED_IN, USER_ONLY } 
 /** A user may hold this many active keys. */
 export const MAX_ACTIVE_KEYS = 20;
 
-export function apiKeyRoutes(ctx: ServerContext): Hono<CallerEnv> {
+export function apiKeyRoutes(ctx: Needs<'db' | 'dialect' | 'jwtKey'>): Hono<CallerEnv> {
   const app = new Hono<CallerEnv>();
   app.use('/api-keys', requireUser(ctx));
   app.use('/api-keys/*', requireUser(ctx));

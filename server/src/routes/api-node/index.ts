@@ -1,6 +1,6 @@
 /** Every /api-node router (accounts, user data, recovery, API keys). */
 import { Hono } from 'hono';
-import type { ServerContext } from '../../context.ts';
+import type { Needs } from '../../context.ts';
 import type { CallerEnv } from '../../auth/caller.ts';
 import { accountRoutes } from './accounts.ts';
 import { apiKeyRoutes } from './api-keys.ts';
@@ -12,7 +12,9 @@ import { runRescoreRoutes } from './run-rescore.ts';
 import { runTruthRoutes } from './run-truth.ts';
 import { userRoutes } from './user.ts';
 
-export function apiNodeRoutes(ctx: ServerContext): Hono<CallerEnv> {
+export function apiNodeRoutes(
+  ctx: Needs<'config' | 'db' | 'dialect' | 'images' | 'jobs' | 'jwtKey' | 'logger' | 'pool' | 'registry'>,
+): Hono<CallerEnv> {
   const app = new Hono<CallerEnv>();
   app.route('/', accountRoutes(ctx));
   app.route('/', userRoutes(ctx));

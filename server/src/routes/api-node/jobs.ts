@@ -11,7 +11,7 @@ import { Hono, type Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
 import { jobOperations, MangoError } from '@mango/core';
-import type { ServerContext } from '../../context.ts';
+import type { Needs } from '../../context.ts';
 import { requireUserOrServerKey, type Caller, type CallerEnv } from '../../auth/caller.ts';
 import { cancelJob, createJob, failJob, jobView, queuedPhotosOf, type JobView } from '../../jobs/store.ts';
 import { planRun, type RunPlan } from '../../runs/service.ts';
@@ -34,7 +34,7 @@ function text(form: MultipartForm, field: string): string | undefined {
  * kept are the parsed ones (defaults filled in), never the text sent.
  */
 function readJobFields(
-  ctx: ServerContext,
+  ctx: Needs<'registry'>,
   form: MultipartForm,
 ): { operation: string; plan: RunPlan; keepOverlays: boolean } {
   let options: unknown = {};
@@ -66,7 +66,7 @@ function keepOverlaysField(operation: string, plan: RunPlan, value: string | und
  * takes about a second of a thread), from 1 s to 1 h. Null: the photos may be queued.
  */
 export async function queueCapRefusal(
-  ctx: ServerContext,
+  ctx: Needs<'config' | 'db' | 'pool'>,
   c: Context<CallerEnv>,
   adding: number,
 ): Promise<Response | null> {
@@ -85,7 +85,7 @@ export async function queueCapRefusal(
 
 /** Creates the job (its run and photos) and hands it to the queue; a job that cannot be queued is failed. */
 export async function startJob(
-  ctx: ServerContext,
+  ctx: Needs<'db' | 'jobs' | 'logger' | 'registry'>,
   owner: Caller,
   job: Parameters<typeof createJob>[3],
   uploads: Parameters<typeof createJob>[4],
@@ -104,7 +104,9 @@ const TERMINAL = new Set(['done', 'failed', 'cancelled']);
 /** How often the event stream looks at the job (it may be advanced by any instance or worker). */
 const EVENT_POLL_MS = 500;
 
-export function jobRoutes(ctx: ServerContext): Hono<CallerEnv> {
+export function jobRoutes(
+  ctx: Needs<'config' | 'db' | 'dialect' | 'jobs' | 'jwtKey' | 'logger' | 'pool' | 'registry'>,
+): Hono<CallerEnv> {
   const app = new Hono<CallerEnv>();
   const { db, jobs } = ctx;
   const notFound = (c: Context) => c.json({ error: 'Job not found' }, 404);

@@ -3,7 +3,7 @@
  * Nothing secret reaches the browser before the user proves they read the e-mail.
  */
 import { Hono, type Context } from 'hono';
-import type { ServerContext } from '../../context.ts';
+import type { Needs } from '../../context.ts';
 import { afterAnswer } from '../../background.ts';
 import { errorResponse, type CallerEnv } from '../../auth/caller.ts';
 import {
@@ -34,7 +34,7 @@ export const RECOVERY_SENT = 'If an account exists for this address, a verificat
 export const INCORRECT_CODE = 'Incorrect verification code. Please try again.';
 export const PASSWORD_UPDATED = 'Password updated successfully';
 
-export function recoveryRoutes(ctx: ServerContext): Hono<CallerEnv> {
+export function recoveryRoutes(ctx: Needs<'config' | 'db' | 'dialect' | 'jwtKey' | 'logger'>): Hono<CallerEnv> {
   const app = new Hono<CallerEnv>();
   const limit = () => ctx.config.loginLimitPerMinute;
 

@@ -7,7 +7,7 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { ServerContext } from '../../context.ts';
+import type { Needs } from '../../context.ts';
 import { requireUserOrServerKey, type CallerEnv } from '../../auth/caller.ts';
 import { jobView } from '../../jobs/store.ts';
 import { planRescore, RescoreRefused } from '../../runs/rescore.ts';
@@ -25,7 +25,9 @@ export const RescoreRequest = z
   })
   .meta({ id: 'RescoreRequest' });
 
-export function runRescoreRoutes(ctx: ServerContext): Hono<CallerEnv> {
+export function runRescoreRoutes(
+  ctx: Needs<'config' | 'db' | 'dialect' | 'jobs' | 'jwtKey' | 'logger' | 'pool' | 'registry'>,
+): Hono<CallerEnv> {
   const app = new Hono<CallerEnv>();
   // Authenticated once: the run routes' own middleware (mounted with them) may have done it already.
   const auth = requireUserOrServerKey(ctx);

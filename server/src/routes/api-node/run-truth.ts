@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { decodeCocoRle, encodeCocoRle, MangoError, type AnnotationInput } from '@mango/core';
 import { ownsRun } from '../../runs/store.ts';
 import { PhotoTruth } from '@mango/core/results';
-import type { ServerContext } from '../../context.ts';
+import type { Needs } from '../../context.ts';
 import { requireUserOrServerKey, type CallerEnv } from '../../auth/caller.ts';
 import { modelMasks, saveTruth, TruthConflict, truthMasks } from '../../runs/truth.ts';
 import { runWhenFree } from '../../runs/service.ts';
@@ -99,7 +99,9 @@ const position = (c: Context) => {
   return /^\d{1,9}$/.test(p) ? Number(p) : null;
 };
 
-export function runTruthRoutes(ctx: ServerContext): Hono<CallerEnv> {
+export function runTruthRoutes(
+  ctx: Needs<'config' | 'db' | 'dialect' | 'images' | 'jobs' | 'jwtKey' | 'pool' | 'registry'>,
+): Hono<CallerEnv> {
   const app = new Hono<CallerEnv>();
   app.use('/runs/:id/items/:position/truth', requireUserOrServerKey(ctx));
   app.use('/runs/:id/items/:position/model-masks', requireUserOrServerKey(ctx));

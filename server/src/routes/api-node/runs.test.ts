@@ -4,13 +4,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import JSZip from 'jszip';
 import sharp from 'sharp';
-import { BruiseResultItem, HistoryRecord } from '@mango/core';
+import { HistoryRecord } from '@mango/core';
 import { encodeImage } from '@mango/core/node';
 import { bruisedPairScene } from '@mango/core/testing';
 import { sharedDir, SHARED_MISSING } from '@mango/core/testing/node';
 import { ResultsFile } from '@mango/core/results';
 import { startTestServer, TEST_DATABASES, type TestServer } from '../../testing/index.ts';
 import { client, signUp, type Client, type SignedIn } from '../../testing/accounts.ts';
+import { BruiseResultItem } from '@mango/plugin-bruise/results';
 
 const FRUIT_HEADER =
   'image,fruit,bbox_x,bbox_y,bbox_w,bbox_h,fruit_pixels,bruise_pixels,bruise_percent,lesion_count,fruit_area_cm2,bruise_area_cm2,colour_difference,grade,size_group,weight_g,size_source,scale_status,corrected,model_fruit_pixels,model_bruise_pixels,model_bruise_percent';

@@ -20,7 +20,7 @@ import {
   type RunKind,
 } from '@mango/core';
 import type { ImageJob } from '@mango/runner';
-import type { ServerContext } from '../../context.ts';
+import type { Needs } from '../../context.ts';
 import { requireUserOrServerKey, type CallerEnv } from '../../auth/caller.ts';
 import { deleteRun, runWhenFree, scoreUploads } from '../../runs/service.ts';
 import { isTruthImage, modelSuffix, truthExportFiles } from '../../runs/truth.ts';
@@ -91,7 +91,7 @@ type ZipImages = { folder: string; name: string; bytes: () => Promise<Uint8Array
  * The overlay thumbnails (256 px) the run keeps, as `overlays/<stem>.overlay.jpg`, and the masks in
  * force of its corrected photos (their stored truth, at the photo's size).
  */
-async function thumbnailImages(ctx: ServerContext, kind: RunKind, run: StoredRun): Promise<ZipImages> {
+async function thumbnailImages(ctx: Needs<'db'>, kind: RunKind, run: StoredRun): Promise<ZipImages> {
   const stems = exportStems(run.items.map((i) => i.filename));
   const truths = await truthExportFiles(ctx.db, kind, run.id);
   return run.items.flatMap((item, k) => {
@@ -169,7 +169,11 @@ function fullExportRefusal(
  * plugin's declared `fullExport` images asked for), as `<folder>/<stem><suffix>`. A photo is scored
  * when the zip reaches its first image and let go after its last: one photo's images at a time.
  */
-async function fullImages(ctx: ServerContext, kind: RunKind, run: StoredRun): Promise<ZipImages> {
+async function fullImages(
+  ctx: Needs<'config' | 'db' | 'jobs' | 'pool' | 'registry'>,
+  kind: RunKind,
+  run: StoredRun,
+): Promise<ZipImages> {
   const plan = planRun(ctx.registry, run.operation, run.options);
   const asked = kind.runs.fullExport ?? [];
   const deps = {
@@ -218,7 +222,9 @@ async function fullImages(ctx: ServerContext, kind: RunKind, run: StoredRun): Pr
   });
 }
 
-export function runRoutes(ctx: ServerContext): Hono<CallerEnv> {
+export function runRoutes(
+  ctx: Needs<'config' | 'db' | 'dialect' | 'jobs' | 'jwtKey' | 'logger' | 'pool' | 'registry'>,
+): Hono<CallerEnv> {
   const app = new Hono<CallerEnv>();
   // '/runs/*' also matches '/runs': one authentication (and one count against a key's limit) a request.
   app.use('/runs/*', requireUserOrServerKey(ctx));

@@ -2,7 +2,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { ActionRequest } from '@mango/core';
-import type { ServerContext } from '../../context.ts';
+import type { Needs } from '../../context.ts';
 import { logAction, requireUser, type CallerEnv } from '../../auth/caller.ts';
 import { confirmEmailChange, startEmailChange } from '../../auth/email-change.ts';
 import { ConfirmEmailRequest, ProfileUpdateRequest } from '../../auth/schemas.ts';
@@ -28,14 +28,14 @@ export const HISTORY_LIMIT = 1000;
 export const EMAIL_CODE_SENT =
   'Profile updated. Enter the verification code sent to the new email address to confirm the change.';
 
-const profileOf = (ctx: ServerContext, userId: number) =>
+const profileOf = (ctx: Needs<'db'>, userId: number) =>
   ctx.db
     .selectFrom('users')
     .select(['name', 'email', 'phone', 'country', 'organization', 'username'])
     .where('id', '=', userId)
     .executeTakeFirst();
 
-export function userRoutes(ctx: ServerContext): Hono<CallerEnv> {
+export function userRoutes(ctx: Needs<'config' | 'db' | 'dialect' | 'jwtKey' | 'logger'>): Hono<CallerEnv> {
   const app = new Hono<CallerEnv>();
   app.use('/user/*', requireUser(ctx));
   const route = describer({ tags: ['Accounts'], security: USER_ONLY });

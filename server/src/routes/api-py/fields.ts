@@ -5,9 +5,10 @@
  * are text) is a zod schema; the value it carries is then checked by the plugin's own option schema.
  */
 import { z } from 'zod';
-import { FEATURE_IDS, FeatureId, MangoError, numberLimits, wireName } from '@mango/core';
+import { MangoError, numberLimits, wireName } from '@mango/core';
 import type { DeclaredGrading, GradeRules } from '@mango/core/grades';
 import { bruise, features } from '@mango/plugins';
+import { FEATURE_IDS, FeatureId } from '@mango/plugin-features/names';
 
 export interface FormField<T> {
   /** how the field looks on the wire, with its description (the OpenAPI property) */

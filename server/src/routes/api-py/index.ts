@@ -4,9 +4,9 @@
  */
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { z } from 'zod';
-import { BruiseResultItem, MangoError, photoErrorText, type BruiseFailedItem } from '@mango/core';
+import { MangoError, photoErrorText } from '@mango/core';
 import type { EncodedImage, JobFailure, JobResult, JobSuccess } from '@mango/runner';
-import type { ServerContext } from '../../context.ts';
+import type { Needs } from '../../context.ts';
 import { planRun, scoreUploads, storeRun, type RunPlan, type ScoreDeps, type ScoreExtras } from '../../runs/service.ts';
 import type { RunOwner } from '../../runs/store.ts';
 import { ANALYZE_FIELDS, BRUISE_FIELDS, bruiseGrading, fieldProperties, readFields } from './fields.ts';
@@ -15,6 +15,7 @@ import { readMultipart, safeName, uploadedFiles, withUploadSpool, type Upload } 
 import { META_FIELD_SCHEMAS, META_FILE_FIELDS, readMetaFields, withPhotoMeta, type CallMeta } from './meta.ts';
 import { describer, type RouteDescription } from '../../openapi/describe.ts';
 import { detail, json, media, schemas, USER_OR_KEY } from '../../openapi/components.ts';
+import { BruiseResultItem, type BruiseFailedItem } from '@mango/plugin-bruise/results';
 
 /** The `images` field of the forms: one or more files. */
 const imagesField = {
@@ -90,7 +91,10 @@ function withMetaOf<T extends { warnings?: string[] }>(item: T, pm: { meta?: unk
   return { ...item, ...pm, ...(warnings.length ? { warnings } : {}) };
 }
 
-export function apiPyRoutes(ctx: ServerContext, options: ApiPyOptions = {}): Hono {
+export function apiPyRoutes(
+  ctx: Needs<'config' | 'db' | 'dialect' | 'jobs' | 'jwtKey' | 'pool' | 'registry'>,
+  options: ApiPyOptions = {},
+): Hono {
   const app = new Hono();
   const { maxUploadBytes, maxPixels } = ctx.config;
   if (options.auth) app.use('/python/*', options.auth);

@@ -5,12 +5,12 @@
  * limit, a per-user rate limit).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FEATURE_IDS } from '@mango/core';
 import { pngHeader } from '@mango/core/testing';
 import { loadConfig } from '../../config.ts';
 import { startTestServer, type TestServer } from '../../testing/index.ts';
 import { client, signUp } from '../../testing/accounts.ts';
 import { healthzLatency, mangoPng, postMultipart, streamUpload } from './helpers.ts';
+import { FEATURE_IDS } from '@mango/plugin-features/names';
 
 const MB = 1024 * 1024;
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

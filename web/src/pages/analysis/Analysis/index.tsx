@@ -1,7 +1,6 @@
 /** /analysis: feature selection and upload (product-spec.md sections 2, 4, 5, 8). */
 import { useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { FEATURE_CATEGORIES, FEATURE_DISPLAY_NAMES, FEATURE_IDS, type FeatureId } from '@mango/core';
 import Layout from '#web/components/Layout.tsx';
 import Dropzone from '#web/components/Dropzone.tsx';
 import { apiFetch, logAction } from '#web/api/client.ts';
@@ -23,6 +22,7 @@ import ScaleInputs, { scaleFields, scaleNumbers, type ScaleText } from '#web/com
 import { appendMeta, NO_META, warnMetaGaps, type MetaInput } from '#web/lib/meta.ts';
 import { readRefusal, refusalIn, type Refusal } from '#web/lib/refusal.ts';
 import RefusalNote from '#web/components/RefusalNote.tsx';
+import { FEATURE_CATEGORIES, FEATURE_DISPLAY_NAMES, FEATURE_IDS, type FeatureId } from '@mango/plugin-features/names';
 
 const ANALYZE_ENDPOINT = '/api-py/python/analyze';
 

@@ -1,7 +1,7 @@
 /** /analysis/result: Feature Analysis Results table and the CSV export (product-spec.md sections 2, 9). */
 import { useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { FEATURE_DISPLAY_NAMES, numberLimits, type FeatureId } from '@mango/core';
+import { numberLimits } from '@mango/core';
 import { FEATURE_VALUE_NAMES, FeaturesOptions } from '@mango/plugin-features';
 import Layout from '#web/components/Layout.tsx';
 import { downloadBlob } from '#web/lib/download.ts';
@@ -19,6 +19,7 @@ import ScrollTopButton from '../Analysis/ScrollTopButton.tsx';
 import '../../tool-pages.css';
 import '../Analysis/analysis.css';
 import { useTranslation } from 'react-i18next';
+import { FEATURE_DISPLAY_NAMES, type FeatureId } from '@mango/plugin-features/names';
 
 /** The long side a photo is downscaled to before analysis: the features schema's default maxSide. */
 const ANALYSIS_MAX_SIDE = numberLimits(FeaturesOptions.shape.maxSide).default;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FEATURE_IDS } from '@mango/core';
 import { operationSummary } from './history.ts';
+import { FEATURE_IDS } from '@mango/plugin-features/names';
 
 describe('operationSummary (the dashboard operation cell)', () => {
   it('summarises a feature analysis by its number of features and keeps the ids for the tooltip', () => {

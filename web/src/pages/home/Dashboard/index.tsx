@@ -12,10 +12,10 @@ import {
   type SortDir,
   type SortKey,
 } from './history.ts';
-import { FEATURE_DISPLAY_NAMES, type FeatureId } from '@mango/core';
 import '#web/account/account.css';
 import { useTranslation } from 'react-i18next';
 import { useFormat } from '#web/i18n/index.ts';
+import { FEATURE_DISPLAY_NAMES, type FeatureId } from '@mango/plugin-features/names';
 
 const COLUMNS: { key: SortKey; label: string }[] = [
   { key: 'operation_type', label: 'Operation Type' },

@@ -4,7 +4,7 @@
  */
 import { GRADE_PRESETS, gradeResult, type FruitGrade, type GradeRules } from '@mango/plugin-bruise/grades';
 import { runGradeRules } from '@mango/plugin-bruise/grade-option';
-import type { BruiseFruit } from '@mango/core';
+import { type BruiseFruit } from '@mango/plugin-bruise/results';
 
 /**
  * The rules to grade a photo's live figures with: the run's own (`runOptions.grades`: a preset id or a

@@ -7,7 +7,7 @@
 import { Fragment, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { histogramBins, isBruiseFigures, summaryStats } from '@mango/core/results';
+import { histogramBins, summaryStats } from '@mango/core/results';
 import { GRADE_PRESETS, lotSummary } from '@mango/plugin-bruise/grades';
 import { runGradeRules } from '@mango/plugin-bruise/grade-option';
 import Layout from '#web/components/Layout.tsx';
@@ -15,7 +15,6 @@ import ConfirmDialog from '#web/components/ConfirmDialog.tsx';
 import TableHead, { metaHeadColumns } from '#web/components/TableHead.tsx';
 import FruitFeatureTable, { hasFruitRows } from '#web/components/FruitFeatureTable.tsx';
 import { metaCell, metaColumnsOf } from '#web/lib/meta.ts';
-import type { FeatureResultItem } from '@mango/core';
 import EmptyState from '#web/components/EmptyState.tsx';
 import QualityFlags from '#web/components/QualityFlags.tsx';
 import { formatTime } from '#web/pages/home/Dashboard/history.ts';
@@ -39,6 +38,8 @@ import RunPlots from '../plots/RunPlots.tsx';
 import Rescore from './Rescore.tsx';
 import Annotations from './Annotations.tsx';
 import { DEFAULT_REPORT_THRESHOLD } from '@mango/plugin-bruise/report';
+import { isBruiseFigures } from '@mango/plugin-bruise/results';
+import { type FeatureResultItem } from '@mango/plugin-features/results';
 
 const PHOTO_COLUMNS = [
   { label: 'Details', hidden: true },
