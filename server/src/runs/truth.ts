@@ -20,6 +20,8 @@ import {
   type RunKind,
   type TruthMasks,
 } from '@mango/core';
+import { thumbnailDataUrl } from '@mango/core/node';
+import { THUMBNAIL_MAX_SIDE } from '@mango/core/results';
 import { maskPng } from '@mango/runner';
 import { now, type DB } from '../db/index.ts';
 import type { RunPhotoStore } from './photos.ts';
@@ -142,6 +144,13 @@ export async function saveTruth(
     );
   const plan = planRun(deps.registry, item.operation, JSON.parse(item.options));
   const result = finishResult(plan, kind.runs.correct(model, masks, image));
+  // The run's overlay of this photo from now on: the masks drawn as the model's overlay was (its marks too).
+  const overlay = kind.runs.correctedOverlay
+    ? await thumbnailDataUrl(
+        kind.runs.correctedOverlay(model, masks, image, JSON.parse(item.options)),
+        THUMBNAIL_MAX_SIDE,
+      )
+    : null;
   const fruit = encodeCocoRle(masks.fruit, masks.width, masks.height).counts as string;
   const bruise = encodeCocoRle(masks.bruise, masks.width, masks.height).counts as string;
   const saved = await deps.db.transaction().execute(async (trx) => {
@@ -163,6 +172,7 @@ export async function saveTruth(
       result: JSON.stringify(result),
       model_id: meta.modelId,
       source: meta.source,
+      overlay_thumbnail: overlay,
       created_by: userId,
       created_at: now(),
     };
