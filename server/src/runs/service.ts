@@ -26,6 +26,7 @@ import { cancelJobsOfRun, type PhotoStore } from '../jobs/store.ts';
 export { planRun, type RunPlan } from '@mango/core';
 import { deleteRunRows, insertRun, isOwnedRun, runRowOf, type RunItemRow, type RunOwner } from './store.ts';
 import type { RunPhotoRow, RunPhotoStore } from './photos.ts';
+import type { RescoredCache } from './rescored.ts';
 
 /** A photo to score: spooled to disk by a request, or its bytes (a job's photo store). */
 export interface PhotoInput {
@@ -255,7 +256,7 @@ export async function storeRun(
  * the cancelled jobs' photos are removed after it.
  */
 export async function deleteRun(
-  deps: { db: DB; photos: PhotoStore; runPhotos: RunPhotoStore; logger: Logger },
+  deps: { db: DB; photos: PhotoStore; runPhotos: RunPhotoStore; logger: Logger; rescored?: RescoredCache },
   userId: number,
   id: string,
 ): Promise<boolean> {
@@ -268,6 +269,8 @@ export async function deleteRun(
   if (!cancelled) return false;
   // Its kept photos' files (a database store's rows went with the transaction).
   await deps.runPhotos.removeRun(id);
+  // ... and their images scored again
+  deps.rescored?.dropRun(id);
   for (const jobId of cancelled) {
     deps.logger.info(`job ${jobId} cancelled: its run ${id} was deleted`);
     await deps.photos.removeJob(deps.db, jobId);
