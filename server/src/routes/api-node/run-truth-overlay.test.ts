@@ -13,8 +13,7 @@ import JSZip from 'jszip';
 import { encodeCocoRle, type RasterImage } from '@mango/core';
 import { decodeImage } from '@mango/core/node';
 import { SHARED_MISSING, sharedDir } from '@mango/core/testing/node';
-import { startTestServer, TEST_DATABASES, type TestServer } from '../../testing/index.ts';
-import { client, signUp, type SignedIn } from '../../testing/accounts.ts';
+import { startWithUser, TEST_DATABASES } from '../../testing/index.ts';
 
 const shared = sharedDir();
 const set = shared && join(shared, 'data/bruise-dev/synthetic_composites');
@@ -76,18 +75,15 @@ function tintCounts(img: RasterImage, mask: { width: number; height: number; mas
 describe.skipIf(!present).each(TEST_DATABASES)(
   `a corrected photo's overlay on its run and in its exports, on %s${present ? '' : ` (${SHARED_MISSING})`}`,
   (database) => {
-    let server: TestServer;
-    let alice: SignedIn;
-    const call = (path: string, init: RequestInit = {}) =>
-      fetch(server.url + path, { ...init, headers: { Authorization: `Bearer ${alice.accessToken}`, ...init.headers } });
-    const runOf = async (id: string) => (await (await call(`/api-node/runs/${id}`)).json()) as { items: Item[] };
+    let t: Awaited<ReturnType<typeof startWithUser>>;
+
+    const runOf = async (id: string) => (await (await t.call(`/api-node/runs/${id}`)).json()) as { items: Item[] };
 
     beforeAll(async () => {
-      server = await startTestServer({}, { database });
-      alice = await signUp(client(server), 'Alice Farms');
+      t = await startWithUser(database);
     }, 60_000);
     afterAll(async () => {
-      await server?.close();
+      await t?.server.close();
     });
 
     it('shows and exports the overlay of the corrected masks, the model overlay kept beside it', async () => {
@@ -96,7 +92,7 @@ describe.skipIf(!present).each(TEST_DATABASES)(
       const lesion = await maskOf(join(set!, 'bruise_masks', `${STEM}.png`));
       const fd = new FormData();
       fd.append('images', new Blob([photo]), `${STEM}.jpg`);
-      const scored = await call('/api-py/python/bruise_detection/Classical', { method: 'POST', body: fd });
+      const scored = await t.call('/api-py/python/bruise_detection/Classical', { method: 'POST', body: fd });
       expect(scored.status).toBe(200);
       const runId = ((await scored.json()) as { run_id: string }[])[0].run_id;
       const before = (await runOf(runId)).items[0];
@@ -109,7 +105,7 @@ describe.skipIf(!present).each(TEST_DATABASES)(
 
       // 1. A person erases every lesion: the overlay shows none, the model's still shows its own.
       const put = (bruise: Uint8Array) =>
-        call(`/api-node/runs/${runId}/items/0/truth`, {
+        t.call(`/api-node/runs/${runId}/items/0/truth`, {
           method: 'PUT',
           headers: { 'Content-Type': 'application/json' },
           body: JSON.stringify({
@@ -146,16 +142,18 @@ describe.skipIf(!present).each(TEST_DATABASES)(
       expect(truthTint.outsideTinted).toBe(0);
 
       // 3. Its exports: the thumbnail zip and the report carry the corrected overlay, the model's beside it.
-      const zip = await JSZip.loadAsync(await (await call(`/api-node/runs/${runId}/export?format=zip`)).arrayBuffer());
+      const zip = await JSZip.loadAsync(
+        await (await t.call(`/api-node/runs/${runId}/export?format=zip`)).arrayBuffer(),
+      );
       const b64 = async (name: string) => (await zip.file(name)!.async('nodebuffer')).toString('base64');
       expect(await b64(`overlays/${STEM}.overlay.jpg`)).toBe(fixed.overlay_thumbnail!.split(',')[1]);
       expect(await b64(`overlays/${STEM}.model.overlay.jpg`)).toBe(before.overlay_thumbnail!.split(',')[1]);
-      const report = await (await call(`/api-node/runs/${runId}/export?format=html`)).text();
+      const report = await (await t.call(`/api-node/runs/${runId}/export?format=html`)).text();
       expect(report).toContain(fixed.overlay_thumbnail!);
       expect(report).not.toContain(before.overlay_thumbnail!);
 
       // 4. The full-resolution zip: the corrected overlay at the photo's size, the model's beside it.
-      const full = await call(`/api-node/runs/${runId}/export?format=zip&resolution=full`);
+      const full = await t.call(`/api-node/runs/${runId}/export?format=zip&resolution=full`);
       expect(full.status).toBe(200);
       const fullZip = await JSZip.loadAsync(await full.arrayBuffer());
       const image = async (name: string) => decodeImage(await fullZip.file(name)!.async('uint8array'), name);
