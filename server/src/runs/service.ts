@@ -26,7 +26,6 @@ import { cancelJobsOfRun, type PhotoStore } from '../jobs/store.ts';
 export { planRun, type RunPlan } from '@mango/core';
 import { deleteRunRows, insertRun, isOwnedRun, runRowOf, type RunItemRow, type RunOwner } from './store.ts';
 import type { RunPhotoRow, RunPhotoStore } from './photos.ts';
-import type { RescoredCache } from './rescored.ts';
 
 /** A photo to score: spooled to disk by a request, or its bytes (a job's photo store). */
 export interface PhotoInput {
@@ -256,7 +255,14 @@ export async function storeRun(
  * the cancelled jobs' photos are removed after it.
  */
 export async function deleteRun(
-  deps: { db: DB; photos: PhotoStore; runPhotos: RunPhotoStore; logger: Logger; rescored?: RescoredCache },
+  deps: {
+    db: DB;
+    photos: PhotoStore;
+    runPhotos: RunPhotoStore;
+    logger: Logger;
+    /** the cache of its kept photos scored again (runs/rescored.ts) */
+    rescored?: { dropRun(runId: string): void };
+  },
   userId: number,
   id: string,
 ): Promise<boolean> {
