@@ -171,6 +171,11 @@ export const StoredRunItem = ResultsPhoto.extend({
   model_result: z.record(z.string(), z.unknown()).optional().meta({
     description: "A corrected photo's figures as the model gave them (kept for audit)",
   }),
+  model_overlay_thumbnail: z.string().nullable().optional().meta({
+    description:
+      "A corrected photo: the model's overlay thumbnail (kept for audit), while `overlay_thumbnail` is the overlay of its corrected masks, drawn as the model's (the same outlines, reference ring and colour-card outline). Absent when the photo is not corrected, or its truth was saved before corrected overlays were drawn",
+    example: 'data:image/jpeg;base64,/9j/4AAQSkZJRg...',
+  }),
 }).meta({ id: 'RunItem' });
 export type StoredRunItem = z.infer<typeof StoredRunItem>;
 

@@ -85,10 +85,26 @@ export interface RunDeclaration<O extends z.ZodObject = z.ZodObject> {
    */
   correct?(result: ResultFigures, masks: TruthMasks, photo: RasterImage): ResultFigures;
   /**
-   * The extra images (`Plugin.images`) the mask editor starts from: the fruit and bruise masks at the
-   * photo's size, and a map of how likely each pixel is a lesion (its magic wand's ground).
+   * The overlay of a photo's corrected masks drawn as its model overlay (`overlay`) is, with the same
+   * marks (issue 28): `result` is the model's stored result, `masks` the truth at the photo's size,
+   * `photo` the photo or a reduced copy of it, `options` the run's; `maxSide` the overlay's long side
+   * (default: the model overlay's). A stored run shows it, and exports it, in place of the model's
+   * overlay of a corrected photo. Unset: a corrected photo keeps the model's overlay.
    */
-  truthImages?: { fruit: string; bruise: string; probability?: string };
+  correctedOverlay?(
+    result: ResultFigures,
+    masks: TruthMasks,
+    photo: RasterImage,
+    options: Record<string, unknown>,
+    maxSide?: number,
+  ): RasterImage;
+  /**
+   * The extra images (`Plugin.images`) the mask editor starts from: the fruit and bruise masks at the
+   * photo's size, and a map of how likely each pixel is a lesion (its magic wand's ground); `overlay`,
+   * the full export's overlay image, which a corrected photo's export draws from its truth
+   * (`correctedOverlay`), the model's kept beside it.
+   */
+  truthImages?: { fruit: string; bruise: string; probability?: string; overlay?: string };
   /**
    * Truth as data (issue 28 item 2): the corrected masks of a run's photos written as an annotation
    * file (GET /api-node/runs/{id}/annotations) and read back from the files labs annotate with (POST).

@@ -63,3 +63,19 @@ export async function scorePairViaApi(e2e: E2E, token: string, fields: Record<st
   }[];
   return item;
 }
+
+/** The pixels of the image `selector` shows (RGBA at its own size), read in the page, and its `data-overlay`. */
+export async function imagePixels(page: Page, selector: string) {
+  return page.evaluate(async (sel) => {
+    const img = document.querySelector<HTMLImageElement>(sel);
+    if (!img) throw new Error(`no image ${sel}`);
+    await img.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = img.naturalWidth;
+    canvas.height = img.naturalHeight;
+    const ctx = canvas.getContext('2d')!;
+    ctx.drawImage(img, 0, 0);
+    const data = Array.from(ctx.getImageData(0, 0, canvas.width, canvas.height).data);
+    return { kind: img.dataset.overlay, width: canvas.width, height: canvas.height, data };
+  }, selector);
+}

@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core';
 import { encodeImage } from '@mango/core/node';
 import { bruisedPairScene } from '@mango/core/testing';
 import { signInViaApi, startE2E, type E2E } from './harness.ts';
-import { editorReady, openDetailPage, stageAt } from './editor-helpers.ts';
+import { editorReady, imagePixels, openDetailPage, stageAt } from './editor-helpers.ts';
 
 /** The scene's lesion (left fruit, radius 26) and a spot on the healthy right fruit where one is painted. */
 const LESION = { x: 100, y: 110 };
@@ -22,21 +22,16 @@ const HEALTHY = { x: 160, y: 160 };
 
 /** The RGB of photo pixels in the displayed overlay image (scaled to its own size), with its kind. */
 async function overlayPixels(page: Page, points: { x: number; y: number }[]) {
-  return page.evaluate(async (pts) => {
-    const img = document.querySelector<HTMLImageElement>('img.overlay-img')!;
-    await img.decode();
-    const canvas = document.createElement('canvas');
-    canvas.width = img.naturalWidth;
-    canvas.height = img.naturalHeight;
-    const ctx = canvas.getContext('2d')!;
-    ctx.drawImage(img, 0, 0);
-    const k = img.naturalWidth / 480;
-    return {
-      kind: img.dataset.overlay,
-      size: [img.naturalWidth, img.naturalHeight],
-      rgb: pts.map((p) => [...ctx.getImageData(Math.floor(p.x * k), Math.floor(p.y * k), 1, 1).data.slice(0, 3)]),
-    };
-  }, points);
+  const img = await imagePixels(page, 'img.overlay-img');
+  const k = img.width / 480;
+  return {
+    kind: img.kind,
+    size: [img.width, img.height],
+    rgb: points.map((p) => {
+      const i = (Math.floor(p.y * k) * img.width + Math.floor(p.x * k)) * 4;
+      return img.data.slice(i, i + 3);
+    }),
+  };
 }
 
 describe('/viewphoto/result after a correction', () => {

@@ -237,8 +237,13 @@ export function colourCardResult(a: BruiseAnalysis): ColourCardResult | undefine
     delta_e_before: c.before,
     delta_e_after: c.after,
     matrix: [m.slice(0, 3), m.slice(3, 6), m.slice(6, 9)],
+    ...(a.cardRasterWidth ? { outline: cardOutline(a.card.outline, a.width / a.cardRasterWidth) } : {}),
   };
 }
+
+/** The card's corners in the photo's full-resolution pixels (`k`: full width / the card raster's), to 0.01 px. */
+const cardOutline = (corners: readonly { x: number; y: number }[], k: number) =>
+  corners.map((c) => ({ x: Math.round(c.x * k * 100) / 100, y: Math.round(c.y * k * 100) / 100 }));
 
 /**
  * The scale of the result: a typed `pxPerCm` wins ('given'), else the reference object's

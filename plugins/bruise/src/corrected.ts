@@ -7,7 +7,13 @@
  */
 import { labelComponents, resizeMaskNearest, type RasterImage } from '@mango/core';
 import { summariseBruise, type BruiseAnalysis } from './analyse.ts';
-import { renderOverlay } from './overlay.ts';
+import {
+  overlayDecorations,
+  renderOverlay,
+  type OverlayCircle,
+  type OverlayMarks,
+  type OverlayQuad,
+} from './overlay.ts';
 import { type BruiseFruit } from './results.ts';
 
 export interface CorrectedMasks {
@@ -62,7 +68,12 @@ export function figuresOfMasks(
  * its own (`renderOverlay`: the same colours and outlines): a lesion counts as fruit, as in the
  * figures. The masks may be at the photo's size or a working copy's (upsampled, nearest neighbour).
  */
-export function overlayOfMasks(photo: RasterImage, masks: CorrectedMasks, maxSide: number): RasterImage {
+export function overlayOfMasks(
+  photo: RasterImage,
+  masks: CorrectedMasks,
+  maxSide: number,
+  marks?: { reference?: OverlayCircle; card?: OverlayQuad },
+): RasterImage {
   const { width, height } = masks;
   const n = width * height;
   if (masks.fruit.length !== n || masks.bruise.length !== n)
@@ -73,8 +84,32 @@ export function overlayOfMasks(photo: RasterImage, masks: CorrectedMasks, maxSid
     width === photo.width && height === photo.height
       ? m
       : resizeMaskNearest(m, width, height, photo.width, photo.height);
-  return renderOverlay(photo, atPhoto(fruit), atPhoto(masks.bruise), maxSide);
+  return renderOverlay(photo, atPhoto(fruit), atPhoto(masks.bruise), maxSide, marks?.reference, marks?.card);
 }
+
+/** The long side of a bruise overlay when the run's options give none (`overlayMaxSide`'s default and largest). */
+export const OVERLAY_MAX_SIDE = 1600;
+
+/**
+ * The overlay of a photo's corrected masks as the model's overlay of it is drawn: the same colours
+ * and outlines, the reference ring and the colour-card outline its result (`model`, the model's
+ * stored result) recorded, at `maxSide` (default: the run's `overlayMaxSide`, as the model's
+ * overlay). `photo` may be a reduced copy of the photo; `masks` are at the photo's own size (the
+ * stored truth), which the marks' coordinates are in.
+ */
+export function correctedOverlay(
+  model: OverlayMarks,
+  masks: CorrectedMasks,
+  photo: RasterImage,
+  options: { overlayMaxSide?: unknown },
+  maxSide?: number,
+): RasterImage {
+  return overlayOfMasks(photo, masks, maxSide ?? overlaySideOf(options), overlayDecorations(model, masks.width));
+}
+
+/** The long side of a run's overlays: its `overlayMaxSide`, else the default. */
+export const overlaySideOf = (options: { overlayMaxSide?: unknown }) =>
+  typeof options.overlayMaxSide === 'number' ? options.overlayMaxSide : OVERLAY_MAX_SIDE;
 
 type Fruit = Pick<BruiseFruit, 'bbox' | 'pixels' | 'bruise_pixels' | 'bruise_percent'>;
 

@@ -7,7 +7,7 @@ import {
   scaleOf,
   summariseBruise,
 } from './analyse.ts';
-import { renderOverlay } from './overlay.ts';
+import { overlayDecorations, renderOverlay } from './overlay.ts';
 import { BRUISE_IMAGES, BruiseOptions, BruiseResult } from './schema.ts';
 import { bruiseRuns } from './runs.ts';
 import { measureQuality, qualityFlags } from './quality.ts';
@@ -75,13 +75,8 @@ export default definePlugin({
     }
     // The masks of this same analysis: their pixel counts are the result's.
     const images: PluginImages = {};
-    const ref = analysis.reference;
-    const ring = ref ? { x: ref.x, y: ref.y, diameter: ref.diameter_px, photoWidth: analysis.width } : undefined;
-    // the colour card found (its outline in the pixels of the raster it was found in)
-    const quad =
-      analysis.card && analysis.cardRasterWidth
-        ? { corners: analysis.card.outline, rasterWidth: analysis.cardRasterWidth }
-        : undefined;
+    // the reference object and the colour card found, read off the result as a corrected overlay reads them
+    const { reference: ring, card: quad } = overlayDecorations(summary, analysis.width);
     if (wantsImage(ctx, 'overlay', true)) {
       const overlay = renderOverlay(analysis.work, analysis.fruit, analysis.bruise, options.overlayMaxSide, ring, quad);
       images.overlay = { kind: 'picture', image: overlay, format: 'jpeg', quality: 85 };

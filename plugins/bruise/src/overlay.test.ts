@@ -1,11 +1,17 @@
 /**
  * The overlay's colour-card outline: a thin line on the card's quadrilateral, nothing inside or outside
- * it; and corrected masks drawn in the same colours (`overlayOfMasks`).
+ * it; and corrected masks drawn in the same colours (`overlayOfMasks`) with the same marks (`correctedOverlay`).
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RasterImage } from '@mango/core';
+import { createContext, runPlugin, type RasterImage } from '@mango/core';
+import { nodeImages } from '@mango/core/node';
+import { poseHomography, renderColourCard, sceneWithDisc } from '@mango/core/testing';
+import { SHARED_MISSING, loadImageFile, sharedDir } from '@mango/core/testing/node';
+import bruise from './index.ts';
 import { renderOverlay } from './overlay.ts';
-import { overlayOfMasks } from './corrected.ts';
+import { correctedOverlay, overlayOfMasks } from './corrected.ts';
 
 const grey = (w: number, h: number): RasterImage => {
   const data = new Uint8ClampedArray(w * h * 4);
@@ -115,4 +121,82 @@ describe('overlayOfMasks: corrected masks drawn as the model overlay (issue 28: 
       /need 9600 pixels/,
     );
   });
+});
+
+/**
+ * A corrected overlay marks what the model's overlay of the same photo marks (issue 28): the
+ * reference ring and the colour-card outline drawn from the result's `reference` and
+ * `colour_card.outline`, on the same pixels when drawn at the model overlay's size.
+ */
+describe('correctedOverlay: the ring and the card outline of the model overlay', () => {
+  const shared = sharedDir();
+  const photo = shared && join(shared, 'data/bruise-dev/synthetic_composites/images/syn_mangodc_3-Center_2.jpg');
+  /** pixels of `img` exactly `colour` */
+  const painted = (img: RasterImage, colour: number[]) => {
+    const out = new Set<number>();
+    for (let i = 0; i < img.width * img.height; i++)
+      if (img.data[i * 4] === colour[0] && img.data[i * 4 + 1] === colour[1] && img.data[i * 4 + 2] === colour[2])
+        out.add(i);
+    return out;
+  };
+  async function compare(image: RasterImage, options: object, colour: number[]) {
+    const r = await runPlugin(
+      bruise,
+      image,
+      { method: 'classical', ...options },
+      createContext(nodeImages, { want: ['overlay', 'fruit-mask', 'bruise-mask'] }),
+    );
+    const model = r.images.overlay;
+    const fruit = r.images['fruit-mask'];
+    const lesion = r.images['bruise-mask'];
+    if (model?.kind !== 'picture' || fruit?.kind !== 'mask' || lesion?.kind !== 'mask') throw new Error('no images');
+    const masks = {
+      width: fruit.mask.width,
+      height: fruit.mask.height,
+      fruit: fruit.mask.data,
+      bruise: lesion.mask.data,
+    };
+    const side = Math.max(model.image.width, model.image.height);
+    const corrected = correctedOverlay(r, masks, image, { overlayMaxSide: 1600 }, side);
+    expect([corrected.width, corrected.height]).toEqual([model.image.width, model.image.height]);
+    const want = painted(model.image, colour);
+    const got = painted(corrected, colour);
+    const bare = painted(overlayOfMasks(image, masks, side), colour);
+    const same = [...want].filter((i) => got.has(i)).length;
+    console.log(
+      `${colour.join(',')}: model ${want.size} px, corrected ${got.size} px, ${same} shared; without marks ${bare.size}`,
+    );
+    expect(want.size).toBeGreaterThan(100);
+    expect(same / want.size).toBeGreaterThan(0.98);
+    expect(got.size / want.size).toBeLessThan(1.02);
+    // drawn without the result's marks there would be (next to) none: the marks come from the result
+    expect(bare.size).toBeLessThan(want.size * 0.05);
+    // by default as large as the run's overlayMaxSide (never capped below the model overlay's)
+    const full = correctedOverlay(r, masks, image, { overlayMaxSide: 1600 });
+    expect(Math.max(full.width, full.height)).toBe(Math.min(1600, Math.max(image.width, image.height)));
+    return r;
+  }
+
+  it('rings the reference disc in yellow as the model overlay does', async () => {
+    const { image } = sceneWithDisc(40, 8);
+    const r = await compare(image, { referenceMm: 25 }, [255, 220, 0]);
+    expect(r.reference).toBeTruthy();
+  });
+
+  it.skipIf(!photo || !existsSync(photo))(
+    `outlines the colour card in green as the model overlay does, on a real photo${shared ? '' : ` (${SHARED_MISSING})`}`,
+    async () => {
+      const plain = await loadImageFile(photo!);
+      const withCard = renderColourCard(
+        plain,
+        poseHomography({ x: 1340, y: 1130, pitchPx: 36, angleDeg: 160, tiltX: 0.03 }),
+        {
+          blur: 1,
+          noise: 2,
+        },
+      );
+      const r = await compare(withCard, {}, [60, 255, 60]);
+      expect(r.colour_card?.outline).toHaveLength(4);
+    },
+  );
 });

@@ -27,6 +27,29 @@ export interface OverlayQuad {
   rasterWidth: number;
 }
 
+/** What a result says of the objects its overlay marks besides the masks (`reference`, `colour_card`). */
+export interface OverlayMarks {
+  reference?: { x: number; y: number; diameter_px: number } | null;
+  colour_card?: { found?: boolean; outline?: readonly { x: number; y: number }[] } | null;
+}
+
+/**
+ * The reference ring and the colour-card outline an overlay draws, from a result's fields (both in
+ * the photo's full-resolution pixels; `photoWidth` is its full width): the model's overlay and an
+ * overlay of corrected masks mark the same objects.
+ */
+export function overlayDecorations(
+  marks: OverlayMarks,
+  photoWidth: number,
+): { reference?: OverlayCircle; card?: OverlayQuad } {
+  const ref = marks.reference;
+  const outline = marks.colour_card?.found ? marks.colour_card.outline : undefined;
+  return {
+    ...(ref ? { reference: { x: ref.x, y: ref.y, diameter: ref.diameter_px, photoWidth } } : {}),
+    ...(outline && outline.length >= 3 ? { card: { corners: outline, rasterWidth: photoWidth } } : {}),
+  };
+}
+
 /** Distance from (px, py) to the segment a-b. */
 function segmentDistance(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
   const dx = bx - ax;

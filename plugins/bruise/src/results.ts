@@ -59,6 +59,12 @@ export const ColourCardResult = z.object({
   delta_e_after: DeltaESummary.nullable(),
   /** the 3x3 correction in linear RGB (rows: corrected R, G, B), white balance included; null when not found */
   matrix: z.array(z.array(z.number())).nullable(),
+  /**
+   * the card's outline (its 4 corners, full-resolution pixels of the photo), so an overlay of other
+   * masks (a person's corrected ones) outlines it as the model's overlay does; absent when not found
+   * (and in results made before it was recorded)
+   */
+  outline: z.array(z.object({ x: z.number(), y: z.number() })).optional(),
 });
 export type ColourCardResult = z.infer<typeof ColourCardResult>;
 

@@ -6,7 +6,7 @@
 import { defineRuns } from '@mango/core';
 import { type ResultsFile } from '@mango/core/results';
 import { BRUISE_FILE_SUFFIXES, BruiseOptions } from './schema.ts';
-import { correctedResult } from './corrected.ts';
+import { correctedOverlay, correctedResult } from './corrected.ts';
 import { GradesOption, gradeRulesOf } from './grade-option.ts';
 import { bruiseAnnotations } from './annotations.ts';
 import { BRUISE_TABLE_COLUMNS, fruitTableCsv, imageTableCsv } from './tables.ts';
@@ -65,7 +65,15 @@ export const bruiseRuns = defineRuns({
   // The mask editor: the figures of corrected masks (counted as the plugin counts), the model's beside them.
   correct: (result, masks, photo) =>
     correctedResult(result as unknown as Parameters<typeof correctedResult>[0], masks, photo, photo),
-  truthImages: { fruit: 'fruit-mask', bruise: 'bruise-mask', probability: 'bruise-probability' },
+  // A corrected photo's overlay: its truth drawn as the model's overlay, with the same ring and card outline.
+  correctedOverlay: (result, masks, photo, options, maxSide) =>
+    correctedOverlay(result, masks, photo, options, maxSide),
+  truthImages: {
+    fruit: 'fruit-mask',
+    bruise: 'bruise-mask',
+    probability: 'bruise-probability',
+    overlay: 'overlay-full',
+  },
   // Truth as data: COCO out; COCO, CVAT and Label Studio in.
   annotations: bruiseAnnotations,
   summary: (results) => {

@@ -368,5 +368,14 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('job_files').addColumn('source_position', 'integer').execute();
       },
     },
+    '0020_truth_overlays': {
+      async up(db: Kysely<unknown>) {
+        // The overlay of a truth version's corrected masks (issue 28): the 256 px JPEG data URL the
+        // run shows, exports and reports in place of the model's overlay thumbnail while that
+        // version is in force (the model's stays in run_items.overlay). Null: drawn by no plugin, or
+        // saved before this column.
+        await db.schema.alterTable('photo_truths').addColumn('overlay_thumbnail', 'text').execute();
+      },
+    },
   };
 }

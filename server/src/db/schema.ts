@@ -183,6 +183,11 @@ export interface PhotoTruthsTable {
   model_id: string | null;
   /** `editor` or the import's format (`coco`, `cvat-mask`, `label-studio`) */
   source: string;
+  /**
+   * data:image/jpeg;base64 overlay (long side <= 256) of these masks, drawn as the model's overlay
+   * (the run's `correctedOverlay`): shown in place of the model's while in force; null when none (migration 0020)
+   */
+  overlay_thumbnail: string | null;
   created_by: number;
   created_at: string;
 }

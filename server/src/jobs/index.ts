@@ -10,6 +10,7 @@ import { createLocalQueue, createPgBossQueue, type JobQueue } from './queue.ts';
 import { databasePhotoStore, directoryPhotoStore, withKeptPhotos, type PhotoStore } from './store.ts';
 import type { JobWorkDeps } from './work.ts';
 import { runPhotoStoreFor, type RunPhotoStore } from '../runs/photos.ts';
+import { createRescoredCache, type RescoredCache } from '../runs/rescored.ts';
 
 export type { JobQueue } from './queue.ts';
 export type { JobView, JobOperation, PhotoStore } from './store.ts';
@@ -23,6 +24,8 @@ export interface Jobs {
   runPhotos: RunPhotoStore;
   /** the store new runs keep their photos in: null with KEEP_RUN_PHOTOS=0 */
   keptRunPhotos: RunPhotoStore | null;
+  /** kept photos' images scored again (model masks, full-resolution exports), cached in memory (runs/rescored.ts) */
+  rescored: RescoredCache;
 }
 
 /** Photos in a directory (SQLite, or JOB_FILES_DIR), otherwise in the database. */
@@ -70,5 +73,12 @@ export async function createJobs(
           stuckAfterMs: config.jobStuckAfterMs,
           logger,
         });
-  return { queue, store, models, runPhotos, keptRunPhotos: config.keepRunPhotos ? runPhotos : null };
+  return {
+    queue,
+    store,
+    models,
+    runPhotos,
+    keptRunPhotos: config.keepRunPhotos ? runPhotos : null,
+    rescored: createRescoredCache(),
+  };
 }

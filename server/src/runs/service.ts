@@ -255,7 +255,14 @@ export async function storeRun(
  * the cancelled jobs' photos are removed after it.
  */
 export async function deleteRun(
-  deps: { db: DB; photos: PhotoStore; runPhotos: RunPhotoStore; logger: Logger },
+  deps: {
+    db: DB;
+    photos: PhotoStore;
+    runPhotos: RunPhotoStore;
+    logger: Logger;
+    /** the cache of its kept photos scored again (runs/rescored.ts) */
+    rescored?: { dropRun(runId: string): void };
+  },
   userId: number,
   id: string,
 ): Promise<boolean> {
@@ -268,6 +275,8 @@ export async function deleteRun(
   if (!cancelled) return false;
   // Its kept photos' files (a database store's rows went with the transaction).
   await deps.runPhotos.removeRun(id);
+  // ... and their images scored again
+  deps.rescored?.dropRun(id);
   for (const jobId of cancelled) {
     deps.logger.info(`job ${jobId} cancelled: its run ${id} was deleted`);
     await deps.photos.removeJob(deps.db, jobId);

@@ -289,7 +289,9 @@ export async function getRun(db: DB, userId: number, id: string): Promise<Stored
         // A corrected photo: the figures of its truth are in force, the model's kept beside them.
         result: truth ? truth.result : model,
         ...(truth ? { model_result: model, truth: truth.truth } : { truth: null }),
-        overlay_thumbnail: i.overlay,
+        // A corrected photo's overlay is drawn from its truth; the model's is kept beside it.
+        overlay_thumbnail: truth?.overlay ?? i.overlay,
+        ...(truth?.overlay ? { model_overlay_thumbnail: i.overlay } : {}),
         photo_thumbnail: i.photo,
         /** the full-size overlay is kept: GET /api-node/runs/{id}/items/{position}/overlay */
         full_overlay: i.overlay_image_type !== null,
@@ -323,14 +325,14 @@ export async function latestTruths(db: DB, runId: string) {
   const rows = await db
     .selectFrom('photo_truths')
     .innerJoin('users', 'users.id', 'photo_truths.created_by')
-    .select(truthColumns)
+    .select([...truthColumns, 'photo_truths.overlay_thumbnail'])
     .where('photo_truths.run_id', '=', runId)
     .orderBy('photo_truths.version')
     .execute();
-  const latest = new Map<number, { truth: TruthVersion; result: ResultFigures }>();
+  const latest = new Map<number, { truth: TruthVersion; result: ResultFigures; overlay: string | null }>();
   for (const r of rows) {
-    const { position, result, ...truth } = r;
-    latest.set(position, { truth, result: JSON.parse(result) as ResultFigures });
+    const { position, result, overlay_thumbnail, ...truth } = r;
+    latest.set(position, { truth, result: JSON.parse(result) as ResultFigures, overlay: overlay_thumbnail });
   }
   return latest;
 }

@@ -20,10 +20,13 @@ import {
   type RunKind,
   type TruthMasks,
 } from '@mango/core';
+import { thumbnailDataUrl } from '@mango/core/node';
+import { THUMBNAIL_MAX_SIDE } from '@mango/core/results';
 import { maskPng } from '@mango/runner';
 import { now, type DB } from '../db/index.ts';
 import type { RunPhotoStore } from './photos.ts';
-import { scoreUploads, type ScoreDeps } from './service.ts';
+import type { ScoreDeps } from './service.ts';
+import { rescoredImages, type RescoredCache } from './rescored.ts';
 import { latestTruths, runFigures, truthColumns, type TruthVersion } from './store.ts';
 
 export interface TruthDeps {
@@ -77,12 +80,17 @@ export async function truthMasks(
   };
 }
 
-/** The masks of the latest truth of every corrected photo of run `runId` (the caller's: checked before), by position. */
-export async function latestTruthMasks(db: DB, runId: string): Promise<Map<number, TruthMasks>> {
-  const rows = await db
+/**
+ * The masks of the latest truth of every corrected photo of run `runId` (the caller's: checked
+ * before), by position; of photo `position` alone when given.
+ */
+export async function latestTruthMasks(db: DB, runId: string, position?: number): Promise<Map<number, TruthMasks>> {
+  let q = db
     .selectFrom('photo_truths as t')
     .select(['t.position', 't.width', 't.height', 't.fruit_rle', 't.bruise_rle'])
-    .where('t.run_id', '=', runId)
+    .where('t.run_id', '=', runId);
+  if (position !== undefined) q = q.where('t.position', '=', position);
+  const rows = await q
     .where((eb) =>
       eb(
         't.version',
@@ -142,6 +150,13 @@ export async function saveTruth(
     );
   const plan = planRun(deps.registry, item.operation, JSON.parse(item.options));
   const result = finishResult(plan, kind.runs.correct(model, masks, image));
+  // The run's overlay of this photo from now on: the masks drawn as the model's overlay was (its marks too).
+  const overlay = kind.runs.correctedOverlay
+    ? await thumbnailDataUrl(
+        kind.runs.correctedOverlay(model, masks, image, JSON.parse(item.options)),
+        THUMBNAIL_MAX_SIDE,
+      )
+    : null;
   const fruit = encodeCocoRle(masks.fruit, masks.width, masks.height).counts as string;
   const bruise = encodeCocoRle(masks.bruise, masks.width, masks.height).counts as string;
   const saved = await deps.db.transaction().execute(async (trx) => {
@@ -163,6 +178,7 @@ export async function saveTruth(
       result: JSON.stringify(result),
       model_id: meta.modelId,
       source: meta.source,
+      overlay_thumbnail: overlay,
       created_by: userId,
       created_at: now(),
     };
@@ -194,7 +210,7 @@ export async function saveTruth(
  * Null: no such run or photo of the caller's.
  */
 export async function modelMasks(
-  deps: TruthDeps & { score: ScoreDeps; models: ModelRegistry },
+  deps: TruthDeps & { score: ScoreDeps; models: ModelRegistry; cache: RescoredCache },
   userId: number,
   runId: string,
   position: number,
@@ -204,18 +220,26 @@ export async function modelMasks(
   const kind = runKindOf(deps.registry, item.operation);
   const images = kind?.runs.truthImages;
   if (!images) throw refuse('CONFLICT', `a ${item.operation} run has no masks to correct`);
-  const photo = await deps.runPhotos.read(deps.db, runId, position);
-  if (!photo) throw refuse('CONFLICT', `the photo ${item.filename} was not kept with its run: it cannot be corrected`);
+  const kept = await deps.db
+    .selectFrom('run_photos')
+    .select('position')
+    .where('run_id', '=', runId)
+    .where('position', '=', position)
+    .executeTakeFirst();
+  if (!kept) throw refuse('CONFLICT', `the photo ${item.filename} was not kept with its run: it cannot be corrected`);
   const plan = planRun(deps.registry, item.operation, JSON.parse(item.options));
   const model = JSON.parse(item.result) as ResultFigures;
   const modelId = typeof model.model_id === 'string' ? model.model_id : null;
   // scored again with the model the run recorded (its figures are that model's), else those in force
   const score = { ...deps.score, models: await modelsOfRun(deps.models, modelId) };
-  const [scored] = await scoreUploads(score, plan, [{ name: item.filename, bytes: photo.bytes }], false, {
-    images: [images.fruit, images.bruise, ...(images.probability ? [images.probability] : [])],
-  });
-  const r = scored.result;
-  if (!r.ok) throw refuse('CONFLICT', `${item.filename} could not be scored again: ${r.error.message}`);
+  const r = await rescoredImages(
+    { db: deps.db, runPhotos: deps.runPhotos, score, cache: deps.cache },
+    plan,
+    runId,
+    { position, filename: item.filename },
+    [images.fruit, images.bruise, ...(images.probability ? [images.probability] : [])],
+  );
+  if (!r.ok) throw refuse('CONFLICT', `${item.filename} could not be scored again: ${r.message}`);
   const mask = async (name: string) => {
     const bytes = r.images[name]?.bytes;
     if (!bytes) throw new Error(`the plugin gave no ${name}`);
@@ -271,6 +295,33 @@ export async function truthExportFiles(db: DB, kind: RunKind, runId: string): Pr
   return out;
 }
 
-/** Whether `image` (a plugin's extra image) is one of the truth images of `kind` (the masks a person corrects). */
+/**
+ * Whether `image` (a plugin's extra image) is one of the truth images of `kind`: the masks a person
+ * corrects, or the overlay drawn from them when the kind draws one (`correctedOverlay`).
+ */
 export const isTruthImage = (kind: RunKind, image: string) =>
-  image === kind.runs.truthImages?.fruit || image === kind.runs.truthImages?.bruise;
+  image === kind.runs.truthImages?.fruit ||
+  image === kind.runs.truthImages?.bruise ||
+  (Boolean(kind.runs.correctedOverlay) && image === kind.runs.truthImages?.overlay);
+
+/**
+ * The full export's overlay of a corrected photo (item `position` of run `runId`, the caller's:
+ * checked before): its latest truth drawn on the kept photo at the photo's size, as the model's
+ * full overlay is (`correctedOverlay`: the same outlines, ring and card outline), JPEG. Null when
+ * the kind draws none, or the photo has no truth or no kept photo.
+ */
+export async function fullCorrectedOverlay(
+  deps: Pick<TruthDeps, 'db' | 'runPhotos' | 'images'>,
+  kind: RunKind,
+  run: { id: string; options: Record<string, unknown> },
+  item: { position: number; filename: string; model: ResultFigures },
+): Promise<Uint8Array | null> {
+  const draw = kind.runs.correctedOverlay;
+  if (!draw) return null;
+  const masks = (await latestTruthMasks(deps.db, run.id, item.position)).get(item.position);
+  const photo = masks && (await deps.runPhotos.read(deps.db, run.id, item.position));
+  if (!masks || !photo) return null;
+  const image = await deps.images.decode(photo.bytes, item.filename);
+  const overlay = draw(item.model, masks, image, run.options, Math.max(image.width, image.height));
+  return deps.images.encode(overlay, 'jpeg', { quality: 85 });
+}

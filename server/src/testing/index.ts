@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { loadConfig, type ServerConfig } from '../config.ts';
 import { startServer, type RunningServer } from '../server.ts';
 import { silentLogger, type Logger } from '@mango/core';
+import { client, signUp } from './accounts.ts';
 
 export interface TestServer extends RunningServer {
   dataDir: string;
@@ -43,6 +44,18 @@ export async function startTestServer(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A test server (`startTestServer`) with one signed-up user, and `call(path, init)`: a request to it
+ * with that user's access token.
+ */
+export async function startWithUser(database: 'sqlite' | 'postgres', organization = 'Alice Farms') {
+  const server = await startTestServer({}, { database });
+  const user = await signUp(client(server), organization);
+  const call = (path: string, init: RequestInit = {}) =>
+    fetch(server.url + path, { ...init, headers: { Authorization: `Bearer ${user.accessToken}`, ...init.headers } });
+  return { server, user, call };
 }
 
 /** The databases the suite runs on: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */

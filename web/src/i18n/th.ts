@@ -710,6 +710,8 @@ export const th: Record<string, string> = {
   // The mask editor (issue 28)
   Correct: 'แก้ไข',
   corrected: 'แก้ไขแล้ว',
+  'corrected masks': 'มาสก์ที่แก้ไขแล้ว',
+  'The overlay of the corrected masks': 'ภาพซ้อนทับจากมาสก์ที่แก้ไขแล้ว',
   'model: {{value}} %': 'แบบจำลอง: {{value}} %',
   'Correct the masks of {{name}}': 'แก้ไขมาสก์ของ {{name}}',
   Brush: 'แปรง',

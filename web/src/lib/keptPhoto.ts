@@ -1,10 +1,10 @@
 /**
  * A stored run's kept photo on the client (issue 28): read with the access token, its pixels at a
  * working size, and the overlay of its corrected masks (the latest truth) drawn as the bruise plugin
- * draws the model's (`overlayOfMasks`: the same colours), for /viewphoto/result after a correction.
+ * draws the model's (`correctedOverlay`: the same colours and marks), for /viewphoto/result after a correction.
  */
 import { decodeCocoRle, fitSize, type CocoRle, type RasterImage } from '@mango/core';
-import { overlayOfMasks } from '@mango/plugin-bruise/corrected';
+import { correctedOverlay, overlaySideOf } from '@mango/plugin-bruise/corrected';
 import { apiFetch } from '#web/api/client.ts';
 import { rasterToCanvas } from './canvas.ts';
 
@@ -37,14 +37,17 @@ export function rasterAt(img: HTMLImageElement, width: number, height: number): 
   return { width, height, data: ctx.getImageData(0, 0, width, height).data };
 }
 
-/** The long side of the corrected overlay: the bruise overlay's own largest (`overlayMaxSide`'s default). */
-const OVERLAY_SIDE = 1600;
-
 /**
- * The overlay of the latest truth of a kept photo as a PNG data URL: the photo (long side at most
- * 1600 px) with the corrected fruit outlined and the corrected lesions tinted. Null: no truth.
+ * The overlay of the latest truth of a kept photo as a PNG data URL, drawn as the model's overlay of
+ * it (`correctedOverlay`): the corrected fruit outlined, the corrected lesions tinted, and the
+ * reference ring and colour-card outline its model result (`model`) recorded; as large as the run's
+ * overlay (its `overlayMaxSide`, `runOptions`). Null: no truth.
  */
-export async function correctedOverlayUrl(base: string): Promise<string | null> {
+export async function correctedOverlayUrl(
+  base: string,
+  model: Record<string, unknown>,
+  runOptions: Record<string, unknown> = {},
+): Promise<string | null> {
   const res = await apiFetch(`${base}/truth`);
   if (res.status === 404) return null;
   if (!res.ok) throw new Error(`Failed to read the corrected masks (${res.status})`);
@@ -54,13 +57,9 @@ export async function correctedOverlayUrl(base: string): Promise<string | null> 
   const { img, w, h } = await loadKeptPhoto(base);
   if (fruit.width !== w || fruit.height !== h)
     throw new Error(`masks of ${fruit.width}x${fruit.height} for a ${w}x${h} photo`);
-  // the photo is drawn at the overlay's size once, the masks follow it (nearest neighbour)
-  const size = fitSize(w, h, OVERLAY_SIDE);
+  const masks = { width: w, height: h, fruit: fruit.mask, bruise: bruise.mask };
+  // the photo is drawn at the overlay's size once (the browser's resampling), the masks follow it
+  const size = fitSize(w, h, overlaySideOf(runOptions));
   const photo = rasterAt(img, size.width, size.height);
-  const overlay = overlayOfMasks(
-    photo,
-    { width: w, height: h, fruit: fruit.mask, bruise: bruise.mask },
-    Math.max(size.width, size.height),
-  );
-  return rasterToCanvas(overlay).toDataURL('image/png');
+  return rasterToCanvas(correctedOverlay(model, masks, photo, runOptions)).toDataURL('image/png');
 }

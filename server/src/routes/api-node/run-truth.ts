@@ -192,6 +192,7 @@ export function runTruthRoutes(
       images: ctx.images,
       score,
       models: ctx.jobs.models,
+      cache: ctx.jobs.rescored,
     };
     try {
       const masks = await modelMasks(deps, c.get('caller').userId, c.req.param('id'), p);

@@ -22,8 +22,9 @@ import {
 import type { ImageJob } from '@mango/runner';
 import type { Needs } from '../../context.ts';
 import { requireUserOrServerKey, type CallerEnv } from '../../auth/caller.ts';
-import { deleteRun, runWhenFree, scoreUploads } from '../../runs/service.ts';
-import { isTruthImage, modelSuffix, truthExportFiles } from '../../runs/truth.ts';
+import { deleteRun, runWhenFree } from '../../runs/service.ts';
+import { rescoredImages } from '../../runs/rescored.ts';
+import { fullCorrectedOverlay, isTruthImage, modelSuffix, truthExportFiles } from '../../runs/truth.ts';
 import { modelsOfRun } from '../../models/registry.ts';
 import {
   getRun,
@@ -88,18 +89,21 @@ function runCsv(kind: RunKind, run: StoredRun, table?: string): { name: string; 
 type ZipImages = { folder: string; name: string; bytes: () => Promise<Uint8Array> }[];
 
 /**
- * The overlay thumbnails (256 px) the run keeps, as `overlays/<stem>.overlay.jpg`, and the masks in
- * force of its corrected photos (their stored truth, at the photo's size).
+ * The overlay thumbnails (256 px) the run keeps, as `overlays/<stem>.overlay.jpg` (a corrected
+ * photo's drawn from its truth, the model's beside it as `<stem>.model.overlay.jpg`), and the masks
+ * in force of its corrected photos (their stored truth, at the photo's size).
  */
 async function thumbnailImages(ctx: Needs<'db'>, kind: RunKind, run: StoredRun): Promise<ZipImages> {
   const stems = exportStems(run.items.map((i) => i.filename));
   const truths = await truthExportFiles(ctx.db, kind, run.id);
+  const jpeg = (folder: string, name: string, url: string | null | undefined) => {
+    const m = /^data:image\/jpeg;base64,(.*)$/s.exec(url ?? '');
+    return m ? [{ folder, name, bytes: async () => new Uint8Array(Buffer.from(m[1], 'base64')) }] : [];
+  };
   return run.items.flatMap((item, k) => {
-    const m = /^data:image\/jpeg;base64,(.*)$/s.exec(item.overlay_thumbnail ?? '');
     return [
-      ...(m
-        ? [{ folder: 'overlays', name: `${stems[k]}.overlay.jpg`, bytes: async () => Buffer.from(m[1], 'base64') }]
-        : []),
+      ...jpeg('overlays', `${stems[k]}.overlay.jpg`, item.overlay_thumbnail),
+      ...jpeg('overlays', `${stems[k]}${modelSuffix('.overlay.jpg')}`, item.model_overlay_thumbnail),
       ...(truths.get(item.position) ?? []).map((t) => ({
         folder: t.folder,
         name: exportFileName(stems[k], t.suffix),
@@ -170,27 +174,33 @@ function fullExportRefusal(
  * when the zip reaches its first image and let go after its last: one photo's images at a time.
  */
 async function fullImages(
-  ctx: Needs<'config' | 'db' | 'jobs' | 'pool' | 'registry'>,
+  ctx: Needs<'config' | 'db' | 'images' | 'jobs' | 'pool' | 'registry'>,
   kind: RunKind,
   run: StoredRun,
 ): Promise<ZipImages> {
   const plan = planRun(ctx.registry, run.operation, run.options);
   const asked = kind.runs.fullExport ?? [];
   const deps = {
-    run: (job: ImageJob) => runWhenFree(ctx.pool, job),
-    concurrency: 1,
-    maxPixels: ctx.config.maxPixels,
-    maxBytes: ctx.config.maxUploadBytes,
-    models: await modelsOfRun(ctx.jobs.models, run.model_id),
+    db: ctx.db,
+    runPhotos: ctx.jobs.runPhotos,
+    cache: ctx.jobs.rescored,
+    score: {
+      run: (job: ImageJob) => runWhenFree(ctx.pool, job),
+      concurrency: 1,
+      maxPixels: ctx.config.maxPixels,
+      maxBytes: ctx.config.maxUploadBytes,
+      models: await modelsOfRun(ctx.jobs.models, run.model_id),
+    },
   };
   const score = async (item: StoredRun['items'][number]) => {
-    const photo = await ctx.jobs.runPhotos.read(ctx.db, run.id, item.position);
-    if (!photo) throw new Error(`run ${run.id}: the kept photo of item ${item.position} is gone`);
-    const [scored] = await scoreUploads(deps, plan, [{ name: item.filename, bytes: photo.bytes }], false, {
-      images: asked.map((a) => a.image),
-    });
-    const r = scored.result;
-    if (!r.ok) throw new Error(`run ${run.id}: item ${item.position} could not be scored again: ${r.error.message}`);
+    const r = await rescoredImages(
+      deps,
+      plan,
+      run.id,
+      item,
+      asked.map((a) => a.image),
+    );
+    if (!r.ok) throw new Error(`run ${run.id}: item ${item.position} could not be scored again: ${r.message}`);
     return r.images;
   };
   const stems = exportStems(run.items.map((i) => i.filename));
@@ -218,12 +228,30 @@ async function fullImages(
       name: exportFileName(stems[k], t.suffix),
       bytes: async () => t.bytes,
     }));
-    return [...scored, ...corrected];
+    // ... and its overlay drawn from them at the photo's size, where the model's would be.
+    const overlay = truth ? asked.find((a) => a.image === kind.runs.truthImages?.overlay) : undefined;
+    const model = item.model_result ?? item.result;
+    const drawn =
+      overlay && kind.runs.correctedOverlay
+        ? [
+            {
+              folder: overlay.folder,
+              name: exportFileName(stems[k], overlay.suffix),
+              bytes: async () => {
+                const deps = { db: ctx.db, runPhotos: ctx.jobs.runPhotos, images: ctx.images };
+                const bytes = await fullCorrectedOverlay(deps, kind, run, { ...item, model });
+                if (!bytes) throw new Error(`run ${run.id}: item ${item.position} has no corrected overlay`);
+                return bytes;
+              },
+            },
+          ]
+        : [];
+    return [...scored, ...corrected, ...drawn];
   });
 }
 
 export function runRoutes(
-  ctx: Needs<'config' | 'db' | 'dialect' | 'jobs' | 'jwtKey' | 'logger' | 'pool' | 'registry'>,
+  ctx: Needs<'config' | 'db' | 'dialect' | 'images' | 'jobs' | 'jwtKey' | 'logger' | 'pool' | 'registry'>,
 ): Hono<CallerEnv> {
   const app = new Hono<CallerEnv>();
   // '/runs/*' also matches '/runs': one authentication (and one count against a key's limit) a request.
@@ -323,7 +351,9 @@ export function runRoutes(
       "figures), provenance.json, and per scored photo its overlay at the photo's size, overlays/<stem>.overlay.jpg, " +
       'and its masks at the photo size, masks/<stem>.fruit.png and masks/<stem>.bruise.png (0 or 255), made by ' +
       "scoring each kept photo again with the run's options and the model it recorded (else the one in force); resolution=thumbnail (the " +
-      'default) has the 256 px overlays',
+      'default) has the 256 px overlays. A corrected photo (its masks corrected in the mask editor or imported): its overlays and ' +
+      "masks are those of its corrected masks, drawn as the model draws its own, and the model's are beside them as " +
+      '<stem>.model.overlay.jpg and masks/<stem>.model.*.png (full resolution) or overlays/<stem>.model.overlay.jpg (thumbnails)',
     request: { query: RunExportQuery },
     responses: {
       200: {
@@ -415,7 +445,13 @@ export function runRoutes(
     responses: { 200: json(schemas.Message, 'Deleted'), ...CALLER_REFUSALS, ...noRun },
   });
   app.delete('/runs/:id', remove, async (c) => {
-    const deps = { db: ctx.db, photos: ctx.jobs.store, runPhotos: ctx.jobs.runPhotos, logger: ctx.logger };
+    const deps = {
+      db: ctx.db,
+      photos: ctx.jobs.store,
+      runPhotos: ctx.jobs.runPhotos,
+      logger: ctx.logger,
+      rescored: ctx.jobs.rescored,
+    };
     const deleted = await deleteRun(deps, c.get('caller').userId, c.req.param('id'));
     return deleted ? c.json({ message: 'Run deleted' }) : notFound(c);
   });

@@ -64,10 +64,12 @@ export default function ViewPhotoResult() {
   const truthBase = stored?.truth && runId ? itemBase(runId, stored.position) : null;
   const truthKey = truthBase && `${truthBase}@${stored?.truth?.version}`;
   const [corrected, setCorrected] = useState<{ key: string; src: string | null } | null>(null);
+  // its model result gives the marks (reference ring, card outline); the run's options its size
+  const modelResult = stored?.model_result;
   useEffect(() => {
     if (!truthBase || !truthKey) return;
     let cancelled = false;
-    correctedOverlayUrl(truthBase)
+    correctedOverlayUrl(truthBase, modelResult ?? {}, runOptions)
       .catch((e: unknown) => {
         console.error('Could not draw the corrected overlay', e);
         return null;
@@ -76,7 +78,7 @@ export default function ViewPhotoResult() {
     return () => {
       cancelled = true;
     };
-  }, [truthBase, truthKey]);
+  }, [truthBase, truthKey, modelResult, runOptions]);
   if (!shown) return <Navigate to="/showarea/accuracy" replace />;
   // Corrected: the figures in force, and their overlay once drawn (the model's until then).
   const correctedSrc = corrected?.key === truthKey ? corrected.src : null;

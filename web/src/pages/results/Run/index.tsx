@@ -501,7 +501,23 @@ export default function Run() {
                       <img src={item.photo_thumbnail} alt={t('Photo {{name}}', { name: item.filename })} />
                     )}
                     {item.overlay_thumbnail && (
-                      <img src={item.overlay_thumbnail} alt={t('Overlay of {{name}}', { name: item.filename })} />
+                      <span className="overlay-thumb">
+                        <img
+                          src={item.overlay_thumbnail}
+                          alt={t('Overlay of {{name}}', { name: item.filename })}
+                          data-overlay={item.model_overlay_thumbnail ? 'corrected' : 'model'}
+                        />
+                        {item.model_overlay_thumbnail && (
+                          // drawn from the corrected masks (the model's overlay is kept for audit)
+                          <span
+                            className="corrected-badge"
+                            data-testid="overlay-corrected-badge"
+                            title={t('The overlay of the corrected masks')}
+                          >
+                            {t('corrected masks')}
+                          </span>
+                        )}
+                      </span>
                     )}
                   </div>
                   <figcaption className="file-name" title={item.filename}>
