@@ -130,7 +130,7 @@ describe.skipIf(!torch)('experiment tools: ensembles and the in-network white ba
           'from mango_train.net import BruiseUNet',
           'from mango_train.train import export_onnx',
           'torch.manual_seed(5)',
-          "export_onnx(BruiseUNet(canon=True), sys.argv[1] + '/c.onnx')",
+          "export_onnx(BruiseUNet(canon='grey'), sys.argv[1] + '/c.onnx')",
         ],
         dir,
       );

@@ -7,11 +7,13 @@ black or mouldy peel can be fruit.
 
 About 0.19 M parameters; 0.5 GMAC at 320 x 320.
 
-With `canon` (train.py --canon) the network first brings its view to a fixed grey and exposure
-(`Canon`): every channel's mean in linear light over the view's picture pixels (the zero padding of a
-photo that is not square left out) is scaled to CANON_MEAN. A white-balance cast or an exposure change
-multiplies each channel by a constant in linear light, so it no longer reaches the U-Net (up to clipped
-pixels and JPEG); the layer is part of the exported graph, so the product's inference does not change.
+With `canon` (train.py --canon grey|exposure) the network first brings its view to a fixed grey and
+exposure, or to a fixed exposure only (`Canon`): with `grey` every channel's mean in linear light over
+the view's picture pixels (the zero padding of a photo that is not square left out) is scaled to
+CANON_MEAN; with `exposure` the three channels' common mean is, so the colour balance is kept. A
+white-balance cast or an exposure change multiplies each channel by a constant in linear light, so it
+no longer reaches the U-Net (up to clipped pixels and JPEG); the layer is part of the exported graph,
+so the product's inference does not change.
 """
 import torch
 import torch.nn as nn
@@ -32,7 +34,11 @@ GAMMA = 2.2
 
 
 class Canon(nn.Module):
-    """Grey-world white balance and exposure in linear light over the view's non-padding pixels."""
+    """Grey-world white balance and exposure (or exposure only) in linear light over the view's non-padding pixels."""
+
+    def __init__(self, mode='grey'):
+        super().__init__()
+        self.mode = mode
 
     def forward(self, x):
         rgb = (x * STD + MEAN).clamp(0, 1)
@@ -40,14 +46,16 @@ class Canon(nn.Module):
         lin = rgb.pow(GAMMA)
         n = picture.sum((2, 3), keepdim=True).clamp(min=1.0)
         mean = (lin * picture).sum((2, 3), keepdim=True) / n
+        if self.mode == 'exposure':
+            mean = mean.mean(1, keepdim=True)
         out = (lin * (CANON_MEAN / mean.clamp(min=1e-4))).clamp(min=1e-6).pow(1 / GAMMA)
         return ((out - MEAN) / STD) * picture + ((0 - MEAN) / STD) * (1 - picture)
 
 
 class BruiseUNet(nn.Module):
-    def __init__(self, c=(16, 32, 48, 64), inputs=3, outputs=2, canon=False):
+    def __init__(self, c=(16, 32, 48, 64), inputs=3, outputs=2, canon=None):
         super().__init__()
-        self.canon = Canon() if canon else None
+        self.canon = Canon(canon) if canon else None
         c1, c2, c3, c4 = c
         self.stem = nn.Sequential(conv(inputs, c1, 2), conv(c1, c1))  # 1/2
         self.down2 = nn.Sequential(conv(c1, c2, 2), conv(c2, c2))  # 1/4

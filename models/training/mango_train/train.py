@@ -162,7 +162,8 @@ def main(argv=None):
     ap.add_argument('--seed', type=int, default=20261126)
     ap.add_argument('--limit', type=int, default=0, help='use only this many photos (smoke test)')
     ap.add_argument('--threads', type=int, default=2)
-    ap.add_argument('--canon', action='store_true', help='grey-world white balance and exposure inside the network (net.Canon)')
+    ap.add_argument('--canon', choices=['grey', 'exposure'], default=None,
+                    help='inside the network (net.Canon): grey-world white balance and exposure, or exposure only')
     a = ap.parse_args(argv)
 
     torch.manual_seed(a.seed)
