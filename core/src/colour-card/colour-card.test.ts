@@ -158,6 +158,38 @@ describe.skipIf(!composite || !existsSync(composite))(
         expect(corrected.width).toBe(img.width);
       });
     }
+    it('a shadow over a third of the card: its patches are left out, not averaged into the fit', async () => {
+      const photo = await loadImageFile(composite!);
+      // columns 4 and 5 (8 patches) get a fifth less light (as in the bench); daylight, so the right matrix is
+      // the identity
+      const img = addNoise(
+        await jpeg(
+          renderColourCard(photo, poseHomography({ x: 1330, y: 1120, pitchPx: 40, angleDeg: 0 }), {
+            blur: 1,
+            shadow: { at: 3.5, slope: 0, depth: 0.2 },
+            noise: 2,
+            seed: 5,
+          }),
+          30,
+        ),
+        2,
+        4,
+      );
+      const found = detectColourCard(img, 'classic')!;
+      expect(found).not.toBeNull();
+      const fit = found.correction;
+      const shadowed = (k: number) => k % 6 >= 4;
+      const leftOut = fit.used.flatMap((u, k) => (u ? [] : [k]));
+      // the black patch may stay (a quarter less of almost nothing); the coloured and grey ones go
+      expect(leftOut.filter(shadowed).length).toBeGreaterThanOrEqual(6);
+      expect(leftOut.filter((k) => !shadowed(k)).length).toBeLessThanOrEqual(2);
+      // least squares from all 24, worst left out one at a time, kept 4 shadowed patches: median 1.61, max 4.0
+      expect(fit.after.median).toBeLessThan(1);
+      expect(fit.after.max).toBeLessThan(3);
+      fit.matrix.forEach((v, i) => expect(Math.abs(v - (i % 4 === 0 ? 1 : 0))).toBeLessThan(0.06));
+      // the same patches give the same fit (the random subsets are seeded)
+      expect(fitColourCorrection(found.patches, 'classic')!.matrix).toEqual(fit.matrix);
+    });
     it('finds no card in the photo without one', async () => {
       const photo = await loadImageFile(composite!);
       expect(detectColourCard(photo)).toBeNull();

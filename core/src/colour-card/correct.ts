@@ -5,6 +5,7 @@
  */
 import { deltaE2000, labD50ToLinearRgb, linearRgbToLabD50, linearToSrgb, srgbToLinear } from '../color.ts';
 import type { RasterImage } from '../image.ts';
+import { seededRandom } from '../random.ts';
 import { solveLinear } from './geometry.ts';
 import { CARD_LAB_D50, type ColourCardKind } from './reference.ts';
 
@@ -18,6 +19,14 @@ const MAX_LEFT_OUT = 8;
  */
 const OUTLIER_FLOOR = 3;
 const OUTLIER_FACTOR = 2.5;
+/**
+ * Least median of squares start: fits on this many random subsets of the usable patches (each with two
+ * of the neutral ones and SUBSET_SIZE in all) and keeps the fit with the smallest median CIEDE2000 over
+ * every usable patch. A shadow over a third of the card then cannot pull the first fit (a plain least
+ * squares over all patches splits the difference, and its median rises with it).
+ */
+const SUBSETS = 60;
+const SUBSET_SIZE = 9;
 /** 8-bit level at or above which a channel is taken as clipped */
 const CLIPPED = 254;
 
@@ -122,14 +131,47 @@ export function fitColourCorrection(
   const linear = measured.map((m) => (m ? m.map((v) => srgbToLinear(v / 255)) : [0, 0, 0]));
   const use = measured.map((m) => !!m && m.every((v) => v < CLIPPED) && m.some((v) => v > 2));
   if (use.filter(Boolean).length < 12) return null;
+  const errorsOf = (m: number[]) => linear.map((v, k) => (use[k] ? deltaEOf(apply(m, v), lab[k]) : -1));
+  // Least median of squares: the subset fit that explains most patches best decides the outliers.
+  const usable = use.flatMap((u, k) => (u ? [k] : []));
+  const neutrals = usable.filter((k) => WHITE_BALANCE_PATCHES.includes(k));
+  const others = usable.filter((k) => !WHITE_BALANCE_PATCHES.includes(k));
+  if (neutrals.length >= 2) {
+    const rand = seededRandom(26);
+    const pick = (from: number[], n: number) => {
+      const a = [...from];
+      for (let i = 0; i < n; i++) {
+        const j = i + Math.floor(rand() * (a.length - i));
+        [a[i], a[j]] = [a[j], a[i]];
+      }
+      return a.slice(0, n);
+    };
+    let best: { median: number; errors: number[] } | null = null;
+    for (let t = 0; t < SUBSETS; t++) {
+      const subset = new Array<boolean>(use.length).fill(false);
+      for (const k of [...pick(neutrals, 2), ...pick(others, SUBSET_SIZE - 2)]) subset[k] = true;
+      const m = fitMatrix(linear, reference, subset);
+      if (!m) continue;
+      const errors = errorsOf(m);
+      const med = median(errors.filter((e) => e >= 0));
+      if (!best || med < best.median) best = { median: med, errors };
+    }
+    if (best) {
+      // The patches it cannot explain are left out, worst first, at most MAX_LEFT_OUT.
+      const limit = Math.max(OUTLIER_FLOOR, OUTLIER_FACTOR * best.median);
+      const outliers = usable.filter((k) => best.errors[k] > limit).sort((a, b) => best.errors[b] - best.errors[a]);
+      for (const k of outliers.slice(0, MAX_LEFT_OUT)) use[k] = false;
+    }
+  }
   let matrix: number[] | null = null;
+  const leftOut = () => usable.length - use.filter(Boolean).length;
   for (let round = 0; round <= MAX_LEFT_OUT; round++) {
     matrix = fitMatrix(linear, reference, use);
     if (!matrix) return null;
-    const errors = linear.map((v, k) => (use[k] ? deltaEOf(apply(matrix!, v), lab[k]) : -1));
+    const errors = errorsOf(matrix);
     const kept = errors.filter((e) => e >= 0);
     const worst = errors.indexOf(Math.max(...errors));
-    if (errors[worst] <= Math.max(OUTLIER_FLOOR, OUTLIER_FACTOR * median(kept)) || round === MAX_LEFT_OUT) break;
+    if (errors[worst] <= Math.max(OUTLIER_FLOOR, OUTLIER_FACTOR * median(kept)) || leftOut() >= MAX_LEFT_OUT) break;
     use[worst] = false;
   }
   const m = matrix!;

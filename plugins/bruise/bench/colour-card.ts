@@ -26,9 +26,18 @@ import {
   rgb8ToLab,
   deltaE2000,
   invert3,
+  correctColours,
+  paintOverCard,
 } from '@mango/core';
 import { decodeImage } from '@mango/core/node';
-import { addNoise, applyLightCast, blackbodyWhite, poseHomography, renderColourCard, type CardPose } from '@mango/core/testing';
+import {
+  addNoise,
+  applyLightCast,
+  blackbodyWhite,
+  poseHomography,
+  renderColourCard,
+  type CardPose,
+} from '@mango/core/testing';
 import { cardOutline } from '@mango/core';
 import { createModelLoader } from '@mango/models';
 import { analyseBruise, summariseBruise, type BruiseAnalysis } from '../src/analyse.ts';
@@ -113,6 +122,7 @@ const rows: {
   withCard: number[];
   without: number[];
   missed: string[];
+  oracle: number[];
 }[] = [];
 const byCast = new Map<string, { withCard: number[]; without: number[] }>();
 const bruiseOf = async (img: RasterImage, o: BruiseOptions) => {
@@ -127,7 +137,8 @@ function clippedShare(ref: BruiseAnalysis, raw: RasterImage): number {
   for (let y = 0; y < ref.work.height; y++)
     for (let x = 0; x < ref.work.width; x++) {
       if (!ref.fruit[y * ref.work.width + x]) continue;
-      const o = 4 * (Math.floor((y * raw.height) / ref.work.height) * raw.width + Math.floor((x * raw.width) / ref.work.width));
+      const o =
+        4 * (Math.floor((y * raw.height) / ref.work.height) * raw.width + Math.floor((x * raw.width) / ref.work.width));
       n++;
       if ([0, 1, 2].some((c) => raw.data[o + c] >= 255 || raw.data[o + c] <= 0)) clipped++;
     }
@@ -268,15 +279,30 @@ for (const [k, path] of sample.entries()) {
     withCard: [] as number[],
     without: [] as number[],
     missed: [] as string[],
+    oracle: [] as number[],
   };
   const variant = async (img: RasterImage, kelvin: number, ev: number, seed: number) =>
     addNoise(await jpegRoundTrip(applyLightCast(img, kelvin, ev), 30), 2, seed);
   const refWith = await bruiseOf(await variant(withCard, 6504, 0, 1), options);
   const refWithout = await bruiseOf(await variant(photo, 6504, 0, 1), options);
+  // --diag's oracle: each light corrected by the exact inverse of its cast (times the daylight fit), the card
+  // painted over, scored with colourCard off: what a perfect fit would leave (clipping, JPEG, noise).
+  const refRaw = await variant(withCard, 6504, 0, 1);
+  const oracle = async (raw: RasterImage, kelvin: number, ev: number) => {
+    if (!refWith.a.card) return null;
+    const white = blackbodyWhite(6504);
+    const cast = blackbodyWhite(kelvin);
+    const m = refWith.a.card.correction.matrix.map((v, i) => v / ((cast[i % 3] / white[i % 3]) * 2 ** ev));
+    const hidden = paintOverCard(correctColours(raw, m), refWith.a.card.homography, { width: raw.width });
+    return (await bruiseOf(hidden, off)).percent;
+  };
+  const oracleRef = diag ? await oracle(refRaw, 6504, 0) : null;
   if (diag) {
     // The noise floor: the same daylight photo through another JPEG q30 and noise draw.
     const c = await bruiseOf(await variant(withCard, 6504, 0, 2), options);
-    console.log(`  control (daylight, other noise): ${diagnose(refWith.a, c.a, 6504, 0)}; bruise ${fmt(refWith.percent)} -> ${fmt(c.percent)}`);
+    console.log(
+      `  control (daylight, other noise): ${diagnose(refWith.a, c.a, 6504, 0)}; bruise ${fmt(refWith.percent)} -> ${fmt(c.percent)}`,
+    );
   }
   for (const [kelvin, ev] of [[6504, 0] as [number, number], ...CASTS]) {
     const raw = kelvin === 6504 && ev === 0 ? null : await variant(withCard, kelvin, ev, 2);
@@ -292,7 +318,12 @@ for (const [k, path] of sample.entries()) {
       row.scaleErr.push(Math.abs(measured / truthPxPerCm - 1) * 100);
     }
     if (kelvin === 6504 && ev === 0) continue;
-    if (diag) console.log(`  ${kelvin} K ${ev} EV: ${diagnose(refWith.a, a.a, kelvin, ev)}, fruit clipped ${fmt(clippedShare(refWith.a, raw!), 1)} %; bruise ${fmt(refWith.percent)} -> ${fmt(a.percent)}`);
+    const byOracle = diag ? await oracle(raw!, kelvin, ev) : null;
+    if (byOracle !== null && oracleRef !== null) row.oracle.push(Math.abs(byOracle - oracleRef));
+    if (diag)
+      console.log(
+        `  ${kelvin} K ${ev} EV: ${diagnose(refWith.a, a.a, kelvin, ev)}, fruit clipped ${fmt(clippedShare(refWith.a, raw!), 1)} %; bruise ${fmt(refWith.percent)} -> ${fmt(a.percent)}, oracle ${fmt(oracleRef)} -> ${fmt(byOracle)}`,
+      );
     row.withCard.push(Math.abs(a.percent - refWith.percent));
     const b = await bruiseOf(await variant(photo, kelvin, ev, 2), options);
     row.without.push(Math.abs(b.percent - refWithout.percent));
@@ -382,6 +413,20 @@ console.log(
       ),
     )}, max ${fmt(Math.max(...all((r) => r.without)))}`,
 );
+if (diag)
+  console.log(
+    `bruise % change across the casts with a perfect correction (the oracle of --diag): p50 ${fmt(
+      quantile(
+        all((r) => r.oracle),
+        0.5,
+      ),
+    )}, p90 ${fmt(
+      quantile(
+        all((r) => r.oracle),
+        0.9,
+      ),
+    )}, max ${fmt(Math.max(...all((r) => r.oracle)))}`,
+  );
 for (const [key, v] of byCast)
   console.log(
     `  ${key}: bruise change p90 with the card ${fmt(quantile(v.withCard, 0.9))}, without ${fmt(quantile(v.without, 0.9))} (${v.withCard.length} photos)`,
