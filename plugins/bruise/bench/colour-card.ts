@@ -124,7 +124,7 @@ const rows: {
   missed: string[];
   oracle: number[];
 }[] = [];
-const byCast = new Map<string, { withCard: number[]; without: number[] }>();
+const byCast = new Map<string, { withCard: number[]; without: number[]; maxDeltaE: number[] }>();
 const bruiseOf = async (img: RasterImage, o: BruiseOptions) => {
   const a = await analyseBruise(img, o, { models });
   return { percent: summariseBruise(a).bruise_percent, card: a.card ?? null, a };
@@ -328,7 +328,8 @@ for (const [k, path] of sample.entries()) {
     const b = await bruiseOf(await variant(photo, kelvin, ev, 2), options);
     row.without.push(Math.abs(b.percent - refWithout.percent));
     const key = `${kelvin} K ${ev} EV`;
-    if (!byCast.has(key)) byCast.set(key, { withCard: [], without: [] });
+    if (!byCast.has(key)) byCast.set(key, { withCard: [], without: [], maxDeltaE: [] });
+    if (a.card) byCast.get(key)!.maxDeltaE.push(a.card.correction.after.max);
     byCast.get(key)!.withCard.push(Math.abs(a.percent - refWith.percent));
     byCast.get(key)!.without.push(Math.abs(b.percent - refWithout.percent));
   }
@@ -429,5 +430,5 @@ if (diag)
   );
 for (const [key, v] of byCast)
   console.log(
-    `  ${key}: bruise change p90 with the card ${fmt(quantile(v.withCard, 0.9))}, without ${fmt(quantile(v.without, 0.9))} (${v.withCard.length} photos)`,
+    `  ${key}: bruise change p90 with the card ${fmt(quantile(v.withCard, 0.9))}, without ${fmt(quantile(v.without, 0.9))} (${v.withCard.length} photos); patch CIEDE2000 after, largest max ${fmt(Math.max(...v.maxDeltaE))}`,
   );
