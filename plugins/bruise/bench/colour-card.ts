@@ -5,7 +5,8 @@
  * after correction, px/cm from the card against the truth, and the change of bruise % per photo
  * across the casts with the card (colourCard auto) and without it (the same photo without a card).
  * Also checks that no card is found in any dev photo (--scan-dev).
- * Usage: node --import tsx plugins/bruise/bench/colour-card.ts [--count 20] [--method auto|classical] [--scan-dev]
+ * Usage: node --conditions=source --import tsx plugins/bruise/bench/colour-card.ts [--count 20] [--method auto|classical] [--scan-dev]
+ *   (--conditions=source: @mango/core from its TypeScript sources; without it, from its built dist)
  *   [--files a.jpg,b.jpg] (these dev photos instead of every n-th) [--diag] (per light: CIEDE2000 between the
  *   corrected photo and the corrected daylight one over its fruit pixels, and how far the fitted matrix is
  *   from the daylight one's times the true cast: max |M_light x diag(gains) x M_daylight^-1 - I|)
