@@ -5,6 +5,7 @@
  */
 import { deltaE2000, labD50ToLinearRgb, linearRgbToLabD50, linearToSrgb, srgbToLinear } from '../color.ts';
 import type { RasterImage } from '../image.ts';
+import { seededRandom } from '../random.ts';
 import { solveLinear } from './geometry.ts';
 import { CARD_LAB_D50, type ColourCardKind } from './reference.ts';
 
@@ -18,6 +19,14 @@ const MAX_LEFT_OUT = 8;
  */
 const OUTLIER_FLOOR = 3;
 const OUTLIER_FACTOR = 2.5;
+/**
+ * Least median of squares start: fits on this many random subsets of the usable patches (each with two
+ * of the neutral ones and SUBSET_SIZE in all) and keeps the fit with the smallest median CIEDE2000 over
+ * every usable patch. A shadow over a third of the card then cannot pull the first fit (a plain least
+ * squares over all patches splits the difference, and its median rises with it).
+ */
+const SUBSETS = 60;
+const SUBSET_SIZE = 9;
 /** 8-bit level at or above which a channel is taken as clipped */
 const CLIPPED = 254;
 
@@ -122,14 +131,47 @@ export function fitColourCorrection(
   const linear = measured.map((m) => (m ? m.map((v) => srgbToLinear(v / 255)) : [0, 0, 0]));
   const use = measured.map((m) => !!m && m.every((v) => v < CLIPPED) && m.some((v) => v > 2));
   if (use.filter(Boolean).length < 12) return null;
+  const errorsOf = (m: number[]) => linear.map((v, k) => (use[k] ? deltaEOf(apply(m, v), lab[k]) : -1));
+  // Least median of squares: the subset fit that explains most patches best decides the outliers.
+  const usable = use.flatMap((u, k) => (u ? [k] : []));
+  const neutrals = usable.filter((k) => WHITE_BALANCE_PATCHES.includes(k));
+  const others = usable.filter((k) => !WHITE_BALANCE_PATCHES.includes(k));
+  if (neutrals.length >= 2) {
+    const rand = seededRandom(26);
+    const pick = (from: number[], n: number) => {
+      const a = [...from];
+      for (let i = 0; i < n; i++) {
+        const j = i + Math.floor(rand() * (a.length - i));
+        [a[i], a[j]] = [a[j], a[i]];
+      }
+      return a.slice(0, n);
+    };
+    let best: { median: number; errors: number[] } | null = null;
+    for (let t = 0; t < SUBSETS; t++) {
+      const subset = new Array<boolean>(use.length).fill(false);
+      for (const k of [...pick(neutrals, 2), ...pick(others, SUBSET_SIZE - 2)]) subset[k] = true;
+      const m = fitMatrix(linear, reference, subset);
+      if (!m) continue;
+      const errors = errorsOf(m);
+      const med = median(errors.filter((e) => e >= 0));
+      if (!best || med < best.median) best = { median: med, errors };
+    }
+    if (best) {
+      // The patches it cannot explain are left out, worst first, at most MAX_LEFT_OUT.
+      const limit = Math.max(OUTLIER_FLOOR, OUTLIER_FACTOR * best.median);
+      const outliers = usable.filter((k) => best.errors[k] > limit).sort((a, b) => best.errors[b] - best.errors[a]);
+      for (const k of outliers.slice(0, MAX_LEFT_OUT)) use[k] = false;
+    }
+  }
   let matrix: number[] | null = null;
+  const leftOut = () => usable.length - use.filter(Boolean).length;
   for (let round = 0; round <= MAX_LEFT_OUT; round++) {
     matrix = fitMatrix(linear, reference, use);
     if (!matrix) return null;
-    const errors = linear.map((v, k) => (use[k] ? deltaEOf(apply(matrix!, v), lab[k]) : -1));
+    const errors = errorsOf(matrix);
     const kept = errors.filter((e) => e >= 0);
     const worst = errors.indexOf(Math.max(...errors));
-    if (errors[worst] <= Math.max(OUTLIER_FLOOR, OUTLIER_FACTOR * median(kept)) || round === MAX_LEFT_OUT) break;
+    if (errors[worst] <= Math.max(OUTLIER_FLOOR, OUTLIER_FACTOR * median(kept)) || leftOut() >= MAX_LEFT_OUT) break;
     use[worst] = false;
   }
   const m = matrix!;
@@ -150,8 +192,100 @@ let linear8: Float32Array | null = null;
 const ENCODE_STEPS = 16384;
 let encode: Uint8Array | null = null;
 
-/** The image with its colours corrected by `matrix` (linear RGB, row-major 3x3); alpha and `source` kept. */
-export function correctColours(image: RasterImage, matrix: number[]): RasterImage {
+/** 8-bit level at or above which a pixel's channel is taken as clipped by the camera (JPEG rings below 255). */
+const CLIPPED_PIXEL = 240;
+/** A channel between these levels (and its partner unclipped, above REF_MIN_PARTNER) teaches the ratio. */
+const REF_LOW = 120;
+const REF_MIN_PARTNER = 20;
+/** Blocks (pixels) the channel ratios are gathered in. */
+const RATIO_BLOCK = 16;
+
+/**
+ * Channel ratios for highlight reconstruction: for each ordered pair (c, d) of channels and each
+ * RATIO_BLOCK block, sum c and sum d (linear) over pixels with c bright but unclipped and d unclipped;
+ * blocks with none take the nearest block's (grown ring by ring over the block grid). Null when no
+ * pixel of the photo has a clipped channel.
+ */
+function channelRatios(image: RasterImage, lin: Float32Array) {
+  const { width: w, height: h, data } = image;
+  const bw = Math.ceil(w / RATIO_BLOCK);
+  const bh = Math.ceil(h / RATIO_BLOCK);
+  const nb = bw * bh;
+  let anyClipped = false;
+  // pair index c * 3 + d (c != d)
+  const sumC = new Float64Array(9 * nb);
+  const sumD = new Float64Array(9 * nb);
+  for (let y = 0; y < h; y++) {
+    const by = Math.floor(y / RATIO_BLOCK) * bw;
+    for (let x = 0; x < w; x++) {
+      const p = 4 * (y * w + x);
+      const b = by + Math.floor(x / RATIO_BLOCK);
+      for (let c = 0; c < 3; c++) {
+        const vc = data[p + c];
+        if (vc >= CLIPPED_PIXEL) {
+          anyClipped = true;
+          continue;
+        }
+        if (vc < REF_LOW) continue;
+        for (let d = 0; d < 3; d++) {
+          if (d === c) continue;
+          const vd = data[p + d];
+          if (vd >= CLIPPED_PIXEL || vd < REF_MIN_PARTNER) continue;
+          sumC[(c * 3 + d) * nb + b] += lin[vc];
+          sumD[(c * 3 + d) * nb + b] += lin[vd];
+        }
+      }
+    }
+  }
+  if (!anyClipped) return null;
+  const ratio = new Float32Array(9 * nb).fill(NaN);
+  for (let k = 0; k < 9; k++) {
+    const off = k * nb;
+    let frontier: number[] = [];
+    for (let b = 0; b < nb; b++)
+      if (sumD[off + b] > 0) {
+        ratio[off + b] = sumC[off + b] / sumD[off + b];
+        frontier.push(b);
+      }
+    // blocks without a reference take their neighbour's ratio, ring by ring
+    while (frontier.length) {
+      const next: number[] = [];
+      for (const b of frontier) {
+        const bx = b % bw;
+        const byy = (b - bx) / bw;
+        for (const [nx, ny] of [
+          [bx - 1, byy],
+          [bx + 1, byy],
+          [bx, byy - 1],
+          [bx, byy + 1],
+        ]) {
+          if (nx < 0 || ny < 0 || nx >= bw || ny >= bh) continue;
+          const n = ny * bw + nx;
+          if (Number.isNaN(ratio[off + n])) {
+            ratio[off + n] = ratio[off + b];
+            next.push(n);
+          }
+        }
+      }
+      frontier = next;
+    }
+  }
+  return { ratio, bw, nb };
+}
+
+/**
+ * The image with its colours corrected by `matrix` (linear RGB, row-major 3x3); alpha and `source` kept.
+ * A channel the camera clipped (>= 250) while another channel of the pixel was not is first
+ * reconstructed from that other channel (the brightest unclipped one) times their ratio among the bright
+ * unclipped pixels of its neighbourhood (highlight reconstruction by colour ratio, as raw developers
+ * do): under a warm light the red of an orange fruit clips, and the correction, which scales red down,
+ * would otherwise turn the clipped peel darker and greener than it was. `reconstruct: false` skips it.
+ */
+export function correctColours(
+  image: RasterImage,
+  matrix: number[],
+  options: { reconstruct?: boolean } = {},
+): RasterImage {
   if (!linear8) {
     linear8 = new Float32Array(256);
     for (let i = 0; i < 256; i++) linear8[i] = srgbToLinear(i / 255);
@@ -164,13 +298,32 @@ export function correctColours(image: RasterImage, matrix: number[]): RasterImag
   const src = image.data;
   const out = new Uint8ClampedArray(src.length);
   const q = (v: number) => enc[v <= 0 ? 0 : v >= 1 ? ENCODE_STEPS : Math.round(v * ENCODE_STEPS)];
+  const ratios = options.reconstruct === false ? null : channelRatios(image, lin);
+  const w = image.width;
+  const v = [0, 0, 0];
   for (let p = 0; p < src.length; p += 4) {
-    const r = lin[src[p]];
-    const gr = lin[src[p + 1]];
-    const bl = lin[src[p + 2]];
-    out[p] = q(a * r + b * gr + c * bl);
-    out[p + 1] = q(d * r + e * gr + f * bl);
-    out[p + 2] = q(g * r + h * gr + i * bl);
+    v[0] = lin[src[p]];
+    v[1] = lin[src[p + 1]];
+    v[2] = lin[src[p + 2]];
+    if (ratios && (src[p] >= CLIPPED_PIXEL || src[p + 1] >= CLIPPED_PIXEL || src[p + 2] >= CLIPPED_PIXEL)) {
+      // the brightest unclipped channel is the partner; none unclipped: white stays white
+      let partner = -1;
+      for (let k = 0; k < 3; k++)
+        if (src[p + k] < CLIPPED_PIXEL && (partner < 0 || src[p + k] > src[p + partner])) partner = k;
+      if (partner >= 0 && src[p + partner] >= REF_MIN_PARTNER) {
+        const px = (p >> 2) % w;
+        const py = ((p >> 2) - px) / w;
+        const blk = Math.floor(py / RATIO_BLOCK) * ratios.bw + Math.floor(px / RATIO_BLOCK);
+        for (let k = 0; k < 3; k++) {
+          if (src[p + k] < CLIPPED_PIXEL) continue;
+          const r = ratios.ratio[(k * 3 + partner) * ratios.nb + blk];
+          if (r > 0) v[k] = Math.max(v[k], r * v[partner]);
+        }
+      }
+    }
+    out[p] = q(a * v[0] + b * v[1] + c * v[2]);
+    out[p + 1] = q(d * v[0] + e * v[1] + f * v[2]);
+    out[p + 2] = q(g * v[0] + h * v[1] + i * v[2]);
     out[p + 3] = src[p + 3];
   }
   return { width: image.width, height: image.height, data: out, ...(image.source ? { source: image.source } : {}) };

@@ -5,7 +5,11 @@
  * after correction, px/cm from the card against the truth, and the change of bruise % per photo
  * across the casts with the card (colourCard auto) and without it (the same photo without a card).
  * Also checks that no card is found in any dev photo (--scan-dev).
- * Usage: node --import tsx plugins/bruise/bench/colour-card.ts [--count 20] [--method auto|classical] [--scan-dev]
+ * Usage: node --conditions=source --import tsx plugins/bruise/bench/colour-card.ts [--count 20] [--method auto|classical] [--scan-dev]
+ *   (--conditions=source: @mango/core from its TypeScript sources; without it, from its built dist)
+ *   [--files a.jpg,b.jpg] (these dev photos instead of every n-th) [--diag] (per light: CIEDE2000 between the
+ *   corrected photo and the corrected daylight one over its fruit pixels, and how far the fitted matrix is
+ *   from the daylight one's times the true cast: max |M_light x diag(gains) x M_daylight^-1 - I|)
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,12 +24,24 @@ import {
   seededRandom,
   quantile,
   type RasterImage,
+  rgb8ToLab,
+  deltaE2000,
+  invert3,
+  correctColours,
+  paintOverCard,
 } from '@mango/core';
 import { decodeImage } from '@mango/core/node';
-import { addNoise, applyLightCast, poseHomography, renderColourCard, type CardPose } from '@mango/core/testing';
+import {
+  addNoise,
+  applyLightCast,
+  blackbodyWhite,
+  poseHomography,
+  renderColourCard,
+  type CardPose,
+} from '@mango/core/testing';
 import { cardOutline } from '@mango/core';
 import { createModelLoader } from '@mango/models';
-import { analyseBruise, summariseBruise } from '../src/analyse.ts';
+import { analyseBruise, summariseBruise, type BruiseAnalysis } from '../src/analyse.ts';
 import { BruiseOptions } from '../src/schema.ts';
 import { args, devDir, flag } from './common.ts';
 
@@ -76,7 +92,11 @@ for (const p of pool) {
   const m = await sharp(p).metadata();
   if (Math.min(m.width ?? 0, m.height ?? 0) >= 600) sized.push(p);
 }
-const sample = sized.filter((_, i) => i % Math.max(1, Math.floor(sized.length / count)) === 0).slice(0, count);
+const files = flag('--files')?.split(',');
+const sample = files
+  ? pool.filter((p) => files.includes(p.split('/').pop()!))
+  : sized.filter((_, i) => i % Math.max(1, Math.floor(sized.length / count)) === 0).slice(0, count);
+const diag = args.includes('--diag');
 const CASTS: [number, number][] = [
   [2800, 0],
   [4000, 0],
@@ -103,12 +123,82 @@ const rows: {
   withCard: number[];
   without: number[];
   missed: string[];
+  oracle: number[];
 }[] = [];
-const byCast = new Map<string, { withCard: number[]; without: number[] }>();
+const byCast = new Map<string, { withCard: number[]; without: number[]; maxDeltaE: number[] }>();
 const bruiseOf = async (img: RasterImage, o: BruiseOptions) => {
   const a = await analyseBruise(img, o, { models });
   return { percent: summariseBruise(a).bruise_percent, card: a.card ?? null, a };
 };
+
+/** The percentage of the daylight photo's fruit pixels with a channel at 0 or 255 in `raw` (the photo under a light, before correction). */
+function clippedShare(ref: BruiseAnalysis, raw: RasterImage): number {
+  let n = 0;
+  let clipped = 0;
+  for (let y = 0; y < ref.work.height; y++)
+    for (let x = 0; x < ref.work.width; x++) {
+      if (!ref.fruit[y * ref.work.width + x]) continue;
+      const o =
+        4 * (Math.floor((y * raw.height) / ref.work.height) * raw.width + Math.floor((x * raw.width) / ref.work.width));
+      n++;
+      if ([0, 1, 2].some((c) => raw.data[o + c] >= 255 || raw.data[o + c] <= 0)) clipped++;
+    }
+  return (100 * clipped) / Math.max(1, n);
+}
+
+/** How the corrected photo under a light differs from the corrected daylight one (see --diag). */
+function diagnose(ref: BruiseAnalysis, a: BruiseAnalysis, kelvin: number, ev: number): string {
+  if (!ref.card || !a.card || a.work.width !== ref.work.width) return 'no card';
+  const d: number[] = [];
+  const blocks: number[] = [];
+  const p = [0, 0, 0];
+  const q = [0, 0, 0];
+  const w = ref.work.width;
+  const B = 8;
+  for (let by = 0; by + B <= ref.work.height; by += B)
+    for (let bx = 0; bx + B <= w; bx += B) {
+      const sum = [0, 0, 0, 0, 0, 0];
+      let inside = true;
+      for (let y = by; y < by + B; y++)
+        for (let x = bx; x < bx + B; x++) {
+          const i = y * w + x;
+          if (!ref.fruit[i]) {
+            inside = false;
+            continue;
+          }
+          for (let c = 0; c < 3; c++) {
+            sum[c] += ref.work.data[4 * i + c];
+            sum[3 + c] += a.work.data[4 * i + c];
+          }
+          rgb8ToLab(ref.work.data[4 * i], ref.work.data[4 * i + 1], ref.work.data[4 * i + 2], p);
+          rgb8ToLab(a.work.data[4 * i], a.work.data[4 * i + 1], a.work.data[4 * i + 2], q);
+          d.push(deltaE2000(p[0], p[1], p[2], q[0], q[1], q[2]));
+        }
+      if (!inside) continue;
+      const m = sum.map((v) => Math.round(v / (B * B)));
+      rgb8ToLab(m[0], m[1], m[2], p);
+      rgb8ToLab(m[3], m[4], m[5], q);
+      blocks.push(deltaE2000(p[0], p[1], p[2], q[0], q[1], q[2]));
+    }
+  const white = blackbodyWhite(6504);
+  const cast = blackbodyWhite(kelvin);
+  const gains = cast.map((v, c) => (v / white[c]) * 2 ** ev);
+  const m = a.card.correction.matrix;
+  const inv = invert3(ref.card.correction.matrix)!;
+  let dev = 0;
+  for (let r = 0; r < 3; r++)
+    for (let c = 0; c < 3; c++) {
+      let v = 0;
+      for (let k = 0; k < 3; k++) v += m[r * 3 + k] * gains[k] * inv[k * 3 + c];
+      dev = Math.max(dev, Math.abs(v - (r === c ? 1 : 0)));
+    }
+  const used = a.card.correction.used.filter(Boolean).length;
+  return (
+    `fruit dE00 vs daylight: pixels median ${fmt(quantile(d, 0.5))} p90 ${fmt(quantile(d, 0.9))}, ` +
+    `8 px block means median ${fmt(quantile(blocks, 0.5))} p90 ${fmt(quantile(blocks, 0.9))}; matrix dev ${fmt(dev, 3)}, ` +
+    `patches ${used}, card dE ${fmt(a.card.correction.after.median)}/${fmt(a.card.correction.after.max)}`
+  );
+}
 
 for (const [k, path] of sample.entries()) {
   let photo: RasterImage = await decodeImage(readFileSync(path), path);
@@ -190,13 +280,34 @@ for (const [k, path] of sample.entries()) {
     withCard: [] as number[],
     without: [] as number[],
     missed: [] as string[],
+    oracle: [] as number[],
   };
   const variant = async (img: RasterImage, kelvin: number, ev: number, seed: number) =>
     addNoise(await jpegRoundTrip(applyLightCast(img, kelvin, ev), 30), 2, seed);
   const refWith = await bruiseOf(await variant(withCard, 6504, 0, 1), options);
   const refWithout = await bruiseOf(await variant(photo, 6504, 0, 1), options);
+  // --diag's oracle: each light corrected by the exact inverse of its cast (times the daylight fit), the card
+  // painted over, scored with colourCard off: what a perfect fit would leave (clipping, JPEG, noise).
+  const refRaw = await variant(withCard, 6504, 0, 1);
+  const oracle = async (raw: RasterImage, kelvin: number, ev: number) => {
+    if (!refWith.a.card) return null;
+    const white = blackbodyWhite(6504);
+    const cast = blackbodyWhite(kelvin);
+    const m = refWith.a.card.correction.matrix.map((v, i) => v / ((cast[i % 3] / white[i % 3]) * 2 ** ev));
+    const hidden = paintOverCard(correctColours(raw, m), refWith.a.card.homography, { width: raw.width });
+    return (await bruiseOf(hidden, off)).percent;
+  };
+  const oracleRef = diag ? await oracle(refRaw, 6504, 0) : null;
+  if (diag) {
+    // The noise floor: the same daylight photo through another JPEG q30 and noise draw.
+    const c = await bruiseOf(await variant(withCard, 6504, 0, 2), options);
+    console.log(
+      `  control (daylight, other noise): ${diagnose(refWith.a, c.a, 6504, 0)}; bruise ${fmt(refWith.percent)} -> ${fmt(c.percent)}`,
+    );
+  }
   for (const [kelvin, ev] of [[6504, 0] as [number, number], ...CASTS]) {
-    const a = kelvin === 6504 && ev === 0 ? refWith : await bruiseOf(await variant(withCard, kelvin, ev, 2), options);
+    const raw = kelvin === 6504 && ev === 0 ? null : await variant(withCard, kelvin, ev, 2);
+    const a = raw ? await bruiseOf(raw, options) : refWith;
     row.variants++;
     if (!a.card) row.missed.push(`${kelvin} K ${ev} EV`);
     if (a.card) {
@@ -208,11 +319,18 @@ for (const [k, path] of sample.entries()) {
       row.scaleErr.push(Math.abs(measured / truthPxPerCm - 1) * 100);
     }
     if (kelvin === 6504 && ev === 0) continue;
+    const byOracle = diag ? await oracle(raw!, kelvin, ev) : null;
+    if (byOracle !== null && oracleRef !== null) row.oracle.push(Math.abs(byOracle - oracleRef));
+    if (diag)
+      console.log(
+        `  ${kelvin} K ${ev} EV: ${diagnose(refWith.a, a.a, kelvin, ev)}, fruit clipped ${fmt(clippedShare(refWith.a, raw!), 1)} %; bruise ${fmt(refWith.percent)} -> ${fmt(a.percent)}, oracle ${fmt(oracleRef)} -> ${fmt(byOracle)}`,
+      );
     row.withCard.push(Math.abs(a.percent - refWith.percent));
     const b = await bruiseOf(await variant(photo, kelvin, ev, 2), options);
     row.without.push(Math.abs(b.percent - refWithout.percent));
     const key = `${kelvin} K ${ev} EV`;
-    if (!byCast.has(key)) byCast.set(key, { withCard: [], without: [] });
+    if (!byCast.has(key)) byCast.set(key, { withCard: [], without: [], maxDeltaE: [] });
+    if (a.card) byCast.get(key)!.maxDeltaE.push(a.card.correction.after.max);
     byCast.get(key)!.withCard.push(Math.abs(a.percent - refWith.percent));
     byCast.get(key)!.without.push(Math.abs(b.percent - refWithout.percent));
   }
@@ -297,7 +415,21 @@ console.log(
       ),
     )}, max ${fmt(Math.max(...all((r) => r.without)))}`,
 );
+if (diag)
+  console.log(
+    `bruise % change across the casts with a perfect correction (the oracle of --diag): p50 ${fmt(
+      quantile(
+        all((r) => r.oracle),
+        0.5,
+      ),
+    )}, p90 ${fmt(
+      quantile(
+        all((r) => r.oracle),
+        0.9,
+      ),
+    )}, max ${fmt(Math.max(...all((r) => r.oracle)))}`,
+  );
 for (const [key, v] of byCast)
   console.log(
-    `  ${key}: bruise change p90 with the card ${fmt(quantile(v.withCard, 0.9))}, without ${fmt(quantile(v.without, 0.9))} (${v.withCard.length} photos)`,
+    `  ${key}: bruise change p90 with the card ${fmt(quantile(v.withCard, 0.9))}, without ${fmt(quantile(v.without, 0.9))} (${v.withCard.length} photos); patch CIEDE2000 after, largest max ${fmt(Math.max(...v.maxDeltaE))}`,
   );

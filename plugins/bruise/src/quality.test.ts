@@ -7,7 +7,9 @@ import { decodeImage, nodeImages } from '@mango/core/node';
 import { SHARED_MISSING, sharedDir } from '@mango/core/testing/node';
 import bruise from './index.ts';
 import { TRIP_PHOTOS } from './eval/quality-photos.ts';
-import { QUALITY_FLAG_IDS, QUALITY_THRESHOLDS, qualityFlags, type QualityMeasures } from './quality.ts';
+import { QUALITY_FLAG_IDS, QUALITY_THRESHOLDS, measureQuality, qualityFlags, type QualityMeasures } from './quality.ts';
+import { analyseBruise } from './analyse.ts';
+import { BruiseOptions } from './schema.ts';
 import { BruiseResultItem } from './results.ts';
 
 const shared = sharedDir();
@@ -68,6 +70,49 @@ describe.skipIf(!composites || !existsSync(composites))(
       const ok = await score(clean(), { strictQuality: true });
       expect(ok.quality).toEqual({ flags: [] });
       expect(ok.total_mango_pixels).toBeGreaterThan(10_000);
+    });
+
+    it('a fruit mask run out to the frame through a neck (leaves, a neighbour) is not a fruit cut by the frame', async () => {
+      const image = await decodeImage(clean(), 'photo.jpg', undefined, { maxSide: 640 });
+      const options = BruiseOptions.parse({});
+      const a = await analyseBruise(image, options);
+      expect(measureQuality(a, image, options).cutByEdge).toBe(0);
+      const { width: w } = a.work;
+      let top = Infinity;
+      let x0 = Infinity;
+      let x1 = -Infinity;
+      let n = 0;
+      a.fruitLabels.forEach((l, i) => {
+        if (l !== 1) return;
+        n++;
+        top = Math.min(top, Math.floor(i / w));
+        x0 = Math.min(x0, i % w);
+        x1 = Math.max(x1, i % w);
+      });
+      const d = Math.sqrt((4 * n) / Math.PI);
+      const cx = Math.round((x0 + x1) / 2);
+      expect(top).toBeGreaterThan(5);
+      // what a segmentation running into the surroundings draws: a 3 px neck from the fruit's top to the
+      // frame, and a strip 6 px deep along the frame over 40 % of the fruit's diameter
+      const labels = a.fruitLabels.slice();
+      for (let y = 0; y <= top; y++) for (let x = cx - 1; x <= cx + 1; x++) labels[y * w + x] = 1;
+      for (let y = 0; y < 6; y++)
+        for (let x = Math.round(cx - 0.2 * d); x <= Math.round(cx + 0.2 * d); x++) labels[y * w + x] = 1;
+      const leaked = { ...a, fruitLabels: labels, fruit: Uint8Array.from(labels, (l) => (l ? 1 : 0)) };
+      // its outline lies along the frame over 0.4 of its diameter (flagged before), but that is not the fruit's own
+      const m = measureQuality(leaked, image, options);
+      expect(m.cutByEdge).toBe(0);
+      expect(qualityFlags(m).map((f) => f.id)).not.toContain('cut-by-edge');
+      // the fruit itself moved to the frame (its top 12 % cut off) is cut by it
+      const shift = Math.round(top + 0.12 * d);
+      const cut = new Int32Array(labels.length);
+      for (let i = shift * w; i < labels.length; i++) cut[i - shift * w] = a.fruitLabels[i];
+      const c = measureQuality(
+        { ...a, fruitLabels: cut, fruit: Uint8Array.from(cut, (l) => (l ? 1 : 0)) },
+        image,
+        options,
+      );
+      expect(c.cutByEdge).toBeGreaterThan(QUALITY_THRESHOLDS.cutByEdge);
     });
 
     it('the JPEG quality is read from the file: q30 is flagged with value 30, q50 passes', async () => {

@@ -5,7 +5,16 @@
  * caller asked for strict quality. Thresholds and how they were chosen: README.md, "Photo quality".
  */
 import type { RasterImage } from '@mango/core';
-import { downscaleArea, erodeSquare, fitSize, outlineDistanceSquared, rgb8ToLab, resizeMaskNearest } from '@mango/core';
+import {
+  downscaleArea,
+  erodeSquare,
+  fitSize,
+  largestComponent,
+  openDisk,
+  outlineDistanceSquared,
+  rgb8ToLab,
+  resizeMaskNearest,
+} from '@mango/core';
 import type { BruiseAnalysis } from './analyse.ts';
 import type { BruiseOptions } from './schema.ts';
 
@@ -51,6 +60,13 @@ export const QUALITY_THRESHOLDS = {
 
 /** How close to the frame (working pixels) a fruit's outline counts as lying along it. */
 const EDGE_MARGIN = 1;
+/**
+ * Before its stretch along the frame is measured, a fruit is opened by a disk of this share of its
+ * diameter (the frame does not erode it) and only its largest piece kept: a strip of leaves or a
+ * neighbour's corner that the fruit mask ran into through a neck narrower than the disk is then not the
+ * fruit's own outline. A fruit cut by the frame keeps its straight cut (less its two rounded corners).
+ */
+const EDGE_OPEN_SHARE = 0.1;
 
 /** Long side, in pixels, the fruit is brought to (when larger) before its sharpness is measured. */
 export const BLUR_FRUIT_SIDE = 320;
@@ -197,9 +213,38 @@ function perFruit(a: BruiseAnalysis) {
     if (d < largest / Math.sqrt(10)) continue;
     smallest = Math.min(smallest, d);
     const longest = Math.max(sides[l * 4], sides[l * 4 + 1], sides[l * 4 + 2], sides[l * 4 + 3]);
-    edge = Math.max(edge, longest / d);
+    if (longest / d <= edge) continue;
+    edge = Math.max(edge, longestBodyStretch(a.fruitLabels, l, w, h, margin, Math.round(EDGE_OPEN_SHARE * d)) / d);
   }
   return { smallestDiameter: smallest, largestDiameter: largest, edge };
+}
+
+/**
+ * The longest stretch along one side of the frame (within `margin` px) of fruit `label`'s body: the
+ * fruit opened by a disk of radius `r` (the frame does not erode it), its largest piece.
+ */
+function longestBodyStretch(labels: Int32Array, label: number, w: number, h: number, margin: number, r: number) {
+  const mask = new Uint8Array(w * h);
+  for (let i = 0; i < mask.length; i++) mask[i] = labels[i] === label ? 1 : 0;
+  const body = largestComponent(openDisk(mask, w, h, r, 'ignore'), w, h) ?? mask;
+  const on = (x: number, y: number) => body[y * w + x] === 1;
+  let longest = 0;
+  const side = (n: number, at: (p: number, d: number) => boolean) => {
+    let count = 0;
+    for (let p = 0; p < n; p++) {
+      for (let d = 0; d <= margin; d++)
+        if (at(p, d)) {
+          count++;
+          break;
+        }
+    }
+    longest = Math.max(longest, count);
+  };
+  side(w, (x, d) => on(x, d));
+  side(w, (x, d) => on(x, h - 1 - d));
+  side(h, (y, d) => on(d, y));
+  side(h, (y, d) => on(w - 1 - d, y));
+  return longest;
 }
 
 /**
