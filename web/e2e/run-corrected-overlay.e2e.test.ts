@@ -7,6 +7,7 @@
  * model's was), it carries the "corrected masks" badge (in English and Thai), and the run's answer
  * keeps the model's thumbnail beside it.
  */
+import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { signInViaApi, startE2E, type E2E } from './harness.ts';
@@ -115,6 +116,8 @@ describe('the run page: the overlay thumbnail of a corrected photo', () => {
     const after = await thumbnail(page);
     expect(after.overlay).toBe('corrected');
     expect(after.width).toBe(before.width);
+    mkdirSync('/tmp/e2e-shots', { recursive: true });
+    await page.screenshot({ path: '/tmp/e2e-shots/run-corrected.png', fullPage: true });
     console.log(
       `thumbnail tint in the imported lesion ${before.inDisc[0].toFixed(3)} -> ${after.inDisc[0].toFixed(3)}, in the model's ${before.inDisc[1].toFixed(3)} -> ${after.inDisc[1].toFixed(3)}`,
     );
