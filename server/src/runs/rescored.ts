@@ -9,6 +9,7 @@
  * names a plugin.
  */
 import type { RunPlan } from '@mango/core';
+import { LRUCache } from 'lru-cache';
 import type { EncodedImage } from '@mango/runner';
 import type { DB } from '../db/index.ts';
 import type { RunPhotoStore } from './photos.ts';
@@ -26,45 +27,29 @@ export interface RescoredCache {
   stats(): { bytes: number; entries: number; hits: number; misses: number };
 }
 
-/** A bounded least-recently-used cache of re-scored images (a Map keeps insertion order: oldest first). */
+/** A bounded least-recently-used cache of re-scored images (lru-cache, sized by the encoded bytes). */
 export function createRescoredCache(maxBytes = RESCORED_CACHE_BYTES): RescoredCache {
-  const entries = new Map<string, EncodedImage>();
-  let bytes = 0;
+  const entries = new LRUCache<string, EncodedImage>({
+    maxSize: maxBytes,
+    // an image over the whole budget is not kept (lru-cache refuses it without throwing)
+    sizeCalculation: (image) => Math.max(1, image.bytes.byteLength),
+  });
   let hits = 0;
   let misses = 0;
-  const remove = (key: string) => {
-    const old = entries.get(key);
-    if (!old) return;
-    bytes -= old.bytes.byteLength;
-    entries.delete(key);
-  };
   return {
     get(key) {
       const image = entries.get(key);
-      if (!image) {
-        misses++;
-        return undefined;
-      }
-      hits++;
-      // used now: to the newest end
-      entries.delete(key);
-      entries.set(key, image);
+      if (image) hits++;
+      else misses++;
       return image;
     },
     set(key, image) {
-      remove(key);
-      if (image.bytes.byteLength > maxBytes) return;
       entries.set(key, image);
-      bytes += image.bytes.byteLength;
-      for (const oldest of entries.keys()) {
-        if (bytes <= maxBytes) break;
-        remove(oldest);
-      }
     },
     dropRun(runId) {
-      for (const key of [...entries.keys()]) if (key.startsWith(`${runId}\n`)) remove(key);
+      for (const key of [...entries.keys()]) if (key.startsWith(`${runId}\n`)) entries.delete(key);
     },
-    stats: () => ({ bytes, entries: entries.size, hits, misses }),
+    stats: () => ({ bytes: entries.calculatedSize, entries: entries.size, hits, misses }),
   };
 }
 
