@@ -187,3 +187,37 @@ describe.skipIf(!torch)('experiment tools: ensembles and the in-network white ba
     }
   }, 120_000);
 });
+
+describe.skipIf(!torch)('cast-consistency training (train.py --consistency W)', () => {
+  it('a batch holds each scene through two cameras, and the loss pulls their outputs together', () => {
+    // a synthetic photo (a disc of "fruit" with a dark spot of "lesion"): the pairs share the truth and
+    // differ in the input; the loss is 0 for equal outputs and grows with their difference
+    const out = python([
+      'import json, numpy as np, torch',
+      'from mango_train import train',
+      'from mango_train.realdata import Photo',
+      'yy, xx = np.mgrid[:384, :384]',
+      'fruit = (yy - 192) ** 2 + (xx - 192) ** 2 < 150 ** 2',
+      'bruise = (yy - 150) ** 2 + (xx - 200) ** 2 < 30 ** 2',
+      'rgb = np.where(fruit[..., None], [200, 170, 60], [90, 90, 90]).astype(np.uint8)',
+      'rgb[bruise] = [80, 50, 20]',
+      "p = Photo('senmango', 'x.jpg', 'g', rgb=rgb, fruit=fruit, bruise=bruise & fruit, boxes=[(42, 42, 342, 342)])",
+      'x, f, b, w = next(iter(train.Batches([p], 3, 6, True)))',
+      'same_truth = bool(torch.equal(f[0::2], f[1::2]) and torch.equal(b[0::2], b[1::2]))',
+      'input_diff = float((x[0::2] - x[1::2]).abs().mean())',
+      'logits = torch.randn(6, 2, 32, 32)',
+      'fm = torch.ones(6, 32, 32)',
+      'twin = logits.clone(); twin[1::2] = twin[0::2]',
+      'print(json.dumps({"n": len(x), "same_truth": same_truth, "input_diff": input_diff,',
+      '  "lesion_share": float(b.mean()), "equal": float(train.consistency_fn(twin, fm)),',
+      '  "random": float(train.consistency_fn(logits, fm))}))',
+    ]).toString();
+    const r = JSON.parse(out.trim().split('\n').pop()!) as Record<string, number | boolean>;
+    expect(r.n).toBe(6);
+    expect(r.same_truth).toBe(true);
+    expect(r.lesion_share).toBeGreaterThan(0);
+    expect(r.input_diff).toBeGreaterThan(0.02);
+    expect(r.equal).toBe(0);
+    expect(r.random).toBeGreaterThan(0.05);
+  }, 120_000);
+});

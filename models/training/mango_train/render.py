@@ -308,10 +308,11 @@ CAST_KELVIN = (2800, 11000)
 EXPOSURE_EV = (-0.8, 0.8)
 
 
-def photometric(rng, rgb):
-    """White balance (black-body casts in linear light), exposure, gamma, then blur."""
+def photometric(rng, rgb, cast_share=None):
+    """White balance (black-body casts in linear light; a cast with probability `cast_share`, default
+    CAST_SHARE), exposure, gamma, then blur."""
     lin = _to_linear(rgb.astype(np.float64))
-    if rng.random() < CAST_SHARE:
+    if rng.random() < (CAST_SHARE if cast_share is None else cast_share):
         gains = kelvin_gains(float(np.exp(rng.uniform(*np.log(CAST_KELVIN)))))
     else:
         gains = np.ones(3)

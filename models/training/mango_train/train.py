@@ -50,7 +50,9 @@ def pixel_weight(truth, fruit):
     return w
 
 
-def sample(rng, p, side):
+def scene(rng, p, side):
+    """A training view before the camera: geometry, painted lesions, the negatives (ink, stickers,
+    shading, shadows, highlights, blush, lenticels). Returns rgb in [0, 1], fruit and lesion truth."""
     rgb, fruit, bruise = view(rng, p, side)
     rgb, fruit, bruise = render.geometry(rng, [rgb, fruit, bruise])
     if fruit.sum() >= 400 and rng.random() < 0.45:
@@ -70,13 +72,37 @@ def sample(rng, p, side):
         for f, prob in ((render.shading, 0.3), (render.cast_shadow, 0.15), (render.highlight, 0.2), (render.blush, 0.2), (render.lenticels, 0.2)):
             if rng.random() < prob:
                 rgb = f(rng, rgb, fruit)
-    rgb = render.photometric(rng, rgb)
+    return rgb, fruit, bruise
+
+
+def camera(rng, rgb, cast_share=None):
+    """The camera's part: white balance, exposure, gamma, blur (render.photometric), sensor noise, JPEG.
+    Returns the network's input (C x H x W, normalised)."""
+    rgb = render.photometric(rng, rgb, cast_share)
     if rng.random() < 0.3:
         rgb = render.sensor_noise(rng, rgb)
     if rng.random() < 0.6:
         rgb = render.jpeg(rng, rgb)
-    x = ((rgb - MEAN) / STD).transpose(2, 0, 1).astype(np.float32)
+    return ((rgb - MEAN) / STD).transpose(2, 0, 1).astype(np.float32)
+
+
+def sample(rng, p, side):
+    rgb, fruit, bruise = scene(rng, p, side)
+    x = camera(rng, rgb)
     return x, fruit.astype(np.float32), bruise.astype(np.float32), pixel_weight(bruise, fruit)
+
+
+# Consistency pairs (train.py --consistency W): the second camera of a pair draws a black-body cast this
+# often (the first draws one with render.CAST_SHARE), so most pairs differ in white balance.
+PAIR_CAST_SHARE = 0.9
+
+
+def sample_pair(rng, p, side):
+    """One scene through two independent cameras: the same truth, two inputs."""
+    rgb, fruit, bruise = scene(rng, p, side)
+    x1, x2 = camera(rng, rgb), camera(rng, rgb, PAIR_CAST_SHARE)
+    f, b, w = fruit.astype(np.float32), bruise.astype(np.float32), pixel_weight(bruise, fruit)
+    return (x1, f, b, w), (x2, f, b, w)
 
 
 # Share of the views cut from a composite (29 of ~200 photos; their faint painted bruises are the only
@@ -88,8 +114,8 @@ CORRECTION_SHARE = 0.5
 
 
 class Batches(torch.utils.data.IterableDataset):
-    def __init__(self, photos, seed, batch=12):
-        self.photos, self.seed, self.batch = photos, seed, batch
+    def __init__(self, photos, seed, batch=12, pairs=False):
+        self.photos, self.seed, self.batch, self.pairs = photos, seed, batch, pairs
 
     def __iter__(self):
         rng = np.random.default_rng(self.seed)
@@ -104,11 +130,13 @@ class Batches(torch.utils.data.IterableDataset):
                     pool = corr
                 else:
                     pool = comp if comp and (not real or rng.random() < COMPOSITE_SHARE) else real
-                x, f, b, w = sample(rng, pool[rng.integers(len(pool))], side)
-                xs.append(x)
-                fs.append(f)
-                bs.append(b)
-                ws.append(w)
+                p = pool[rng.integers(len(pool))]
+                # With pairs, the batch holds two cameras of each scene next to each other (0-1, 2-3, ...).
+                for x, f, b, w in sample_pair(rng, p, side) if self.pairs else [sample(rng, p, side)]:
+                    xs.append(x)
+                    fs.append(f)
+                    bs.append(b)
+                    ws.append(w)
             yield tuple(torch.from_numpy(np.stack(a)) for a in (xs, fs, bs, ws))
 
 
@@ -126,6 +154,15 @@ def loss_fn(logits, fruit, bruise, weight):
     bce_b = (F.binary_cross_entropy_with_logits(lb, bruise, reduction='none') * weight).mean()
     loss_b = 2 * bce_b + 0.5 * dice(lb, bruise, (fruit > 0).float())
     return loss_f + loss_b
+
+
+def consistency_fn(logits, fruit):
+    """Mean squared difference of the fruit and lesion probabilities between the two cameras of each
+    scene (batch rows 0-1, 2-3, ...); the lesion's within the fruit truth."""
+    p = torch.sigmoid(logits)
+    a, b = p[0::2], p[1::2]
+    within = (fruit[0::2] > 0).float()
+    return ((a[:, 0] - b[:, 0]) ** 2).mean() + (((a[:, 1] - b[:, 1]) ** 2) * within).sum() / within.sum().clamp(min=1.0)
 
 
 def export_onnx(net, path):
@@ -164,6 +201,9 @@ def main(argv=None):
     ap.add_argument('--threads', type=int, default=2)
     ap.add_argument('--canon', choices=['grey', 'exposure'], default=None,
                     help='inside the network (net.Canon): grey-world white balance and exposure, or exposure only')
+    ap.add_argument('--consistency', type=float, default=0.0,
+                    help='weight of the cast-consistency loss: each scene seen through two cameras (casts, exposure, '
+                         'noise, JPEG), their fruit and lesion probabilities pulled together (the batch holds batch/2 scenes)')
     a = ap.parse_args(argv)
 
     torch.manual_seed(a.seed)
@@ -194,7 +234,7 @@ def main(argv=None):
         load_onnx(net, a.init_onnx)
     opt = torch.optim.AdamW(net.parameters(), lr=a.lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=a.lr, total_steps=a.steps, pct_start=0.15)
-    batches = iter(torch.utils.data.DataLoader(Batches(train, a.seed + 1000 * (a.fold + 1), a.batch), batch_size=None,
+    batches = iter(torch.utils.data.DataLoader(Batches(train, a.seed + 1000 * (a.fold + 1), a.batch // 2 * 2 if a.consistency else a.batch, a.consistency > 0), batch_size=None,
                                                num_workers=1, prefetch_factor=4))
     net.train()
     if a.init_onnx:
@@ -202,7 +242,10 @@ def main(argv=None):
     log = []
     for step in range(1, a.steps + 1):
         x, f, b, w = next(batches)
-        loss = loss_fn(net(x), f, b, w)
+        logits = net(x)
+        loss = loss_fn(logits, f, b, w)
+        if a.consistency:
+            loss = loss + a.consistency * consistency_fn(logits, f)
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -217,7 +260,8 @@ def main(argv=None):
         'sizes': SIZES, 'composite_share': COMPOSITE_SHARE, 'cast_share': render.CAST_SHARE,
         'cast_kelvin': render.CAST_KELVIN, 'exposure_ev': render.EXPOSURE_EV, 'input_side': INPUT_SIDE, 'photos': counts, 'seconds': round(time.time() - t0, 1),
         'loss_last_100': float(np.mean(log[-100:])), 'torch': torch.__version__,
-        'init': os.path.basename(a.init_onnx) if a.init_onnx else None, 'canon': a.canon, 'correction_share': CORRECTION_SHARE if extra else None,
+        'init': os.path.basename(a.init_onnx) if a.init_onnx else None, 'canon': a.canon, 'consistency': a.consistency or None,
+        'pair_cast_share': PAIR_CAST_SHARE if a.consistency else None, 'correction_share': CORRECTION_SHARE if extra else None,
     }
     with open(os.path.join(a.out, 'train.json'), 'w') as fh:
         json.dump(info, fh, indent=2)
