@@ -189,7 +189,7 @@ describe.skipIf(!torch)('experiment tools: ensembles and the in-network white ba
 });
 
 describe.skipIf(!torch)('cast-consistency training (train.py --consistency W)', () => {
-  it('a batch holds each scene through two cameras, and the loss pulls their outputs together', () => {
+  it('a batch holds each scene through two cameras, and the loss pulls their outputs together (or the second to the first)', () => {
     // a synthetic photo (a disc of "fruit" with a dark spot of "lesion"): the pairs share the truth and
     // differ in the input; the loss is 0 for equal outputs and grows with their difference
     const out = python([
@@ -208,9 +208,12 @@ describe.skipIf(!torch)('cast-consistency training (train.py --consistency W)', 
       'logits = torch.randn(6, 2, 32, 32)',
       'fm = torch.ones(6, 32, 32)',
       'twin = logits.clone(); twin[1::2] = twin[0::2]',
+      'g = logits.clone().requires_grad_(True)',
+      'train.consistency_fn(g, fm, teacher=True).backward()',
       'print(json.dumps({"n": len(x), "same_truth": same_truth, "input_diff": input_diff,',
       '  "lesion_share": float(b.mean()), "equal": float(train.consistency_fn(twin, fm)),',
-      '  "random": float(train.consistency_fn(logits, fm))}))',
+      '  "random": float(train.consistency_fn(logits, fm)),',
+      '  "teacher_grad_first": float(g.grad[0::2].abs().sum()), "teacher_grad_second": float(g.grad[1::2].abs().sum())}))',
     ]).toString();
     const r = JSON.parse(out.trim().split('\n').pop()!) as Record<string, number | boolean>;
     expect(r.n).toBe(6);
@@ -219,5 +222,8 @@ describe.skipIf(!torch)('cast-consistency training (train.py --consistency W)', 
     expect(r.input_diff).toBeGreaterThan(0.02);
     expect(r.equal).toBe(0);
     expect(r.random).toBeGreaterThan(0.05);
+    // --consistency-mode teacher: the first camera's output is a fixed target
+    expect(r.teacher_grad_first).toBe(0);
+    expect(r.teacher_grad_second).toBeGreaterThan(0);
   }, 120_000);
 });

@@ -156,11 +156,14 @@ def loss_fn(logits, fruit, bruise, weight):
     return loss_f + loss_b
 
 
-def consistency_fn(logits, fruit):
+def consistency_fn(logits, fruit, teacher=False):
     """Mean squared difference of the fruit and lesion probabilities between the two cameras of each
-    scene (batch rows 0-1, 2-3, ...); the lesion's within the fruit truth."""
+    scene (batch rows 0-1, 2-3, ...); the lesion's within the fruit truth. With `teacher` the first
+    camera's output is a fixed target (no gradient): only the second, cast, view is pulled to it."""
     p = torch.sigmoid(logits)
     a, b = p[0::2], p[1::2]
+    if teacher:
+        a = a.detach()
     within = (fruit[0::2] > 0).float()
     return ((a[:, 0] - b[:, 0]) ** 2).mean() + (((a[:, 1] - b[:, 1]) ** 2) * within).sum() / within.sum().clamp(min=1.0)
 
@@ -204,6 +207,8 @@ def main(argv=None):
     ap.add_argument('--consistency', type=float, default=0.0,
                     help='weight of the cast-consistency loss: each scene seen through two cameras (casts, exposure, '
                          'noise, JPEG), their fruit and lesion probabilities pulled together (the batch holds batch/2 scenes)')
+    ap.add_argument('--consistency-mode', choices=['symmetric', 'teacher'], default='symmetric',
+                    help='symmetric: both views pulled together; teacher: the cast view pulled to the first view (fixed)')
     a = ap.parse_args(argv)
 
     torch.manual_seed(a.seed)
@@ -245,7 +250,7 @@ def main(argv=None):
         logits = net(x)
         loss = loss_fn(logits, f, b, w)
         if a.consistency:
-            loss = loss + a.consistency * consistency_fn(logits, f)
+            loss = loss + a.consistency * consistency_fn(logits, f, a.consistency_mode == 'teacher')
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -260,7 +265,7 @@ def main(argv=None):
         'sizes': SIZES, 'composite_share': COMPOSITE_SHARE, 'cast_share': render.CAST_SHARE,
         'cast_kelvin': render.CAST_KELVIN, 'exposure_ev': render.EXPOSURE_EV, 'input_side': INPUT_SIDE, 'photos': counts, 'seconds': round(time.time() - t0, 1),
         'loss_last_100': float(np.mean(log[-100:])), 'torch': torch.__version__,
-        'init': os.path.basename(a.init_onnx) if a.init_onnx else None, 'canon': a.canon, 'consistency': a.consistency or None,
+        'init': os.path.basename(a.init_onnx) if a.init_onnx else None, 'canon': a.canon, 'consistency': a.consistency or None, 'consistency_mode': a.consistency_mode if a.consistency else None,
         'pair_cast_share': PAIR_CAST_SHARE if a.consistency else None, 'correction_share': CORRECTION_SHARE if extra else None,
     }
     with open(os.path.join(a.out, 'train.json'), 'w') as fh:
