@@ -76,6 +76,26 @@ export default tseslint.config(
     rules: { 'mango/no-plugin-ids': 'error' },
   },
   {
+    // The web client's generic libraries (the run, job, upload, refusal, failure, metadata and
+    // run-kind clients) know plugins by their declarations too (issue 24); each page reads its own
+    // plugin's results (pages/bruise/Bruise/results.ts, pages/analysis/Analysis/results.ts,
+    // pages/results/bruiseItems.ts). Exempt: the libraries that are one plugin's by their purpose,
+    // shared by several of its pages: bruiseResults.ts (the bruise results table, its CSVs and
+    // zip), fruitGrade.ts (a bruise fruit's grade text), keptPhoto.ts (the bruise plugin's corrected
+    // overlay), featureFormat.ts and analysisSession.ts (the feature analysis' table and session).
+    files: ['web/src/lib/**/*.{ts,tsx}'],
+    ignores: [
+      '**/*.test.{ts,tsx}',
+      'web/src/lib/bruiseResults.ts',
+      'web/src/lib/fruitGrade.ts',
+      'web/src/lib/keptPhoto.ts',
+      'web/src/lib/featureFormat.ts',
+      'web/src/lib/analysisSession.ts',
+    ],
+    plugins: { mango },
+    rules: { 'mango/no-plugin-ids': 'error' },
+  },
+  {
     // Nor do they name a plugin's result fields (issue 24): plots, grades, tables and reports read
     // the fields a plugin declares. The job runner neither. A plugin's result shapes (its HTTP
     // contracts) are the plugin's own: plugins/<id>/src/results.ts.
