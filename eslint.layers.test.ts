@@ -68,6 +68,7 @@ describe('core and the server run, job and export code name no plugin (mango/no-
         'server/src/runs/x.ts',
         'server/src/jobs/x.ts',
         'server/src/routes/api-node/runs.ts',
+        'server/src/openapi/components.ts',
       ])
         expect(await named(path, code)).toEqual([expect.stringContaining("is a plugin's id")]);
     }
