@@ -105,8 +105,14 @@ describe.skipIf(unavailable !== null)('G8 and features against the live scikit-i
     results.forEach((r, i) => reference.set(keys[i], r));
   }, 900_000);
 
+  /** The largest relative difference to scikit-image of each feature over the images compared, and where. */
+  const worst = new Map<string, { rel: number; label: string }>();
+
   afterAll(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
+    if (worst.size === 0) return;
+    const lines = [...worst.entries()].map(([id, w]) => `  ${id}: ${w.rel.toExponential(2)} (${w.label})`);
+    console.log(`max relative difference to scikit-image over ${cases.size} images:\n${lines.join('\n')}`);
   });
 
   it('covers the 17 fixtures and 7 photos, including downscaled and transparent ones', () => {
@@ -147,6 +153,8 @@ describe.skipIf(unavailable !== null)('G8 and features against the live scikit-i
       const expected = reference.get(key)!.features;
       expect(expected, c.label).toBeDefined();
       const spec = compareFeatures(expected!, out.features);
+      for (const [id, rel] of Object.entries(spec.worst))
+        if (rel >= (worst.get(id)?.rel ?? 0)) worst.set(id, { rel, label: c.label });
       expect(spec.compared).toBe(81);
       expect(spec.mismatches, `${c.label}: spec tolerances`).toEqual([]);
       const exact = compareFeatures(expected!, out.features, exactTolerance);
