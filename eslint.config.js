@@ -62,9 +62,11 @@ export default tseslint.config(
   { files: ['runner/**/*.{ts,tsx}'], rules: { 'no-restricted-imports': ['error', layerRules.runner] } },
   {
     // Code that knows plugins by their declarations only (issue 24): core, and the server's run,
-    // job and export code. Tests may name plugins; the spec's /api-py routes name their own.
+    // job, export and API-document code. Tests may name plugins; the spec's /api-py routes name their own
+    // (and name their answers' schemas in the document).
     files: [
       'core/src/**/*.{ts,tsx}',
+      'server/src/openapi/**/*.ts',
       'server/src/runs/**/*.ts',
       'server/src/jobs/**/*.ts',
       'server/src/routes/api-node/runs.ts',
@@ -72,6 +74,26 @@ export default tseslint.config(
       'server/src/routes/api-node/job-zip.ts',
     ],
     ignores: ['**/*.test.ts', 'core/src/testing/**'],
+    plugins: { mango },
+    rules: { 'mango/no-plugin-ids': 'error' },
+  },
+  {
+    // The web client's generic libraries (the run, job, upload, refusal, failure, metadata and
+    // run-kind clients) know plugins by their declarations too (issue 24); each page reads its own
+    // plugin's results (pages/bruise/Bruise/results.ts, pages/analysis/Analysis/results.ts,
+    // pages/results/bruiseItems.ts). Exempt: the libraries that are one plugin's by their purpose,
+    // shared by several of its pages: bruiseResults.ts (the bruise results table, its CSVs and
+    // zip), fruitGrade.ts (a bruise fruit's grade text), keptPhoto.ts (the bruise plugin's corrected
+    // overlay), featureFormat.ts and analysisSession.ts (the feature analysis' table and session).
+    files: ['web/src/lib/**/*.{ts,tsx}'],
+    ignores: [
+      '**/*.test.{ts,tsx}',
+      'web/src/lib/bruiseResults.ts',
+      'web/src/lib/fruitGrade.ts',
+      'web/src/lib/keptPhoto.ts',
+      'web/src/lib/featureFormat.ts',
+      'web/src/lib/analysisSession.ts',
+    ],
     plugins: { mango },
     rules: { 'mango/no-plugin-ids': 'error' },
   },

@@ -68,12 +68,32 @@ describe('core and the server run, job and export code name no plugin (mango/no-
         'server/src/runs/x.ts',
         'server/src/jobs/x.ts',
         'server/src/routes/api-node/runs.ts',
+        'server/src/openapi/components.ts',
       ])
         expect(await named(path, code)).toEqual([expect.stringContaining("is a plugin's id")]);
     }
     expect(await named('server/src/jobs/x.ts', "import a from '@mango/plugin-bruise';\nexport { a };\n")).toEqual([
       expect.stringContaining('is one plugin'),
     ]);
+  });
+  it("fires in the web client's generic libraries, not in a page nor in the libraries that are one plugin's", async () => {
+    const code = "export const isBruise = (op: string) => op === 'bruise';\n";
+    for (const path of ['web/src/lib/runs.ts', 'web/src/lib/jobs.ts', 'web/src/lib/failures.ts', 'web/src/lib/x.ts'])
+      expect(await named(path, code), path).toEqual([expect.stringContaining("is a plugin's id")]);
+    expect(
+      await named(
+        'web/src/lib/jobs.ts',
+        "import { isBruiseFigures } from '@mango/plugin-bruise/results';\nexport { isBruiseFigures };\n",
+      ),
+    ).toEqual([expect.stringContaining('is one plugin')]);
+    for (const path of [
+      'web/src/pages/bruise/Bruise/results.ts',
+      'web/src/pages/results/bruiseItems.ts',
+      'web/src/lib/bruiseResults.ts',
+      'web/src/lib/featureFormat.ts',
+      'web/src/lib/runs.test.ts',
+    ])
+      expect(await named(path, code), path).toEqual([]);
   });
   it('leaves tests, the registry and the /api-py routes alone', async () => {
     const code = "export const isBruise = (op: string) => op === 'bruise';\n";

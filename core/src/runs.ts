@@ -215,17 +215,20 @@ export function runKinds(registry: Declaring): RunKind[] {
 export const runKindOf = (registry: Declaring, operation: string): RunKind | undefined =>
   runKinds(registry).find((k) => k.runs.operation === operation);
 
+/** The name a batch job of these runs asks for: the declared `jobOperation`, else the run `operation`. */
+export const jobOperationOf = (runs: Pick<RunDeclaration, 'operation' | 'jobOperation'>): string =>
+  runs.jobOperation ?? runs.operation;
+
 /** The run kind a job asks for by `jobOperation` (or by its run operation), or undefined. */
 export const jobRunKind = (registry: Declaring, jobOperation: string): RunKind | undefined =>
-  runKinds(registry).find((k) => (k.runs.jobOperation ?? k.runs.operation) === jobOperation);
+  runKinds(registry).find((k) => jobOperationOf(k.runs) === jobOperation);
 
 /** The run kind of a job operation or, failing that, of a run operation (a stored job names either). */
 export const runKindFor = (registry: Declaring, name: string): RunKind | undefined =>
   jobRunKind(registry, name) ?? runKindOf(registry, name);
 
 /** The job operations the registry's plugins declare, for messages and documents. */
-export const jobOperations = (registry: Declaring): string[] =>
-  runKinds(registry).map((k) => k.runs.jobOperation ?? k.runs.operation);
+export const jobOperations = (registry: Declaring): string[] => runKinds(registry).map((k) => jobOperationOf(k.runs));
 
 /** The run operations the registry's plugins declare. */
 export const runOperations = (registry: Declaring): string[] => runKinds(registry).map((k) => k.runs.operation);
@@ -234,7 +237,7 @@ export const runOperations = (registry: Declaring): string[] => runKinds(registr
 export function runOptions(kind: RunKind, options: unknown): Record<string, unknown> {
   const parsed = parseWireOptions(kind.runs.options, options ?? {});
   if (!parsed.success) {
-    const name = kind.runs.jobOperation ?? kind.runs.operation;
+    const name = jobOperationOf(kind.runs);
     throw new MangoError('INVALID_INPUT', `invalid options for ${name}: ${z.prettifyError(parsed.error)}`);
   }
   return parsed.data as Record<string, unknown>;

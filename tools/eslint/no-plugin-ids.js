@@ -1,6 +1,6 @@
 /**
- * `mango/no-plugin-ids`: code that must know plugins only by their declarations (core, and the
- * server's run, job and export code: issue 24) names no plugin. A string equal to a plugin's id
+ * `mango/no-plugin-ids`: code that must know plugins only by their declarations (core, the
+ * server's run, job and export code, and the web client's generic libraries: issue 24) names no plugin. A string equal to a plugin's id
  * (any literal or template piece: `=== 'bruise'`, `case 'features':`, `['kmeans'].includes(op)`)
  * or an import of one plugin's package is an error there. The ids are the folders of plugins/
  * that hold a plugin (all but `builtin`, the registry that lists them).

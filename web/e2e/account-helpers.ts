@@ -1,6 +1,7 @@
 /** Helpers shared by the account-screen end-to-end tests. */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { client, register } from '@mango/server/testing';
 import type { E2E } from './harness.ts';
 
 /** The newest verification code mailed to `email`, read from DATA_DIR/outbox (no SMTP in tests). */
@@ -27,18 +28,11 @@ export async function signInViaForm(e2e: E2E, identifier: string, password: stri
   await page.getByRole('button', { name: 'Sign In', exact: true }).click();
 }
 
-/** Registers a user through the API without signing in. */
-export async function registerViaApi(
+/** Registers a user through the API without signing in (server/src/testing `register`). */
+export const registerViaApi = (
   e2e: E2E,
   user: { username: string; email: string; organization: string; password: string },
-) {
-  const res = await fetch(e2e.url('/api-node/register'), {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(user),
-  });
-  if (!res.ok) throw new Error(`register failed: ${res.status} ${await res.text()}`);
-}
+) => register(client(e2e.server), user);
 
 /** Signs in through the API and returns the access token. */
 export async function loginViaApi(e2e: E2E, identifier: string, password: string): Promise<Response> {

@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '@mango/server/testing';
+import { client, signUpAs, startTestServer, type TestServer } from '@mango/server/testing';
 import type { ServerConfig } from '@mango/server';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -74,21 +74,10 @@ export function newUser(prefix = 'user') {
   };
 }
 
-/** Registers and signs in through the real API, then stores the tokens in the page's local storage. */
+/** Registers and signs in through the real API (server/src/testing `signUpAs`), then stores the tokens in the page's local storage. */
 export async function signInViaApi(e2e: E2E, user = newUser()) {
-  const reg = await fetch(e2e.url('/api-node/register'), {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(user),
-  });
-  if (!reg.ok) throw new Error(`register failed: ${reg.status} ${await reg.text()}`);
-  const login = await fetch(e2e.url('/api-node/login'), {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email: user.username, password: user.password }),
-  });
-  if (!login.ok) throw new Error(`login failed: ${login.status} ${await login.text()}`);
-  const tokens = (await login.json()) as { accessToken: string; refreshToken: string };
+  const { accessToken, refreshToken } = await signUpAs(client(e2e.server), user);
+  const tokens = { accessToken, refreshToken };
   await e2e.page.goto(e2e.url('/aboutus'));
   await e2e.page.evaluate((t) => {
     localStorage.setItem('accessToken', t.accessToken);

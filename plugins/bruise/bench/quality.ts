@@ -10,6 +10,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeImage } from '@mango/core/node';
+import { quantile } from '@mango/core';
 import { createModelLoader } from '@mango/models';
 import bruise from '../src/index.ts';
 import { analyseBruise } from '../src/analyse.ts';
@@ -57,7 +58,7 @@ function printDev() {
     `| any flag | ${sets.map((s) => rows.filter((r) => r.set === s && r.flags.length).length).join(' | ')} | ${any} |`,
   );
 
-  const quantile = (v: number[], q: number) => v[Math.min(v.length - 1, Math.floor(q * (v.length - 1) + 0.5))];
+  // core's one quantile (linear between ranks; an empty set has none: null)
   console.log('\nfigure: p1 / p5 / median / p95 / p99 / max over the photos where it was measurable');
   for (const key of Object.keys(rows[0].measures) as (keyof QualityMeasures)[]) {
     const v = rows

@@ -1,7 +1,8 @@
 /**
  * Live reference test: runs shared/reference/features_ref.py (scikit-image 0.19 under
  * /usr/bin/python3, numpy on the reference BLAS: skimageReference.ts) and the plugin on the same
- * pixels, for the 17 fixtures of fixtures/images and 7 real photos from ../shared/data. For each
+ * pixels, for the 17 fixtures of fixtures/images and 10 real photos from ../shared/data
+ * (skimageReference.ts referencePhotoSources: every dev photo the feature tests analyse). For each
  * image it checks:
  *   - G8, the 8-bit grey image, pixel for pixel against the very array the reference computed its
  *     GLCM, LBP and Otsu from (img_as_ubyte(rgb2gray(rgb / 255)));
@@ -105,14 +106,22 @@ describe.skipIf(unavailable !== null)('G8 and features against the live scikit-i
     results.forEach((r, i) => reference.set(keys[i], r));
   }, 900_000);
 
+  /** The largest relative difference to scikit-image of each feature over the images compared, and where. */
+  const worst = new Map<string, { rel: number; label: string }>();
+
   afterAll(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
+    if (worst.size === 0) return;
+    const lines = [...worst.entries()].map(([id, w]) => `  ${id}: ${w.rel.toExponential(2)} (${w.label})`);
+    console.log(`max relative difference to scikit-image over ${cases.size} images:\n${lines.join('\n')}`);
   });
 
-  it('covers the 17 fixtures and 7 photos, including downscaled and transparent ones', () => {
+  it('covers the 17 fixtures and 10 photos (every dev photo the feature tests analyse), downscaled and transparent ones too', () => {
     expect(fixtureNames).toHaveLength(17);
     const photos = [...cases.entries()].filter(([key]) => key.startsWith('photo')).map(([, c]) => c);
-    expect(photos).toHaveLength(7);
+    expect(photos).toHaveLength(10);
+    for (const name of ['alternaria_001.jpg', 'healthy_001.jpg', '10911.jpg', '34737.jpg'])
+      expect(photos.some((c) => c.label.startsWith(`${name} `))).toBe(true);
     expect(photos.some((c) => c.downscaled)).toBe(true);
     expect(photos.some((c) => !c.downscaled)).toBe(true);
     expect(photoSources.some((s) => s.fruitMask)).toBe(true);
@@ -147,6 +156,8 @@ describe.skipIf(unavailable !== null)('G8 and features against the live scikit-i
       const expected = reference.get(key)!.features;
       expect(expected, c.label).toBeDefined();
       const spec = compareFeatures(expected!, out.features);
+      for (const [id, rel] of Object.entries(spec.worst))
+        if (rel >= (worst.get(id)?.rel ?? 0)) worst.set(id, { rel, label: c.label });
       expect(spec.compared).toBe(81);
       expect(spec.mismatches, `${c.label}: spec tolerances`).toEqual([]);
       const exact = compareFeatures(expected!, out.features, exactTolerance);

@@ -151,9 +151,21 @@ export interface PhotoSource {
 }
 
 /**
- * The 7 real photos of the live reference tests: the first 3 SenMango photos, the first 2
- * synthetic composites and the first AI CUP tray photo (sorted by name), and the third composite
- * made transparent with its fruit mask as alpha.
+ * The dev photos that the other tests analyse for features, by name: the analysis page's browser test
+ * (web/e2e/analysis.e2e.test.ts: its healthy photo) and `mango measure` (cli/src/measure.test.ts: two
+ * AI CUP tray photos, 34737.jpg also per fruit in perFruit.test.ts). The other photos those tests use
+ * are among the first ones picked below.
+ */
+export const FEATURE_TEST_PHOTOS = [
+  'senmango_real_lesions/images/healthy_001.jpg',
+  'aicup_defect_boxes/images/10911.jpg',
+  'aicup_defect_boxes/images/34737.jpg',
+] as const;
+
+/**
+ * The 10 real photos of the live reference tests: the first 3 SenMango photos, the first 2
+ * synthetic composites and the first AI CUP tray photo (sorted by name), the third composite
+ * made transparent with its fruit mask as alpha, and the FEATURE_TEST_PHOTOS.
  */
 export function referencePhotoSources(shared: string): PhotoSource[] {
   const data = join(shared, 'data/bruise-dev');
@@ -175,6 +187,7 @@ export function referencePhotoSources(shared: string): PhotoSource[] {
     path: composite,
     fruitMask: join(data, 'synthetic_composites/fruit_masks', `${stem}.png`),
   });
+  for (const photo of FEATURE_TEST_PHOTOS) sources.push({ name: basename(photo), path: join(data, photo) });
   return sources;
 }
 

@@ -36,8 +36,6 @@ import {
   ResetTokenResponse,
   VerifyCodeRequest,
 } from '../auth/schemas.ts';
-import { BruiseFailedItem, BruiseResultItem } from '@mango/plugin-bruise/results';
-import { FeatureResultItem } from '@mango/plugin-features/results';
 
 type Responses = RouteConfig['responses'];
 
@@ -75,7 +73,11 @@ export const USER_OR_KEY: Security = [{ bearerAuth: [] }, { apiKey: [] }];
  * built of the original inline it. The stored run and job schemas, which are built of each other,
  * carry their ids themselves (@mango/core/results, @mango/core/jobs).
  */
-const named = <T extends z.ZodType>(id: string, schema: T): T => schema.meta({ id }) as T;
+/**
+ * A schema as the document names it (components/schemas/<id>). The shared schemas are named here;
+ * a plugin's result shapes are named by the /api-py routes that answer with them (routes/api-py).
+ */
+export const named = <T extends z.ZodType>(id: string, schema: T): T => schema.meta({ id }) as T;
 
 export const schemas = {
   ApiError: named('ApiError', ApiError),
@@ -110,9 +112,6 @@ export const schemas = {
   CreateApiKeyRequest: named('CreateApiKeyRequest', CreateApiKeyRequest),
   ApiKey: named('ApiKey', ApiKeyView),
   CreatedApiKey: named('CreatedApiKey', CreatedApiKey),
-  FeatureResultItem: named('FeatureResultItem', FeatureResultItem),
-  BruiseResultItem: named('BruiseResultItem', BruiseResultItem),
-  BruiseFailedItem: named('BruiseFailedItem', BruiseFailedItem),
   Run: RunListItem,
   RunItem: StoredRunItem,
   StoredRun,

@@ -75,14 +75,19 @@ export function newUser(organization = 'Mango Lab') {
 
 export type NewUser = ReturnType<typeof newUser>;
 
-/**
- * Registers a fresh user (unique credentials, `organization` or Mango Lab) on the server `api` calls
- * and signs in: the user's credentials with their access and refresh tokens. Throws when either fails.
- */
-export async function signUp(api: Client, organization?: string) {
-  const user = newUser(organization);
+/** Registers `user` on the server `api` calls (no sign-in). Throws when it is refused. */
+export async function register(api: Client, user: NewUser): Promise<void> {
   const reg = await api.post('/api-node/register', user);
   if (reg.status !== 201) throw new Error(`register failed: ${reg.status} ${JSON.stringify(reg.body)}`);
+}
+
+/**
+ * Registers `user` on the server `api` calls and signs in: the user's credentials with their access
+ * and refresh tokens. Throws when either fails. The one sign-up of the tests (the browser tests'
+ * `signInViaApi` too, which then hands the tokens to the page).
+ */
+export async function signUpAs<U extends NewUser>(api: Client, user: U) {
+  await register(api, user);
   const login = await api.post<{ accessToken: string; refreshToken: string }>('/api-node/login', {
     email: user.username,
     password: user.password,
@@ -90,6 +95,9 @@ export async function signUp(api: Client, organization?: string) {
   if (login.status !== 200) throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);
   return { ...user, ...login.body };
 }
+
+/** Signs up a fresh user (unique credentials, `organization` or Mango Lab): `signUpAs` of `newUser`. */
+export const signUp = (api: Client, organization?: string) => signUpAs(api, newUser(organization));
 
 export type SignedIn = Awaited<ReturnType<typeof signUp>>;
 

@@ -1,12 +1,11 @@
 /**
  * Photos of a batch that could not be scored (issue 27 item 5): the upload pages carry on past them
  * and list them inline with their reason. A reason comes from the server: an /api-py item with
- * `error` (and its `code` when the server gives one), or a stored run's failed item.
+ * `error` (and its `code` when the server gives one: each page reads its own plugin's answer,
+ * pages/bruise/Bruise/results.ts and pages/analysis/Analysis/results.ts), or a stored run's failed item.
  */
 import type { StoredRun } from '@mango/core/results';
 import { failedItems } from './runs.ts';
-import { BruiseFailedItem } from '@mango/plugin-bruise/results';
-import { type FeatureResultItem } from '@mango/plugin-features/results';
 
 export interface PhotoFailure {
   filename: string;
@@ -27,29 +26,6 @@ export const FAILURE_REASONS: Readonly<Record<string, string | undefined>> = {
   TIMED_OUT: 'The photo took too long to analyse.',
   INTERNAL: 'The image could not be analysed.',
 };
-
-/** Splits a /api-py bruise answer (with `keep_going`) into its scored items and its failed photos. */
-export function splitBruiseAnswer(items: unknown): { scored: unknown[]; failed: PhotoFailure[] } {
-  const list = Array.isArray(items) ? (items as unknown[]) : [];
-  const failed: PhotoFailure[] = [];
-  const scored: unknown[] = [];
-  for (const item of list) {
-    const parsed = BruiseFailedItem.safeParse(item);
-    if (parsed.success)
-      failed.push({ filename: parsed.data.filename, error: parsed.data.error, code: parsed.data.code });
-    else scored.push(item);
-  }
-  return { scored, failed };
-}
-
-/** The feature-analysis items that hold an error instead of features. */
-export function featureFailures(items: readonly FeatureResultItem[]): PhotoFailure[] {
-  return items.flatMap((i) =>
-    typeof i.error === 'string'
-      ? [{ filename: i.image_name, error: i.error, ...(i.code ? { code: i.code } : {}) }]
-      : [],
-  );
-}
 
 /** The photos of a stored run (a batch job's) that could not be scored. */
 export function runFailures(run: StoredRun): PhotoFailure[] {

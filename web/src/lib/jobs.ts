@@ -1,20 +1,21 @@
 /**
  * More photos than the spec's single-request flow takes go to the server as one batch job
  * (POST /api-node/jobs): uploaded with progress, followed through its Server-Sent Events (fetch
- * with the bearer header), then read back from its stored run as the rows the results pages show.
- * A bruise job keeps each photo's full-size overlay with the run (`keep_overlays`), so its rows
- * show the overlay the single request answers, read when it is shown rather than all at once.
+ * with the bearer header), then read back as its stored run (core's `StoredRun` schema). This file
+ * knows no plugin: the job's operation is the one the page's plugin declares for its runs
+ * (core/src/runs.ts), and each page reads its own plugin's results out of the run (the bruise
+ * page's rows: pages/bruise/Bruise/results.ts; the analysis page's items: pages/analysis/Analysis/results.ts).
+ * With `keepOverlays` each photo's full-size overlay is kept with the run, so its rows show the
+ * overlay the single request answers, read when it is shown rather than all at once.
  */
 import { appendMeta, type MetaInput } from './meta.ts';
+import { jobOperationOf as declaredJobOperation, type RunDeclaration } from '@mango/core';
 import { followJob } from '@mango/core/jobs';
+import { StoredRun } from '@mango/core/results';
 import { apiJson, refreshTokens } from '#web/api/client.ts';
 import { getAccessToken } from '#web/auth/tokens.ts';
-import type { BruiseRow } from './bruiseResults.ts';
-import { overlayUrl, type StoredRun } from './runs.ts';
 import { readUploadRefusal, uploadWithProgress } from './upload.ts';
 import { RefusedError } from './refusal.ts';
-import { isBruiseFigures } from '@mango/plugin-bruise/results';
-import { type FeatureResultItem } from '@mango/plugin-features/results';
 
 /** Up to this many photos the pages keep the spec's flow (one request); more go as a job. */
 export const JOB_THRESHOLD = 10;
@@ -28,19 +29,35 @@ export interface JobUpdate {
   fraction: number;
 }
 
+/** A plugin as far as batch jobs go: its id and its declared runs (core/src/plugin.ts `runs`). */
+export interface JobPlugin {
+  id: string;
+  runs?: Pick<RunDeclaration, 'operation' | 'jobOperation'>;
+}
+
 /**
- * Runs the photos as a job and answers its stored run; `onUpdate` follows the upload and the
- * scoring. With `keepOverlays` the run keeps each photo's full-size overlay. A job the server
+ * The operation a batch job of `plugin` asks for: the `jobOperation` its runs declare, else their
+ * `operation`. A plugin that declares no runs cannot be a job: an error that names it.
+ */
+export function jobOperationOf(plugin: JobPlugin): string {
+  if (!plugin.runs) throw new Error(`the plugin '${plugin.id}' declares no runs, so it cannot run as a batch job`);
+  return declaredJobOperation(plugin.runs);
+}
+
+/**
+ * Runs the photos as a job of `plugin` and answers its stored run; `onUpdate` follows the upload and
+ * the scoring. With `keepOverlays` the run keeps each photo's full-size overlay. A job the server
  * refuses throws a RefusedError (lib/refusal.ts).
  */
 export async function runBatchJob(
-  operation: 'bruise' | 'features',
+  plugin: JobPlugin,
   files: readonly File[],
   options: Record<string, unknown>,
   onUpdate: (u: JobUpdate) => void,
   keepOverlays = false,
   meta?: MetaInput,
 ): Promise<StoredRun> {
+  const operation = jobOperationOf(plugin);
   const total = files.length;
   const form = new FormData();
   form.append('operation', operation);
@@ -70,31 +87,11 @@ export async function runBatchJob(
     refreshTokens,
   );
   if (end.state !== 'done' || !end.run_id) throw new Error(`the job ended ${end.state}`);
-  const run = await apiJson<StoredRun>(`/api-node/runs/${encodeURIComponent(end.run_id)}`);
+  const run = await apiJson<unknown>(`/api-node/runs/${encodeURIComponent(end.run_id)}`);
   if (!run.ok) throw new Error(`the results could not be read (${run.status})`);
-  return run.data;
+  // Checked against core's schema (the one the server answers with); the answer itself is kept, so a
+  // field the schema does not name yet is not dropped.
+  const checked = StoredRun.safeParse(run.data);
+  if (!checked.success) throw new Error(`the job's results are not a stored run: ${checked.error.issues[0]?.message}`);
+  return run.data as StoredRun;
 }
-
-/**
- * The bruise results table's rows of a job's run: the full-size overlay kept with the run, read
- * when shown (`overlay_url`); the 256 px thumbnail only when the job did not keep it.
- */
-export function bruiseRowsOf(run: StoredRun): BruiseRow[] {
-  return run.items.flatMap((i) => {
-    if (!isBruiseFigures(i.result)) return [];
-    const overlay = i.full_overlay
-      ? { overlay_url: overlayUrl(run.id, i.position) }
-      : { overlay_img: i.overlay_thumbnail ?? undefined };
-    return [{ ...i.result, filename: i.filename, ...overlay, run_id: run.id }];
-  });
-}
-
-/** The feature analysis items of a job's run (photos that failed are left out). */
-export function featureItemsOf(run: StoredRun): FeatureResultItem[] {
-  return run.items.flatMap((i) =>
-    'features' in i.result ? [{ ...(i.result as FeatureResultItem), run_id: run.id }] : [],
-  );
-}
-
-/** Photos of the run that could not be scored. */
-export const failedCount = (run: StoredRun) => run.items.filter((i) => 'error' in i.result).length;

@@ -1,8 +1,8 @@
 /**
  * Re-scoring a stored run with another model (issue 28 item 4) on the client: the model versions
- * (GET /api-node/models), the job (POST /api-node/runs/{id}/rescore, followed like any batch job) and
- * the comparison of two runs of the same photos, photo by photo, as the run page shows it (the bruise
- * plugin's `compareRuns`, which `mango rescore` prints too).
+ * (GET /api-node/models) and the job (POST /api-node/runs/{id}/rescore, followed like any batch job).
+ * The run page compares the two runs photo by photo with the bruise plugin's `compareRuns`
+ * (`@mango/plugin-bruise/compare`, which `mango rescore` prints too).
  */
 import { followJob, type JobProgress } from '@mango/core/jobs';
 import { apiJson, refreshTokens } from '#web/api/client.ts';
@@ -36,5 +36,3 @@ export async function startRescore(runId: string, modelId: string): Promise<stri
 /** Follows the job to its end (its Server-Sent Events), reporting each change. */
 export const followRescore = (jobId: string, onProgress: (p: JobProgress) => void): Promise<JobProgress> =>
   followJob(window.location.origin, jobId, () => getAccessToken() ?? '', onProgress, undefined, refreshTokens);
-
-export { compareRuns, shortSha, type ComparedPhoto, type Comparison } from '@mango/plugin-bruise/compare';

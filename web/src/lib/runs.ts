@@ -6,7 +6,7 @@ import { type RunListItem, type RunPage, type StoredRun, type StoredRunItem } fr
 import JSZip from 'jszip';
 import { apiFetch, apiJson } from '#web/api/client.ts';
 import { downloadBlob } from './download.ts';
-import { isBruiseFigures, type BruiseFigures } from '@mango/plugin-bruise/results';
+import { isFailedItem } from '@mango/core';
 
 // The shapes of GET /api-node/runs and /runs/{id}: core's schemas, which the server answers with.
 export type { RunPage, StoredRun };
@@ -151,15 +151,10 @@ export async function importAnnotations(id: string, file: File): Promise<Importe
   return (await res.json()) as ImportedAnnotations;
 }
 
-/** The bruise figures of a run's items (an analysis has none). */
-export function bruiseItems(run: StoredRun): { item: RunItem; figures: BruiseFigures }[] {
-  return run.items.flatMap((item) => (isBruiseFigures(item.result) ? [{ item, figures: item.result }] : []));
-}
-
-/** The photos of a run that could not be scored (a batch job goes on past them), with their error. */
+/**
+ * The photos of a run that could not be scored (a batch job goes on past them), with their error:
+ * an item whose result holds an `error` instead of figures (core/src/runs.ts `isFailedItem`), of any plugin.
+ */
 export function failedItems(run: StoredRun): { item: RunItem; error: string }[] {
-  return run.items.flatMap((item) => {
-    const error = 'error' in item.result ? item.result.error : undefined;
-    return typeof error === 'string' && !isBruiseFigures(item.result) ? [{ item, error }] : [];
-  });
+  return run.items.flatMap((item) => (isFailedItem(item.result) ? [{ item, error: String(item.result.error) }] : []));
 }

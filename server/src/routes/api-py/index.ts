@@ -14,8 +14,9 @@ import { callerLimits } from './guards.ts';
 import { readMultipart, safeName, uploadedFiles, withUploadSpool, type Upload } from './uploads.ts';
 import { META_FIELD_SCHEMAS, META_FILE_FIELDS, readMetaFields, withPhotoMeta, type CallMeta } from './meta.ts';
 import { describer, type RouteDescription } from '../../openapi/describe.ts';
-import { detail, json, media, schemas, USER_OR_KEY } from '../../openapi/components.ts';
-import { BruiseResultItem, type BruiseFailedItem } from '@mango/plugin-bruise/results';
+import { detail, json, media, named, USER_OR_KEY } from '../../openapi/components.ts';
+import { BruiseFailedItem, BruiseResultItem } from '@mango/plugin-bruise/results';
+import { FeatureResultItem } from '@mango/plugin-features/results';
 
 /** The `images` field of the forms: one or more files. */
 const imagesField = {
@@ -31,6 +32,13 @@ const multipart = (properties: Record<string, object>, required: string[]) => ({
 });
 
 /** The answers of every plugin endpoint besides its own: errors as {detail}. */
+/** The plugins' answers of these routes, as the document names them (components/schemas). */
+const ANSWERS = {
+  FeatureResultItem: named('FeatureResultItem', FeatureResultItem),
+  BruiseResultItem: named('BruiseResultItem', BruiseResultItem),
+  BruiseFailedItem: named('BruiseFailedItem', BruiseFailedItem),
+};
+
 const PLUGIN_ERRORS: RouteDescription['responses'] = {
   400: detail('Missing or invalid field'),
   401: detail('Missing or invalid token or API key'),
@@ -143,7 +151,7 @@ export function apiPyRoutes(
         'features',
       ]),
     },
-    responses: { 200: json(z.array(schemas.FeatureResultItem), 'One item per image'), ...PLUGIN_ERRORS },
+    responses: { 200: json(z.array(ANSWERS.FeatureResultItem), 'One item per image'), ...PLUGIN_ERRORS },
   });
   app.post('/python/analyze', analyze, async (c) => {
     const fields = await readMultipart(c, limits, FORM_FILES);
@@ -236,7 +244,7 @@ export function apiPyRoutes(
       },
       responses: {
         200: json(
-          z.array(z.union([schemas.BruiseResultItem, schemas.BruiseFailedItem])),
+          z.array(z.union([ANSWERS.BruiseResultItem, ANSWERS.BruiseFailedItem])),
           'One item per image (a BruiseFailedItem only with keep_going=true)',
         ),
         ...PLUGIN_ERRORS,

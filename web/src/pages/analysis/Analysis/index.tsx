@@ -4,7 +4,7 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import Layout from '#web/components/Layout.tsx';
 import Dropzone from '#web/components/Dropzone.tsx';
 import { apiFetch, logAction } from '#web/api/client.ts';
-import { FEATURE_DESCRIPTIONS } from '@mango/plugin-features';
+import featuresPlugin, { FEATURE_DESCRIPTIONS } from '@mango/plugin-features';
 import { summarizeNames } from '#web/lib/featureFormat.ts';
 import { imageRefsToPngFiles, isFileList, isImageRefList } from '#web/lib/imageFiles.ts';
 import { saveAnalysisSession, toAnalysisState } from '#web/lib/analysisSession.ts';
@@ -12,10 +12,11 @@ import ScrollTopButton from './ScrollTopButton.tsx';
 import '../../tool-pages.css';
 import './analysis.css';
 import { useTranslation } from 'react-i18next';
-import { featureItemsOf, JOB_THRESHOLD, runBatchJob, type JobUpdate } from '#web/lib/jobs.ts';
+import { JOB_THRESHOLD, runBatchJob, type JobUpdate } from '#web/lib/jobs.ts';
+import { featureFailures, featureItemsOf } from './results.ts';
 import JobProgress from '#web/components/JobProgress.tsx';
 import FailedPhotos from '#web/components/FailedPhotos.tsx';
-import { featureFailures, runFailures, type PhotoFailure } from '#web/lib/failures.ts';
+import { runFailures, type PhotoFailure } from '#web/lib/failures.ts';
 import type { AnalysisState } from '#web/lib/analysisSession.ts';
 import MetaFields from '#web/components/MetaFields.tsx';
 import ScaleInputs, { scaleFields, scaleNumbers, type ScaleText } from '#web/components/ScaleInputs.tsx';
@@ -37,7 +38,7 @@ async function analyzeAsJob(
   scale: Record<string, number> = {},
 ) {
   const run = await runBatchJob(
-    'features',
+    featuresPlugin,
     files,
     { features: selectedIds, ...(isolate ? { isolate } : {}), ...(perFruit ? { perFruit, ...scale } : {}) },
     onUpdate,

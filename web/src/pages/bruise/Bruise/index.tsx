@@ -11,10 +11,12 @@ import { apiFetch, logAction } from '#web/api/client.ts';
 import { readRefusal, refusalIn, type Refusal } from '#web/lib/refusal.ts';
 import RefusalNote from '#web/components/RefusalNote.tsx';
 import { saveUploadedFiles, toRows } from '#web/lib/bruiseResults.ts';
-import { bruiseRowsOf, JOB_THRESHOLD, runBatchJob, type JobUpdate } from '#web/lib/jobs.ts';
+import { JOB_THRESHOLD, runBatchJob, type JobUpdate } from '#web/lib/jobs.ts';
+import bruisePlugin from '@mango/plugin-bruise';
+import { bruiseRowsOf, splitBruiseAnswer } from './results.ts';
 import JobProgress from '#web/components/JobProgress.tsx';
 import FailedPhotos from '#web/components/FailedPhotos.tsx';
-import { runFailures, splitBruiseAnswer, type PhotoFailure } from '#web/lib/failures.ts';
+import { runFailures, type PhotoFailure } from '#web/lib/failures.ts';
 import type { BruiseRow } from '#web/lib/bruiseResults.ts';
 import MetaFields from '#web/components/MetaFields.tsx';
 import { appendMeta, NO_META, warnMetaGaps, type MetaInput } from '#web/lib/meta.ts';
@@ -105,7 +107,7 @@ export default function Bruise() {
         alert(t('Error: {{detail}}', { detail: refused }));
         return;
       }
-      const run = await runBatchJob('bruise', files, jobOptions(scale), setJob, true, meta);
+      const run = await runBatchJob(bruisePlugin, files, jobOptions(scale), setJob, true, meta);
       const results = bruiseRowsOf(run);
       warnMetaGaps(results, t);
       finish(results, runFailures(run), run.items.length, run.id);

@@ -11,14 +11,8 @@ import { useTranslation } from 'react-i18next';
 import TableHead from '#web/components/TableHead.tsx';
 import { useFormat } from '#web/i18n/index.ts';
 import { fetchRun, type StoredRun } from '#web/lib/runs.ts';
-import {
-  compareRuns,
-  fetchModels,
-  followRescore,
-  shortSha,
-  startRescore,
-  type ModelVersion,
-} from '#web/lib/rescore.ts';
+import { fetchModels, followRescore, startRescore, type ModelVersion } from '#web/lib/rescore.ts';
+import { compareRuns, shortSha } from '@mango/plugin-bruise/compare';
 
 const COLUMNS = [
   { label: 'Photo' },

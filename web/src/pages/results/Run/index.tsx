@@ -18,15 +18,8 @@ import { metaCell, metaColumnsOf } from '#web/lib/meta.ts';
 import EmptyState from '#web/components/EmptyState.tsx';
 import QualityFlags from '#web/components/QualityFlags.tsx';
 import { formatTime } from '#web/pages/home/Dashboard/history.ts';
-import {
-  bruiseItems,
-  failedItems,
-  deleteRun,
-  downloadExport,
-  fetchRun,
-  type ExportFormat,
-  type StoredRun,
-} from '#web/lib/runs.ts';
+import { bruiseItems } from '../bruiseItems.ts';
+import { failedItems, deleteRun, downloadExport, fetchRun, type ExportFormat, type StoredRun } from '#web/lib/runs.ts';
 import '../../tool-pages.css';
 import '../results.css';
 import MaskEditor from '../MaskEditor/index.tsx';
