@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { client, signUpAs, startTestServer, type TestServer } from '@mango/server/testing';
+import { client, newUser as serverNewUser, signUpAs, startTestServer, type TestServer } from '@mango/server/testing';
 import type { ServerConfig } from '@mango/server';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -62,17 +62,8 @@ export async function startE2E(
   };
 }
 
-let counter = 0;
-/** A fresh, unique user (usernames must not collide when PostgreSQL is shared between runs). */
-export function newUser(prefix = 'user') {
-  const id = `${Date.now().toString(36)}${(counter++).toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
-  return {
-    username: `${prefix}_${id}`,
-    email: `${prefix}_${id}@example.test`,
-    organization: 'Mango Lab',
-    password: `Secret-${id}-pw`,
-  };
-}
+/** A fresh, unique user named `prefix_...` (server/src/testing `newUser`). */
+export const newUser = (prefix = 'user') => serverNewUser('Mango Lab', prefix);
 
 /** Registers and signs in through the real API (server/src/testing `signUpAs`), then stores the tokens in the page's local storage. */
 export async function signInViaApi(e2e: E2E, user = newUser()) {

@@ -67,10 +67,18 @@ export function client(server: { url: string }) {
 
 export type Client = ReturnType<typeof client>;
 
-/** Unique credentials (tables are shared between test servers on PostgreSQL). */
-export function newUser(organization = 'Mango Lab') {
+/**
+ * Unique credentials (tables are shared between test servers on PostgreSQL); `prefix` starts the
+ * username and the address (the browser tests name their users: `alice_...`).
+ */
+export function newUser(organization = 'Mango Lab', prefix = 'u') {
   const id = randomUUID().replaceAll('-', '').slice(0, 12);
-  return { username: `u_${id}`, email: `u_${id}@example.org`, organization, password: `pw-${id}-secret` };
+  return {
+    username: `${prefix}_${id}`,
+    email: `${prefix}_${id}@example.org`,
+    organization,
+    password: `pw-${id}-secret`,
+  };
 }
 
 export type NewUser = ReturnType<typeof newUser>;
