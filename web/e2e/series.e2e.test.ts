@@ -9,10 +9,11 @@
  * and it fits a 390 px phone. One case scores real photos (one MangoDC mango's four sides with painted
  * bruises of known size, ../shared/data; skipped with a message when absent) as four daily runs.
  * Screenshots: /tmp/series-real.png, /tmp/series-compare.png, /tmp/series-compare-th.png,
- * /tmp/series-report.png, /tmp/series-report-390.png.
+ * /tmp/series-report.png, /tmp/series-report-390.png, and the Thai series report (its Thai headings, the
+ * same means, the embedded Sarabun in use) /tmp/e2e-shots/series-report-th.png.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Papa from 'papaparse';
@@ -300,6 +301,51 @@ describe('one series over runs on the compare page', () => {
       ]),
     ).toEqual([]);
     await page.screenshot({ path: '/tmp/series-compare-th.png', fullPage: true });
+    // its series report is Thai too: Thai headings, the runs' same means, the Thai webfont it embeds in use
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: th['Series report'] }).click(),
+    ]);
+    const file = join(tmpdir(), `${process.pid}-th-${download.suggestedFilename()}`);
+    await download.saveAs(file);
+    const report = await page.context().newPage();
+    const requests: string[] = [];
+    report.on('request', (r) => requests.push(r.url()));
+    try {
+      await report.setViewportSize({ width: 1280, height: 900 });
+      await report.goto(`file://${file}`);
+      expect(await report.evaluate(() => document.documentElement.lang)).toBe('th');
+      expect(await report.getByRole('heading', { level: 1 }).innerText()).toBe('รายงานอนุกรม – 2 ผลการประมวลผล');
+      expect(await report.getByRole('heading', { level: 2 }).allInnerTexts()).toEqual([
+        'ผลการประมวลผล',
+        'อนุกรม',
+        'จุดของอนุกรม',
+        'แถวข้อมูล',
+      ]);
+      for (const run of runs) {
+        const cells = await report.locator(`tr[data-run="${run.id}"] td`).allInnerTexts();
+        const mean = run.csv.reduce((a, r) => a + Number(r.bruise_percent), 0) / run.csv.length;
+        expect([cells[0], cells[2], cells[4]]).toEqual([run.id, String(FRUIT.length), mean.toFixed(2)]);
+      }
+      // the Thai glyphs are drawn with the embedded Sarabun (loaded: the page uses it), not a fallback box
+      const fonts = await report.evaluate(async () => {
+        await document.fonts.ready;
+        return {
+          loaded: [...document.fonts]
+            .filter((f) => f.family === 'Sarabun' && f.status === 'loaded')
+            .map((f) => f.weight),
+          thai: document.fonts.check('16px Sarabun', 'รายงาน'),
+        };
+      });
+      expect(fonts.loaded.sort()).toEqual(['400', '700']);
+      expect(fonts.thai).toBe(true);
+      mkdirSync('/tmp/e2e-shots', { recursive: true });
+      await report.screenshot({ path: '/tmp/e2e-shots/series-report-th.png', fullPage: true });
+      expect(requests.filter((u) => !u.startsWith('file://'))).toEqual([]);
+    } finally {
+      await report.close();
+      rmSync(file, { force: true });
+    }
     await page.getByRole('button', { name: th['Side by side'], exact: true }).click();
     await expect.poll(() => page.getByTestId('plot-column').count()).toBe(2);
     expect(new URL(page.url()).searchParams.get('view')).toBeNull();
