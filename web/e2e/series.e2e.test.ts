@@ -10,7 +10,8 @@
  * bruises of known size, ../shared/data; skipped with a message when absent) as four daily runs.
  * Screenshots: /tmp/series-real.png, /tmp/series-compare.png, /tmp/series-compare-th.png,
  * /tmp/series-report.png, /tmp/series-report-390.png, and the Thai series report (its Thai headings, the
- * same means, the embedded Sarabun in use) /tmp/e2e-shots/series-report-th.png.
+ * same means, the embedded Sarabun in use) /tmp/e2e-shots/series-report-th.png; the run page's report button
+ * in Thai downloads the Thai report.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -350,6 +351,16 @@ describe('one series over runs on the compare page', () => {
     await page.getByRole('button', { name: th['Side by side'], exact: true }).click();
     await expect.poll(() => page.getByTestId('plot-column').count()).toBe(2);
     expect(new URL(page.url()).searchParams.get('view')).toBeNull();
+    // the run page's report button asks for the report in the page's language
+    await page.goto(e2e.url(`/results/${runs[0].id}`));
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: th['Report (HTML)'] }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`run-${runs[0].id}.th.report.html`);
+    const runReport = readFileSync(await download.path(), 'utf8');
+    expect(runReport).toContain('<html lang="th">');
+    expect(runReport).toContain('<h2>สรุป</h2>');
     await page.evaluate(() => localStorage.setItem('language', 'en'));
   });
 
