@@ -2,7 +2,8 @@
  * `mango series` (issue 27 item 1: a fruit_id followed over runs), through the built command: a
  * shelf-life trial's day 0 and day 3 scored as two `mango bruise --meta ... --out results.json` runs,
  * stacked into one CSV with their run, each row's bruise % the one its results file holds, and the
- * chart per fruit_id as SVG, and the series report (HTML) with its runs' means; a file that is not a results file is a usage error with nothing on stdout.
+ * chart per fruit_id as SVG, and the series report (HTML) with its runs' means, in English and (`--lang th`) Thai;
+ * a file that is not a results file is a usage error with nothing on stdout.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -105,6 +106,36 @@ describe('mango series', () => {
       }
     }
     expect(html.match(/<tr><td><code>day\d<\/code><\/td><td>fruit/g)).toHaveLength(4);
+  });
+
+  it('writes the series report and the run report in Thai with --lang th: the same figures; another language is a usage error', async () => {
+    const numbers = (html: string) =>
+      [...html.matchAll(/<td class="num">(.*?)<\/td>/g)].map((c) => c[1].match(/[\d.]+/g)?.join(' '));
+    const [en, th] = [join(dir, 'series-en.html'), join(dir, 'series-th.html')];
+    expect((await mango(['series', ...results, '--out', join(dir, 'en.csv'), '--report', en])).code).toBe(0);
+    const r = await mango(['series', ...results, '--out', join(dir, 'th.csv'), '--report', th, '--lang', 'th']);
+    expect(r.code, r.stderr).toBe(0);
+    const [enHtml, thHtml] = [readFileSync(en, 'utf8'), readFileSync(th, 'utf8')];
+    expect(thHtml).toContain('<html lang="th">');
+    expect(thHtml).toContain('<title>รายงานอนุกรม – 2 ผลการประมวลผล</title>');
+    expect(thHtml).toContain('<h2>จุดของอนุกรม</h2>');
+    expect(thHtml).toMatch(/@font-face\{font-family:Sarabun;/);
+    expect(numbers(thHtml).length).toBeGreaterThan(10);
+    expect(numbers(thHtml)).toEqual(numbers(enHtml));
+    // the CSV is the same in both
+    expect(readFileSync(join(dir, 'th.csv'), 'utf8')).toBe(readFileSync(join(dir, 'en.csv'), 'utf8'));
+
+    const report = join(dir, 'day0-th.html');
+    const rr = await mango(['report', results[0], '--out', report, '--lang', 'th']);
+    expect(rr.code, rr.stderr).toBe(0);
+    const page = readFileSync(report, 'utf8');
+    expect(page).toContain('<h2>สรุป</h2>');
+    expect(page).toContain('<h1>รายงานรอยช้ำ</h1>');
+
+    const bad = await mango(['report', results[0], '--out', join(dir, 'x.html'), '--lang', 'de']);
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr).toContain("argument 'de' is invalid. Allowed choices are en, th.");
   });
 
   it('refuses a file that is not a results file, with nothing on stdout', async () => {

@@ -10,7 +10,8 @@
  * them as `PlotFields` with its runs (`RunDeclaration.plots`, core/src/runs.ts); this file names none.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import { describeGroup, type GroupSummary } from './statistics.ts';
+import { describeGroup, type Bounds, type GroupSummary } from './statistics.ts';
+import type { Catalogue } from './i18n.ts';
 import { csvTable, withMetaColumns, type CsvColumn, type CsvLayout } from './csv.ts';
 
 /** The group of photos without a value in the grouping column. */
@@ -82,7 +83,14 @@ export interface PlotFields {
   x: PlotArea;
   /** the scatter's y axis (a part of that area) */
   y: PlotArea;
+  /** the range the per-photo figure cannot leave (a percentage: [0, 100]): each 95 % interval of a mean is clipped to it (statistics.ts meanInterval) */
+  bounds?: Bounds;
   text: PlotTexts;
+  /**
+   * The plugin's words (the charts' `text`, its report's) in the reports' other languages: English
+   * text → translation, the web app's catalogue format (i18n.ts); the web spreads them too.
+   */
+  translations?: { th?: Catalogue };
 }
 
 /** What the plots read of a stored run's item or a results file's photo. */
@@ -193,14 +201,23 @@ export interface GroupStats extends GroupSummary {
   group: string;
 }
 
-/** Each group's values described (n, mean and its 95 % interval, quartiles), in natural order. */
-export function groupStats(photos: readonly PlotPhoto[], column: string | null): GroupStats[] {
+/**
+ * Each group's values described (n, mean and its 95 % interval, quartiles), in natural order; the
+ * interval clipped to `bounds` (pass the plotted figure's, `PlotFields.bounds`).
+ */
+export function groupStats(
+  photos: readonly PlotPhoto[],
+  column: string | null,
+  bounds: Bounds | null = null,
+): GroupStats[] {
   const groups = new Map<string, number[]>();
   for (const p of photos) {
     const g = groupOf(p.meta, column);
     groups.set(g, [...(groups.get(g) ?? []), p.value]);
   }
-  return [...groups.keys()].sort(compareGroups).map((group) => ({ group, ...describeGroup(groups.get(group)!) }));
+  return [...groups.keys()]
+    .sort(compareGroups)
+    .map((group) => ({ group, ...describeGroup(groups.get(group)!, bounds) }));
 }
 
 /** How a time column's values order: numbers (day 0, 3, 7), dates, or only as written. */
@@ -254,7 +271,7 @@ export function timeSeries(data: PlotData, column: string | null): { by: 'fruit_
   }
   const orderOf = (t: string) => (kind === 'quantitative' ? Number(t) : kind === 'temporal' ? Date.parse(t) : null);
   const points = [...cells.values()].map((c): SeriesPoint => {
-    const d = describeGroup(c.values);
+    const d = describeGroup(c.values, data.fields.bounds ?? null);
     return {
       series: c.series,
       group: c.group,
@@ -364,6 +381,14 @@ export type PlotText = (english: string, values?: Record<string, string | number
 export const englishText: PlotText = (english, values = {}) =>
   english.replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(values[k] ?? ''));
 
+/** What the charts and tables say of their intervals when the figure has bounds (its Thai: report-th.ts). */
+export const INTERVAL_NOTE =
+  'Each 95 % interval of a mean is Student’s t, clipped to the figure’s range ({{low}} to {{high}}).';
+
+/** The sentence on the intervals' clipping of a figure with bounds (`PlotFields.bounds`), in the reader's language; '' without. */
+export const intervalNote = (fields: PlotFields, text: PlotText = englishText) =>
+  fields.bounds ? text(INTERVAL_NOTE, { low: fields.bounds[0], high: fields.bounds[1] }) : '';
+
 export interface ChartOptions {
   text?: PlotText;
   /** the plot area's width in pixels (the report and a narrow column of the compare page differ) */
@@ -418,7 +443,7 @@ export function groupChart(data: PlotData, column: string | null, options: Chart
   const text = options.text ?? englishText;
   const words = data.fields.text;
   const field = data.fields.value;
-  const stats = groupStats(data.photos, column);
+  const stats = groupStats(data.photos, column, data.fields.bounds ?? null);
   const name = (g: GroupStats) => (!column ? text('all photos') : g.group === NO_GROUP ? text(NO_GROUP) : g.group);
   const label = (g: GroupStats) => `${name(g)} (n = ${g.n})`;
   const labelOf = new Map(stats.map((g) => [g.group, label(g)]));

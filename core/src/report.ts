@@ -4,8 +4,17 @@
  * external resource; the thumbnails are data URLs) with the plugin's sections, then the overlay
  * thumbnails and the provenance. The bruise plugin's report (plugins/bruise/src/report.ts) is what
  * `mango report` and a stored run's `export?format=html` write. Browser-safe: no Node imports.
+ *
+ * A report is written in English or Thai (`ReportLanguage`, i18n.ts): the page's and the plugin's
+ * words are translated, the figures are written the same in both (the same digits and decimals). A
+ * Thai page embeds the Thai subset of the web app's webfont (Sarabun, report-font.ts) as data: URLs,
+ * so Thai glyphs show on a machine with no Thai font and nothing is loaded.
  */
 import type { ResultsFile, ResultsPhoto } from './results.ts';
+import { translator, type ReportLanguage, type Translate } from './i18n.ts';
+import { REPORT_TH } from './report-th.ts';
+
+export { REPORT_TH };
 
 export const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -28,7 +37,7 @@ const sectionHtml = (s: ReportSection | null) => (s ? `<h2>${s.heading}</h2>\n${
 
 /** The report's styles: the page, its tables, the histogram, the gallery and the plots. */
 export const REPORT_STYLE = `
-body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2a1f;margin:2rem auto;max-width:1100px;padding:0 1rem}
+body{font:14px/1.45 Sarabun,system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:#1f2a1f;margin:2rem auto;max-width:1100px;padding:0 1rem}
 h1{font-size:1.6rem;margin-bottom:.2rem}h2{font-size:1.15rem;margin-top:2rem;border-bottom:2px solid #f0a830;padding-bottom:.2rem}
 .sub{color:#5a6b5a;margin-top:0}.corrected{background:#e6f2e0;color:#2d5a1f;border-radius:3px;padding:0 .3rem;font-size:12px}.model{color:#5a6b5a;font-size:12px}table{border-collapse:collapse}th,td{padding:.3rem .6rem;border-bottom:1px solid #e3e8e3;text-align:left;vertical-align:top}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}.stats th{font-weight:600;color:#3d4d3d}
@@ -44,6 +53,43 @@ pre{background:#f5f7f5;padding:.8rem;border-radius:6px;overflow:auto;font-size:1
 .plots figure{margin:1rem 0;overflow-x:auto}.plots figcaption{font-size:12px;color:#5a6b5a}.plots svg{max-width:100%;height:auto}
 @media print{.gallery{grid-template-columns:repeat(4,1fr)}}`;
 
+/** What the page of a report in a language needs: its language, its words' translation and its fonts (`reportLanguageOf`). */
+export interface PageLanguage {
+  lang: ReportLanguage;
+  /** the report's words in `lang` (English texts as keys) */
+  text: Translate;
+  /** `@font-face` rules the page embeds (Thai: Sarabun's Thai subset; English: none) */
+  fonts: string;
+}
+
+/** The Content-Security-Policy of a report: nothing loads; inline styles, data: images and data: fonts only. */
+export const REPORT_CSP = "default-src 'none'; img-src data:; font-src data:; style-src 'unsafe-inline'";
+
+/**
+ * The `@font-face` rules of a report in `lang`: for Thai the Thai subset of Sarabun (regular and
+ * bold, about 26 KB as base64, loaded only when a Thai report is made), limited to the Thai code
+ * points (the unicode-range of @fontsource/sarabun), so Latin text keeps the system font.
+ */
+export async function reportFonts(lang: ReportLanguage): Promise<string> {
+  if (lang !== 'th') return '';
+  const { SARABUN_THAI_400_WOFF2, SARABUN_THAI_700_WOFF2 } = await import('./report-font.ts');
+  const face = (weight: number, b64: string) =>
+    `@font-face{font-family:Sarabun;font-style:normal;font-weight:${weight};font-display:block;` +
+    `src:url(data:font/woff2;base64,${b64}) format('woff2');unicode-range:U+02D7,U+0303,U+0331,U+0E01-0E5B,U+200C-200D,U+25CC}`;
+  return face(400, SARABUN_THAI_400_WOFF2) + face(700, SARABUN_THAI_700_WOFF2);
+}
+
+/** The language, translation (core's words, then each catalogue given) and fonts of a report in `lang`. */
+export async function reportLanguageOf(
+  lang: ReportLanguage = 'en',
+  ...thai: readonly (Readonly<Record<string, string>> | undefined)[]
+): Promise<PageLanguage> {
+  return { lang, text: translator(lang, REPORT_TH, ...thai), fonts: await reportFonts(lang) };
+}
+
+/** English with no fonts: a page made without a language. */
+export const ENGLISH_PAGE: PageLanguage = { lang: 'en', text: translator('en'), fonts: '' };
+
 /** What a plugin's report puts on the page. */
 export interface ReportPage {
   title: string;
@@ -51,48 +97,55 @@ export interface ReportPage {
   sections: readonly (ReportSection | null)[];
   /** what follows a photo's name under its overlay (` – 12.34 %`) */
   caption?(photo: ResultsPhoto): string;
+  /** the page's language (default: English) */
+  language?: PageLanguage;
 }
 
 /** The overlay thumbnails, each beside its photo's when the file has it. */
-function galleryHtml(file: ResultsFile, caption: ReportPage['caption']): string {
+function galleryHtml(file: ResultsFile, caption: ReportPage['caption'], t: Translate): string {
   const gallery = file.photos
     .map((photo) => {
       const overlay = safeImage(photo.overlay_thumbnail);
       const original = safeImage(photo.photo_thumbnail ?? null);
       const name = escapeHtml(photo.filename);
       if (!overlay) return '';
-      const img = (src: string, alt: string) => `<img src="${src}" alt="${alt} ${name}">`;
-      return `<figure><div class="pair">${original ? img(original, 'photo') : ''}${img(overlay, 'overlay of')}</div><figcaption>${name}${caption?.(photo) ?? ''}</figcaption></figure>`;
+      const img = (src: string, alt: string) => `<img src="${src}" alt="${escapeHtml(alt)}">`;
+      return `<figure><div class="pair">${original ? img(original, t('photo {{name}}', { name: photo.filename })) : ''}${img(overlay, t('overlay of {{name}}', { name: photo.filename }))}</div><figcaption>${name}${caption?.(photo) ?? ''}</figcaption></figure>`;
     })
     .join('');
-  return `<div class="gallery">${gallery || '<p>No overlay thumbnails in this results file.</p>'}</div>`;
+  return `<div class="gallery">${gallery || `<p>${escapeHtml(t('No overlay thumbnails in this results file.'))}</p>`}</div>`;
 }
 
 /** What made the figures: software, time, method, plugin and model, the options and every input's sha256. */
-function provenanceHtml(file: ResultsFile): string {
+function provenanceHtml(file: ResultsFile, t: Translate): string {
   const p = file.provenance;
   const provRows: [string, string][] = [
-    ['Software', `${p.app} ${p.app_version} (${p.source === 'api' ? 'stored run' : 'command line'})`],
-    ['Created', p.created_at],
-    ['Method', `${p.method ?? '–'} (ran: ${p.method_used ?? '–'})`],
-    ['Plugin version', p.plugin_version ?? '–'],
-    ['Model', p.model_id ? `${p.model_id} sha256 ${p.model_sha256 ?? '?'}` : 'none (classical)'],
+    [t('Software'), `${p.app} ${p.app_version} (${p.source === 'api' ? t('stored run') : t('command line')})`],
+    [t('Created'), p.created_at],
+    [t('Method'), `${p.method ?? '–'} (${t('ran: {{method}}', { method: p.method_used ?? '–' })})`],
+    [t('Plugin version'), p.plugin_version ?? '–'],
+    [t('Model'), p.model_id ? `${p.model_id} sha256 ${p.model_sha256 ?? '?'}` : t('none (classical)')],
   ];
-  return `<table class="stats">${provRows.map(([k, v]) => `<tr><th>${k}</th><td>${escapeHtml(v)}</td></tr>`).join('')}</table>
-<p>Options and inputs (sha256 of every file read):</p>
+  return `<table class="stats">${provRows.map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join('')}</table>
+<p>${escapeHtml(t('Options and inputs (sha256 of every file read):'))}</p>
 <pre>${escapeHtml(JSON.stringify({ options: p.options, inputs: p.inputs }, null, 2))}</pre>`;
 }
 
 /**
  * A report as one self-contained HTML document: its title, the line under it (plain text) and its
- * sections. No script and no external resource (the Content-Security-Policy allows inline styles and
- * data: images only).
+ * sections, in `language` (its `lang` attribute and embedded fonts). No script and no external
+ * resource (the Content-Security-Policy allows inline styles, data: images and data: fonts only).
  */
-export function htmlPage(title: string, sub: string, sections: readonly (ReportSection | null)[]): string {
+export function htmlPage(
+  title: string,
+  sub: string,
+  sections: readonly (ReportSection | null)[],
+  language: Pick<PageLanguage, 'lang' | 'fonts'> = ENGLISH_PAGE,
+): string {
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'">
-<title>${escapeHtml(title)}</title><style>${REPORT_STYLE}</style></head>
+<html lang="${language.lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${REPORT_CSP}">
+<title>${escapeHtml(title)}</title><style>${language.fonts}${REPORT_STYLE}</style></head>
 <body>
 <h1>${escapeHtml(title)}</h1>
 <p class="sub">${escapeHtml(sub)}</p>
@@ -103,9 +156,20 @@ ${sections.map(sectionHtml).join('\n')}
 
 /** The report of a results file as one HTML document: the plugin's sections, the overlays, the provenance. */
 export function reportPage(file: ResultsFile, page: ReportPage): string {
-  return htmlPage(page.title, `Mango Bruise Tracker · ${file.photos.length} photo(s) · ${file.provenance.created_at}`, [
-    ...page.sections,
-    { heading: 'Overlays', html: galleryHtml(file, page.caption) },
-    { heading: 'Provenance', html: provenanceHtml(file) },
-  ]);
+  const language = page.language ?? ENGLISH_PAGE;
+  const t = language.text;
+  const sub = t('Mango Bruise Tracker · {{n}} photo(s) · {{created}}', {
+    n: file.photos.length,
+    created: file.provenance.created_at,
+  });
+  return htmlPage(
+    page.title,
+    sub,
+    [
+      ...page.sections,
+      { heading: escapeHtml(t('Overlays')), html: galleryHtml(file, page.caption, t) },
+      { heading: escapeHtml(t('Provenance')), html: provenanceHtml(file, t) },
+    ],
+    language,
+  );
 }

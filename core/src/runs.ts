@@ -12,6 +12,7 @@ import { MangoError } from './errors.ts';
 import { metaSpec, type MetaSpec, type MetaTable } from './meta.ts';
 import type { RasterImage } from './image.ts';
 import type { PlotFields } from './plots.ts';
+import type { ReportLanguage } from './i18n.ts';
 import type { DeclaredGrading } from './grades/index.ts';
 
 /** What ran, as a result says it (stored with a run and in its provenance). */
@@ -135,7 +136,10 @@ export interface RunDeclaration<O extends z.ZodObject = z.ZodObject> {
    */
   plots?: PlotFields;
   /** the HTML report of the run's results file (core/src/results.ts ResultsFile), when there is one */
-  report?(file: unknown, options: { threshold?: number }): string | Promise<string>;
+  report?(
+    file: unknown,
+    options: { threshold?: number; /** default: English */ lang?: ReportLanguage },
+  ): string | Promise<string>;
 }
 
 /** One image file a complete export holds per photo (RunDeclaration.fullExport). */

@@ -6,12 +6,15 @@
  * median, range), a table per time point, and every stacked row. The web's compare page (series view)
  * and `mango series --report` write it. Browser-safe: the charts are drawn by `plots-render.ts`, loaded
  * when a report is made. It names no plugin: the figure and its words are the runs' `PlotFields`.
+ * In English or Thai (`lang`: core's words and the plugin's `PlotFields.translations`; the same figures).
  */
-import { escapeHtml, fixed, htmlPage, type ReportSection } from './report.ts';
+import { escapeHtml, fixed, htmlPage, reportLanguageOf, type ReportSection } from './report.ts';
+import type { ReportLanguage, Translate } from './i18n.ts';
 import {
   compareGroups,
   FRUIT_ID,
   groupingColumns,
+  intervalNote,
   RUN_COLUMN,
   RUN_DATE_COLUMN,
   SERIES_TIME_COLUMN,
@@ -31,64 +34,72 @@ export interface SeriesReportOptions {
   title?: string;
   /** when the report was made (ISO 8601; default: now) */
   created_at?: string;
+  /** the report's language (default: English) */
+  lang?: ReportLanguage;
 }
 
 const num = (v: string) => `<td class="num">${v}</td>`;
-const range = (low: number | null, high: number | null) => (low === null ? '–' : `${fixed(low)} to ${fixed(high)}`);
+const range = (t: Translate, low: number | null, high: number | null) =>
+  low === null ? '–' : escapeHtml(t('{{low}} to {{high}}', { low: fixed(low), high: fixed(high) }));
+const th = (t: Translate, english: string, cls = '') =>
+  `<th${cls ? ` class="${cls}"` : ''}>${escapeHtml(t(english))}</th>`;
 /** A table that scrolls in its own box on a narrow screen (the page does not). */
 const table = (cls: string, head: string[], rows: string[]) =>
   `<div class="table-wrap"><table class="${cls}"><thead><tr>${head.join('')}</tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
 
 /** One row per run, in the order given: its id, date, photos and the figure's n, mean with its interval, median, range. */
-function runsTable(runs: readonly SeriesRun[], data: PlotData): string {
+function runsTable(runs: readonly SeriesRun[], data: PlotData, t: Translate): string {
   const words = data.fields.text;
   const rows = runs.map((run) => {
-    const d = describeGroup(data.photos.filter((p) => p.meta[RUN_COLUMN] === run.id).map((p) => p.value));
+    const d = describeGroup(
+      data.photos.filter((p) => p.meta[RUN_COLUMN] === run.id).map((p) => p.value),
+      data.fields.bounds ?? null,
+    );
     return (
       `<tr data-run="${escapeHtml(run.id)}"><td><code>${escapeHtml(run.id)}</code></td><td>${escapeHtml(run.created_at)}</td>` +
-      `${num(String(run.items.length))}${num(String(d.n))}${num(fixed(d.mean))}${num(range(d.ci_low, d.ci_high))}` +
-      `${num(fixed(d.median))}${num(range(d.min, d.max))}</tr>`
+      `${num(String(run.items.length))}${num(String(d.n))}${num(fixed(d.mean))}${num(range(t, d.ci_low, d.ci_high))}` +
+      `${num(fixed(d.median))}${num(range(t, d.min, d.max))}</tr>`
     );
   });
   const head = [
-    '<th>Run</th>',
-    '<th>Run date</th>',
-    '<th class="num">Photos</th>',
-    '<th class="num">Scored (n)</th>',
-    `<th class="num">${escapeHtml(words.mean)}</th>`,
-    '<th class="num">95 % interval of the mean</th>',
-    '<th class="num">Median</th>',
-    '<th class="num">Range</th>',
+    th(t, 'Run'),
+    th(t, 'Run date'),
+    th(t, 'Photos', 'num'),
+    th(t, 'Scored (n)', 'num'),
+    th(t, words.mean, 'num'),
+    th(t, '95 % interval of the mean', 'num'),
+    th(t, 'Median', 'num'),
+    th(t, 'Range', 'num'),
   ];
   return table('runs', head, rows);
 }
 
 /** One row per line and time of the chart (a fruit_id's mean at a day, or a group's): what is plotted, readable. */
-function pointsTable(data: PlotData): string {
+function pointsTable(data: PlotData, t: Translate): string {
   const { by, points } = timeSeries(data, null);
   const head = [
-    `<th>${by === 'fruit_id' ? FRUIT_ID : 'Series'}</th>`,
+    `<th>${by === 'fruit_id' ? FRUIT_ID : escapeHtml(t('Series'))}</th>`,
     `<th>${escapeHtml(data.time ?? '')}</th>`,
     '<th class="num">n</th>',
-    `<th class="num">${escapeHtml(data.fields.text.mean)}</th>`,
-    '<th class="num">95 % interval of the mean</th>',
+    th(t, data.fields.text.mean, 'num'),
+    th(t, '95 % interval of the mean', 'num'),
   ];
   const rows = points.map(
     (p) =>
       `<tr data-series="${escapeHtml(p.series)}" data-time="${escapeHtml(p.time)}" data-mean="${p.mean}"><td>${escapeHtml(p.series)}</td><td>${escapeHtml(p.time)}</td>` +
-      `${num(String(p.n))}${num(fixed(p.mean))}${num(range(p.ci_low, p.ci_high))}</tr>`,
+      `${num(String(p.n))}${num(fixed(p.mean))}${num(range(t, p.ci_low, p.ci_high))}</tr>`,
   );
   return table('points', head, rows);
 }
 
 /** Every stacked row: its run, photo, metadata and figure (the series CSV as a table). */
-function rowsTable(data: PlotData): string {
+function rowsTable(data: PlotData, t: Translate): string {
   const columns = data.columns.filter((c) => c !== RUN_COLUMN && c !== RUN_DATE_COLUMN);
   const head = [
-    '<th>Run</th>',
-    '<th>Photo</th>',
+    th(t, 'Run'),
+    th(t, 'Photo'),
     ...columns.map((c) => `<th>${escapeHtml(c)}</th>`),
-    `<th class="num">${escapeHtml(data.fields.text.value)}</th>`,
+    th(t, data.fields.text.value, 'num'),
   ];
   const rows = data.photos.map(
     (p: PlotPhoto) =>
@@ -111,34 +122,48 @@ export async function seriesReportHtml(
   const data = stackRuns(runs, fields);
   if (data.photos.length === 0) throw new Error('the runs have no scored photo to put in a series');
   const { chartFigure } = await import('./plots-render.ts');
+  const language = await reportLanguageOf(options.lang, fields.translations?.th);
+  const t = language.text;
   // the lines per fruit_id (or per group), then coloured by each metadata column the rows have
   const columns = groupingColumns(data).filter((c) => ![RUN_COLUMN, RUN_DATE_COLUMN, SERIES_TIME_COLUMN].includes(c));
   const charts = [null, ...columns.sort(compareGroups)]
-    .map((column) => timeChart(data, column, column ? { subtitle: `coloured by ${column}` } : {}))
+    .map((column) =>
+      timeChart(data, column, { text: t, ...(column ? { subtitle: t('coloured by {{column}}', { column }) } : {}) }),
+    )
     .filter((c): c is Chart => c !== null);
   const figures: string[] = [];
   for (const [i, chart] of charts.entries()) figures.push(await chartFigure(chart, `plot-series-${i}`));
   const byFruit = timeSeries(data, null).by === 'fruit_id';
+  const time = data.time ?? '';
+  const notes = [
+    byFruit
+      ? t('Each fruit_id is one line over {{time}}.', { time })
+      : t('No photo has a fruit_id: one line per group over {{time}}.', { time }),
+    data.time === SERIES_TIME_COLUMN ? t('The time of a photo without a day is its run’s date.') : '',
+    intervalNote(fields, t),
+  ];
   const sections: ReportSection[] = [
-    { heading: 'Runs', html: runsTable(runs, data) },
+    { heading: escapeHtml(t('Runs')), html: runsTable(runs, data, t) },
     {
-      heading: 'Series',
+      heading: escapeHtml(t('Series')),
       html:
-        `<p class="axis">${escapeHtml(
-          byFruit
-            ? `Each fruit_id is one line over ${data.time}.`
-            : `No photo has a fruit_id: one line per group over ${data.time}.`,
-        )}${data.time === SERIES_TIME_COLUMN ? ' The time of a photo without a day is its run’s date.' : ''}</p>` +
+        `<p class="axis">${escapeHtml(notes.filter(Boolean).join(' '))}</p>` +
         `<div class="plots">${figures.join('\n')}</div>`,
     },
-    { heading: 'Points of the series', html: pointsTable(data) },
-    { heading: 'Rows', html: rowsTable(data) },
+    { heading: escapeHtml(t('Points of the series')), html: pointsTable(data, t) },
+    { heading: escapeHtml(t('Rows')), html: rowsTable(data, t) },
   ];
-  const title = options.title ?? `Series report – ${runs.length} runs`;
+  const title = options.title ?? t('Series report – {{n}} runs', { n: runs.length });
   const created = options.created_at ?? new Date().toISOString();
   return htmlPage(
     title,
-    `Mango Bruise Tracker · ${data.photos.length} photo(s) of ${runs.length} run(s) over ${data.time} · ${created}`,
+    t('Mango Bruise Tracker · {{n}} photo(s) of {{runs}} run(s) over {{time}} · {{created}}', {
+      n: data.photos.length,
+      runs: runs.length,
+      time,
+      created,
+    }),
     sections,
+    language,
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeGroup, mean, quantile, sampleSd, tQuantile975 } from './statistics.ts';
+import { describeGroup, mean, meanInterval, quantile, sampleSd, tQuantile975 } from './statistics.ts';
 
 describe('quantile', () => {
   it('interpolates linearly between the closest ranks, in any order of the values', () => {
@@ -63,5 +63,32 @@ describe('describeGroup', () => {
     expect(describeGroup([])).toMatchObject({ n: 0, mean: null, median: null, ci_low: null });
     expect(mean([Infinity, 2, 4])).toBe(3);
     expect(sampleSd([0, 0, 0])).toBe(0);
+  });
+});
+
+describe("meanInterval: the 95 % t interval clipped to the figure's bounds", () => {
+  // scipy.stats.t.interval(0.95, n - 1, loc=mean, scale=sem): (-0.22017684864996417, 0.3535101819832975)
+  // and (99.6464898180167, 100.22017684864997)
+  it('clips a percentage near 0 at 0 and one near 100 at 100, and says so', () => {
+    expect(meanInterval([0, 0, 0.2])!.low).toBeCloseTo(-0.22017684864996417, 6);
+    const low = meanInterval([0, 0, 0.2], [0, 100])!;
+    expect(low.low).toBe(0);
+    expect(low.high).toBeCloseTo(0.3535101819832975, 6);
+    expect(low.clipped).toBe(true);
+    const high = meanInterval([99.8, 100, 100], [0, 100])!;
+    expect(high.low).toBeCloseTo(99.6464898180167, 6);
+    expect(high.high).toBe(100);
+    expect(high.clipped).toBe(true);
+    const g = describeGroup([0, 0, 0.2], [0, 100]);
+    expect([g.ci_low, g.ci_clipped]).toEqual([0, true]);
+    expect(g.ci_high).toBeCloseTo(0.3535101819832975, 6);
+  });
+
+  it('leaves an interval inside the bounds as it is, and refuses bounds the wrong way round', () => {
+    const inside = describeGroup([5.5, 1, 9, 3, 3, 7, 2.25, 10, 0.5, 4], [0, 100]);
+    expect(inside.ci_low).toBeCloseTo(2.191012959985001, 5);
+    expect(inside.ci_clipped).toBe(false);
+    expect(meanInterval([1], [0, 100])).toBeNull();
+    expect(() => meanInterval([1, 2], [100, 0])).toThrow(/bounds/);
   });
 });

@@ -59,14 +59,44 @@ export function tQuantile975(df: number): number {
   return z + g1 / df + g2 / df ** 2 + g3 / df ** 3 + g4 / df ** 4;
 }
 
-/** A group of values described: count, mean with its 95 % interval (t), and the box plot's five numbers. */
+/** The range a figure cannot leave (a percentage: [0, 100]); its interval is clipped to it. */
+export type Bounds = readonly [low: number, high: number];
+
+/**
+ * The two-sided 95 % confidence interval of the mean of `values` (finite ones; null below 2):
+ * Student's t with n - 1 degrees of freedom, mean ± t(0.975, n - 1) · sd / √n, then clipped to
+ * `bounds` when the figure has a range (bruise % is in [0, 100]; a group such as 0, 0, 0.2 gives a t
+ * interval of -0.22 to 0.35, shown as 0 to 0.35). Clipping removes only values the mean cannot take,
+ * so the interval still covers the true mean whenever the t interval does (the same coverage); it is
+ * no longer symmetric about the mean. `clipped` says whether a bound cut it. The one definition the run
+ * page, the compare page and both HTML reports show (issue 27).
+ */
+export function meanInterval(
+  values: ArrayLike<number>,
+  bounds: Bounds | null = null,
+): { low: number; high: number; clipped: boolean } | null {
+  const finite = Array.from(values).filter(Number.isFinite);
+  const m = mean(finite);
+  const sd = sampleSd(finite);
+  if (m === null || sd === null) return null;
+  const half = (tQuantile975(finite.length - 1) * sd) / Math.sqrt(finite.length);
+  const [low, high] = [m - half, m + half];
+  if (!bounds) return { low, high, clipped: false };
+  if (!(bounds[0] <= bounds[1])) throw new RangeError(`bounds must be [low, high] with low <= high, got ${bounds}`);
+  const clip = (v: number) => Math.min(bounds[1], Math.max(bounds[0], v));
+  return { low: clip(low), high: clip(high), clipped: clip(low) !== low || clip(high) !== high };
+}
+
+/** A group of values described: count, mean with its 95 % interval (`meanInterval`), and the box plot's five numbers. */
 export interface GroupSummary {
   n: number;
   mean: number | null;
   sd: number | null;
-  /** the mean's two-sided 95 % confidence interval (Student's t, n - 1 df); null below 2 values */
+  /** the mean's two-sided 95 % confidence interval (`meanInterval`: Student's t, clipped to the figure's bounds); null below 2 values */
   ci_low: number | null;
   ci_high: number | null;
+  /** whether the figure's bounds cut the t interval (false without bounds or an interval) */
+  ci_clipped: boolean;
   min: number | null;
   q1: number | null;
   median: number | null;
@@ -74,19 +104,17 @@ export interface GroupSummary {
   max: number | null;
 }
 
-/** The summary of the finite values (NaN and infinities are left out). */
-export function describeGroup(values: ArrayLike<number>): GroupSummary {
+/** The summary of the finite values (NaN and infinities are left out); the interval clipped to `bounds` when given. */
+export function describeGroup(values: ArrayLike<number>, bounds: Bounds | null = null): GroupSummary {
   const finite = Array.from(values).filter(Number.isFinite);
-  const n = finite.length;
-  const m = mean(finite);
-  const sd = sampleSd(finite);
-  const half = m !== null && sd !== null ? (tQuantile975(n - 1) * sd) / Math.sqrt(n) : null;
+  const ci = meanInterval(finite, bounds);
   return {
-    n,
-    mean: m,
-    sd,
-    ci_low: half === null || m === null ? null : m - half,
-    ci_high: half === null || m === null ? null : m + half,
+    n: finite.length,
+    mean: mean(finite),
+    sd: sampleSd(finite),
+    ci_low: ci?.low ?? null,
+    ci_high: ci?.high ?? null,
+    ci_clipped: ci?.clipped ?? false,
     min: quantile(finite, 0),
     q1: quantile(finite, 0.25),
     median: quantile(finite, 0.5),

@@ -9,13 +9,16 @@
  * and it fits a 390 px phone. One case scores real photos (one MangoDC mango's four sides with painted
  * bruises of known size, ../shared/data; skipped with a message when absent) as four daily runs.
  * Screenshots: /tmp/series-real.png, /tmp/series-compare.png, /tmp/series-compare-th.png,
- * /tmp/series-report.png, /tmp/series-report-390.png.
+ * /tmp/series-report.png, /tmp/series-report-390.png, and the Thai series report (its Thai headings, the
+ * same means, the embedded Sarabun in use) /tmp/e2e-shots/series-report-th.png; the run page's report button
+ * in Thai downloads the Thai report.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Papa from 'papaparse';
+import type { Page } from 'playwright-core';
 import { encodeImage } from '@mango/core/node';
 import { lesionScene } from '@mango/core/testing';
 import { sharedDir, SHARED_MISSING } from '@mango/core/testing/node';
@@ -91,6 +94,38 @@ describe('one series over runs on the compare page', () => {
     await e2e?.close();
   });
 
+  /**
+   * Clicks the series view's report button and opens the downloaded file in a new page at 1280 px:
+   * the page, the requests it made, the file's name, and `close` (closes it, removes the file).
+   */
+  async function openSeriesReport(button: string) {
+    const [download] = await Promise.all([
+      e2e.page.waitForEvent('download'),
+      e2e.page.getByRole('button', { name: button }).click(),
+    ]);
+    // kept with its name (a page opened from a file without the .html ending is shown as text)
+    const file = join(tmpdir(), `${process.pid}-${download.suggestedFilename()}`);
+    await download.saveAs(file);
+    const report = await e2e.page.context().newPage();
+    const requests: string[] = [];
+    report.on('request', (r) => requests.push(r.url()));
+    await report.setViewportSize({ width: 1280, height: 900 });
+    await report.goto(`file://${file}`);
+    const close = async () => {
+      await report.close();
+      rmSync(file, { force: true });
+    };
+    return { report, requests, name: download.suggestedFilename(), close };
+  }
+
+  /** The series report's table per run: its id, photos and mean bruise % (the mean of its CSV's rows). */
+  async function expectRunRows(report: Page) {
+    for (const run of runs) {
+      const cells = await report.locator(`tr[data-run="${run.id}"] td`).allInnerTexts();
+      const mean = run.csv.reduce((a, r) => a + Number(r.bruise_percent), 0) / run.csv.length;
+      expect([cells[0], cells[2], cells[4]]).toEqual([run.id, String(FRUIT.length), mean.toFixed(2)]);
+    }
+  }
   it('draws one line per fruit_id through both runs, at the bruise % of the runs’ CSVs', async () => {
     // each run's CSV: one row per fruit with its metadata from the file name
     for (const run of runs) {
@@ -208,20 +243,9 @@ describe('one series over runs on the compare page', () => {
     await expect
       .poll(() => page.getByTestId('plot-series').getAttribute('data-state'), { timeout: 30_000 })
       .toBe('ready');
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Series report' }).click(),
-    ]);
-    expect(download.suggestedFilename()).toBe('series-2-runs.html');
-    // kept with its name (a page opened from a file without the .html ending is shown as text)
-    const file = join(tmpdir(), `${process.pid}-${download.suggestedFilename()}`);
-    await download.saveAs(file);
-    const report = await page.context().newPage();
-    const requests: string[] = [];
-    report.on('request', (r) => requests.push(r.url()));
+    const { report, requests, name, close } = await openSeriesReport('Series report');
+    expect(name).toBe('series-2-runs.html');
     try {
-      await report.setViewportSize({ width: 1280, height: 900 });
-      await report.goto(`file://${file}`);
       expect(await report.getByRole('heading', { level: 1 }).innerText()).toBe('Series report – 2 runs');
       // two charts: one line per fruit, then the same coloured by treatment
       const figures = report.locator('.plots figure');
@@ -249,12 +273,7 @@ describe('one series over runs on the compare page', () => {
             2,
           );
         }
-      // the table per run: its id, photos and mean bruise % (the mean of its CSV's rows)
-      for (const run of runs) {
-        const cells = await report.locator(`tr[data-run="${run.id}"] td`).allInnerTexts();
-        const mean = run.csv.reduce((a, r) => a + Number(r.bruise_percent), 0) / run.csv.length;
-        expect([cells[0], cells[2], cells[4]]).toEqual([run.id, String(FRUIT.length), mean.toFixed(2)]);
-      }
+      await expectRunRows(report);
       expect(await report.locator('table.rows tbody tr').count()).toBe(FRUIT.length * runs.length);
       await report.screenshot({ path: '/tmp/series-report.png', fullPage: true });
       // on a 390 px phone the page does not scroll sideways and each chart is inside the screen
@@ -269,8 +288,7 @@ describe('one series over runs on the compare page', () => {
       // nothing loaded but the file itself
       expect(requests.filter((u) => !u.startsWith('file://'))).toEqual([]);
     } finally {
-      await report.close();
-      rmSync(file, { force: true });
+      await close();
     }
   });
 
@@ -300,9 +318,49 @@ describe('one series over runs on the compare page', () => {
       ]),
     ).toEqual([]);
     await page.screenshot({ path: '/tmp/series-compare-th.png', fullPage: true });
+    // its series report is Thai too: Thai headings, the runs' same means, the Thai webfont it embeds in use
+    const { report, requests, close } = await openSeriesReport(th['Series report']);
+    try {
+      expect(await report.evaluate(() => document.documentElement.lang)).toBe('th');
+      expect(await report.getByRole('heading', { level: 1 }).innerText()).toBe('รายงานอนุกรม – 2 ผลการประมวลผล');
+      expect(await report.getByRole('heading', { level: 2 }).allInnerTexts()).toEqual([
+        'ผลการประมวลผล',
+        'อนุกรม',
+        'จุดของอนุกรม',
+        'แถวข้อมูล',
+      ]);
+      await expectRunRows(report);
+      // the Thai glyphs are drawn with the embedded Sarabun (loaded: the page uses it), not a fallback box
+      const fonts = await report.evaluate(async () => {
+        await document.fonts.ready;
+        return {
+          loaded: [...document.fonts]
+            .filter((f) => f.family === 'Sarabun' && f.status === 'loaded')
+            .map((f) => f.weight),
+          thai: document.fonts.check('16px Sarabun', 'รายงาน'),
+        };
+      });
+      expect(fonts.loaded.sort()).toEqual(['400', '700']);
+      expect(fonts.thai).toBe(true);
+      mkdirSync('/tmp/e2e-shots', { recursive: true });
+      await report.screenshot({ path: '/tmp/e2e-shots/series-report-th.png', fullPage: true });
+      expect(requests.filter((u) => !u.startsWith('file://'))).toEqual([]);
+    } finally {
+      await close();
+    }
     await page.getByRole('button', { name: th['Side by side'], exact: true }).click();
     await expect.poll(() => page.getByTestId('plot-column').count()).toBe(2);
     expect(new URL(page.url()).searchParams.get('view')).toBeNull();
+    // the run page's report button asks for the report in the page's language
+    await page.goto(e2e.url(`/results/${runs[0].id}`));
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: th['Report (HTML)'] }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`run-${runs[0].id}.th.report.html`);
+    const runReport = readFileSync(await download.path(), 'utf8');
+    expect(runReport).toContain('<html lang="th">');
+    expect(runReport).toContain('<h2>สรุป</h2>');
     await page.evaluate(() => localStorage.setItem('language', 'en'));
   });
 

@@ -1,10 +1,15 @@
 /** `mango report results.json --out report.html`: the self-contained HTML report of a results file. */
 import { writeFile } from 'node:fs/promises';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { runKindOf, runOperations } from '@mango/core';
+import { REPORT_LANGUAGES, type ReportLanguage } from '@mango/core/i18n';
 import { registry } from '@mango/plugins';
 import { readResultsFile, UsageError } from '../util.ts';
 import { DEFAULT_REPORT_THRESHOLD } from '@mango/plugin-bruise/report';
+
+/** `--lang en|th`: the language of a report (its figures the same in both); English by default. */
+export const langOption = () =>
+  new Option('--lang <language>', 'the report’s language').choices(REPORT_LANGUAGES).default('en');
 
 export function reportCommand(program: Command) {
   program
@@ -20,7 +25,8 @@ export function reportCommand(program: Command) {
       `bruise % the share of photos over is counted for`,
       String(DEFAULT_REPORT_THRESHOLD),
     )
-    .action(async (input: string, o: { out: string; threshold: string }) => {
+    .addOption(langOption())
+    .action(async (input: string, o: { out: string; threshold: string; lang: ReportLanguage }) => {
       const file = await readResultsFile(input);
       const threshold = Number(o.threshold);
       if (!Number.isFinite(threshold) || threshold < 0 || threshold > 100) {
@@ -35,7 +41,7 @@ export function reportCommand(program: Command) {
           `${input}: results of the kind ${operation} have no report (reports exist for: ${known.join(', ')})`,
         );
       }
-      await writeFile(o.out, await report(file, { threshold }));
+      await writeFile(o.out, await report(file, { threshold, lang: o.lang }));
       console.error(`report of ${file.photos.length} photo(s) written to ${o.out}`);
     });
 }

@@ -5,7 +5,8 @@
  * (the stored run's id, else the file's name) and the figure their plugin plots over the `day` column,
  * one line per fruit_id (core/src/plots.ts `stackRuns`, `seriesCsv`, `timeChart`, as the web's compare
  * page draws it). `--report series.html` writes the series report (core/src/series-report.ts: the charts,
- * a table per run and per point, every row), the one the compare page's series view downloads.
+ * a table per run and per point, every row), the one the compare page's series view downloads; `--lang th`
+ * writes it in Thai.
  */
 import { writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
@@ -14,6 +15,8 @@ import { runKindOf } from '@mango/core';
 import { seriesCsv, stackRuns, timeChart, type PlotFields } from '@mango/core/plots';
 import { registry } from '@mango/plugins';
 import { readResultsFile, UsageError } from '../util.ts';
+import { langOption } from './report.ts';
+import type { ReportLanguage } from '@mango/core/i18n';
 
 export function seriesCommand(program: Command) {
   program
@@ -26,7 +29,8 @@ export function seriesCommand(program: Command) {
     .option('--out <file>', 'the stacked rows as CSV (default: stdout)')
     .option('--svg <file>', 'the line chart per fruit_id as SVG')
     .option('--report <file>', 'the series report as one self-contained HTML file (charts, a table per run, every row)')
-    .action(async (inputs: string[], o: { out?: string; svg?: string; report?: string }) => {
+    .addOption(langOption())
+    .action(async (inputs: string[], o: { out?: string; svg?: string; report?: string; lang: ReportLanguage }) => {
       let fields: PlotFields | undefined;
       const runs = [];
       for (const input of inputs) {
@@ -52,7 +56,7 @@ export function seriesCommand(program: Command) {
       }
       if (o.report) {
         const { seriesReportHtml } = await import('@mango/core/series-report');
-        await writeFile(o.report, await seriesReportHtml(runs, fields!));
+        await writeFile(o.report, await seriesReportHtml(runs, fields!, { lang: o.lang }));
       }
       if (o.out) await writeFile(o.out, csv);
       else process.stdout.write(csv);

@@ -74,6 +74,35 @@ describe('plotData and groupStats', () => {
     expect(stats[2].ci_low).toBeNull();
   });
 
+  it('clips each 95 % interval of bruise % to 0..100 (groups, time points and the chart): 0, 0, 0.2 and 99.8, 100, 100', () => {
+    // scipy.stats.t.interval: (-0.2202, 0.3535) and (99.6465, 100.2202)
+    const edge = [
+      photo('n1.jpg', 0, { trt: 'low', day: '1' }),
+      photo('n2.jpg', 0, { trt: 'low', day: '1' }),
+      photo('n3.jpg', 0.2, { trt: 'low', day: '1' }),
+      photo('h1.jpg', 99.8, { trt: 'high', day: '2' }),
+      photo('h2.jpg', 100, { trt: 'high', day: '2' }),
+      photo('h3.jpg', 100, { trt: 'high', day: '2' }),
+    ];
+    const data = plotData(edge, BRUISE_PLOTS);
+    const [high, low] = groupStats(data.photos, 'trt', BRUISE_PLOTS.bounds);
+    expect([low.group, low.ci_low, low.ci_clipped]).toEqual(['low', 0, true]);
+    expect(low.ci_high).toBeCloseTo(0.3535101819832975, 6);
+    expect([high.group, high.ci_high, high.ci_clipped]).toEqual(['high', 100, true]);
+    expect(high.ci_low).toBeCloseTo(99.6464898180167, 6);
+    const points = timeSeries(data, 'trt').points;
+    expect(points.map((p) => [p.series, p.ci_low === 0 || p.ci_high === 100])).toEqual([
+      ['high', true],
+      ['low', true],
+    ]);
+    const chart = groupChart(data, 'trt');
+    const means = (chart.spec as { layer: { data: { values: { ci_low: number; ci_high: number }[] } }[] }).layer[3].data
+      .values;
+    expect(Math.min(...means.map((m) => m.ci_low))).toBe(0);
+    expect(Math.max(...means.map((m) => m.ci_high))).toBe(100);
+    expect(chart.description).toContain('95 % interval 0.00 to 0.35 %');
+  });
+
   it("reads a stored item's metadata from its result when the item has none of its own", () => {
     const stored = trial.slice(0, 2).map(({ meta, result, filename }) => ({ filename, result: { ...result, meta } }));
     expect(plotData(stored, BRUISE_PLOTS).photos.map((p) => p.meta.treatment)).toEqual(['hot', 'hot']);

@@ -1,11 +1,13 @@
 /**
  * What the run plots draw of a bruise result (core/src/plots.ts reads this declaration; issue 24):
  * each photo's bruise %, and each fruit's bruised area against its area, in cm² when the photos had a
- * scale. The words are the charts' English; the web app translates each by its text (i18n/th.ts).
+ * scale. The words are the charts' English; their Thai is BRUISE_TH (th.ts), which the reports and the
+ * web app (i18n/th.ts) use.
  */
 import type { PlotFields } from '@mango/core/plots';
+import { BRUISE_TH } from './th.ts';
 
-export const BRUISE_PLOTS: PlotFields = Object.freeze({
+export const BRUISE_PLOTS: PlotFields = Object.freeze<PlotFields>({
   value: 'bruise_percent',
   // a bruise result (the features plugin's fruit may carry a bruise % too)
   requires: ['total_mango_pixels'],
@@ -22,6 +24,8 @@ export const BRUISE_PLOTS: PlotFields = Object.freeze({
     cm2: 'bruise_area_cm2',
     title: { px: 'lesion area (pixels)', cm2: 'lesion area (cm²)' },
   },
+  // a share of the fruit's area: a mean's interval is clipped to it
+  bounds: [0, 100],
   text: {
     byColumn: 'Bruise % by {{column}}',
     allPhotos: 'Bruise % of the photos',
@@ -38,4 +42,5 @@ export const BRUISE_PLOTS: PlotFields = Object.freeze({
     scatterDescription: 'Scatter plot of {{n}} fruit: {{y}} against {{x}}.',
     object: 'Fruit',
   },
+  translations: { th: BRUISE_TH },
 });

@@ -294,7 +294,7 @@ const EXAMPLES: Record<string, Example[]> = {
     [404, (t) => call(t, 'GET', '/api-node/runs/no-such-run', { token: t.alice.accessToken })],
   ],
   'GET /api-node/runs/{id}/export': [
-    ...['csv', 'csv&table=images', 'json', 'provenance', 'zip', 'html'].map((format): Example => [
+    ...['csv', 'csv&table=images', 'json', 'provenance', 'zip', 'html', 'html&lang=th'].map((format): Example => [
       200,
       async (t) =>
         call(t, 'GET', `/api-node/runs/${await t.run()}/export?format=${format}`, { token: t.alice.accessToken }),

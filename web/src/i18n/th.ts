@@ -1,12 +1,18 @@
 /**
  * Thai texts of the web app, keyed by their English text (which is what the code shows in English).
- * Terms shared with the bruise widget come from @mango/core/wording.
+ * Terms shared with the bruise widget come from @mango/core/wording; the reports' and charts' words
+ * from their catalogues (the same format), which the HTML reports use too.
  */
 import { SHARED_WORDING } from '@mango/core/wording';
+import { REPORT_TH } from '@mango/core/report';
+import { BRUISE_PLOTS } from '@mango/plugin-bruise/plots';
 
 const shared = SHARED_WORDING.th;
 
 export const th: Record<string, string> = {
+  // the reports' and charts' words, shared with the HTML reports (core/src/report-th.ts, plugins/bruise/src/th.ts)
+  ...REPORT_TH,
+  ...BRUISE_PLOTS.translations?.th,
   Cancel: 'ยกเลิก',
   Confirm: 'ยืนยัน',
   'Bruise detection and measurement on mango images for quality control, from a university research lab.':
@@ -176,7 +182,6 @@ export const th: Record<string, string> = {
   'Create key': 'สร้างคีย์',
   Key: 'คีย์',
   'Per minute': 'ต่อนาที',
-  Created: 'สร้างเมื่อ',
   'Last used': 'ใช้ล่าสุด',
   Status: 'สถานะ',
   Actions: 'การดำเนินการ',
@@ -245,10 +250,6 @@ export const th: Record<string, string> = {
   'Back to results': 'กลับไปที่ผลลัพธ์',
   '← All results': '← ผลลัพธ์ทั้งหมด',
   'Date/Time': 'วันที่/เวลา',
-  Photos: 'รูปภาพ',
-  Method: 'วิธีการ',
-  Model: 'โมเดล',
-  Software: 'ซอฟต์แวร์',
   By: 'โดย',
   Export: 'ส่งออก',
   'Delete run': 'ลบการประมวลผล',
@@ -258,45 +259,30 @@ export const th: Record<string, string> = {
   'The zip has no full-resolution overlays and masks: {{reason}}':
     'ไฟล์ zip ไม่มีภาพซ้อนทับและมาสก์ความละเอียดเต็ม: {{reason}}',
   'These results are not a stored run.': 'ผลลัพธ์เหล่านี้ไม่ได้ถูกบันทึกเป็นการประมวลผล',
-  Summary: 'สรุป',
   'Threshold (bruise %)': 'เกณฑ์ (% รอยช้ำ)',
   n: 'จำนวน',
-  'Mean bruise %': '% รอยช้ำเฉลี่ย',
-  'Median bruise %': 'มัธยฐาน % รอยช้ำ',
   '90th percentile': 'เปอร์เซ็นไทล์ที่ 90',
-  'Share over {{threshold}} %': 'สัดส่วนที่เกิน {{threshold}} %',
   'Lot summary': 'สรุปล็อต',
   'Grades:': 'เกรด:',
   ', accepted:': ', ผ่าน:',
   'Fruit per grade': 'จำนวนผลต่อเกรด',
-  'Histogram of bruise %': 'ฮิสโทแกรมของ % รอยช้ำ',
   'Photos of the run': 'รูปภาพของการประมวลผล',
   'Fruit of {{name}}': 'ผลใน {{name}}',
   'fruit {{n}} at ({{x}}, {{y}})': 'ผลที่ {{n}} ที่ ({{x}}, {{y}})',
   'Images of the analysis': 'ภาพของการวิเคราะห์',
-  Overlays: 'ภาพซ้อน',
   'Photo {{name}}': 'รูป {{name}}',
   'Overlay of {{name}}': 'ภาพซ้อนของ {{name}}',
   'Delete this run and its stored results? This cannot be undone.': 'ลบการประมวลผลนี้และผลลัพธ์ที่เก็บไว้? ไม่สามารถย้อนกลับได้',
   Delete: 'ลบ',
   Details: 'รายละเอียด',
-  Photo: 'รูป',
-  Fruit: 'ผล',
-  'Fruit pixels': shared.fruitPixels,
-  'Bruise %': '% รอยช้ำ',
   'Non-Bruise %': '% ไม่ช้ำ',
-  Lesions: shared.lesions,
   'Colour difference': 'ความต่างของสี',
-  'Bruise cm²': 'รอยช้ำ (ตร.ซม.)',
-  Grade: 'เกรด',
   'Per-fruit CSV': 'CSV รายผล',
   'CSV table': 'ตาราง CSV',
   'Per-image CSV': 'CSV รายภาพ',
   'ZIP (tables, overlays, provenance)': 'ZIP (ตาราง ภาพซ้อน ที่มา)',
   'Results JSON': 'JSON ผลลัพธ์',
   'Report (HTML)': 'รายงาน (HTML)',
-  Provenance: 'ที่มาของข้อมูล',
-  Accepted: 'ผ่าน',
   Image: 'ภาพ',
   Features: 'คุณลักษณะ',
   'Every bruise calculation and feature analysis you run is kept here, with the settings and software that produced it.':
@@ -554,7 +540,6 @@ export const th: Record<string, string> = {
   Reject: 'ไม่ผ่าน',
   yes: 'ผ่าน',
   no: 'ไม่ผ่าน',
-  'none (classical)': 'ไม่มี (วิธีดั้งเดิม)',
   'ran:': 'ที่ใช้จริง:',
   'fruit graded': 'ผลที่ได้รับการจัดเกรด',
   of: 'จาก',
@@ -628,35 +613,10 @@ export const th: Record<string, string> = {
     'แต่ละ {name} ในรูปแบบจะอ่านจากชื่อไฟล์ (ไม่รวมนามสกุล) และกลายเป็นคอลัมน์ในทุกตาราง ส่วน fruit_id ใช้ระบุผลมะม่วงผลเดียวกันตลอดหลายวัน',
   '{{count}} of {{total}} photos got no metadata from their names (the pattern did not match or the CSV has no row for them): those cells are empty.':
     '{{count}} จาก {{total}} รูปไม่ได้ข้อมูลการทดลองจากชื่อไฟล์ (ชื่อไม่ตรงกับรูปแบบ หรือไฟล์ CSV ไม่มีแถวของรูปนั้น): ช่องเหล่านั้นจึงว่างไว้',
-  '(none)': '(ไม่มี)',
-  'all photos': 'ทุกรูป',
-  'Bruise % by {{column}}': '% รอยช้ำตาม {{column}}',
-  'Bruise % of the photos': '% รอยช้ำของรูป',
-  'bruise % of the fruit area': '% รอยช้ำของพื้นที่ผล',
-  'Box plot of bruise % of {{n}} photos in {{groups}} groups by {{column}}.':
-    'แผนภาพกล่องของ % รอยช้ำจาก {{n}} รูป ใน {{groups}} กลุ่ม ตาม {{column}}',
-  '{{group}}: n = {{n}}, mean {{mean}} %, 95 % interval {{low}} to {{high}} %.':
-    '{{group}}: n = {{n}}, ค่าเฉลี่ย {{mean}} %, ช่วงความเชื่อมั่น 95 % {{low}} ถึง {{high}} %',
-  '95 % interval from': 'ช่วงความเชื่อมั่น 95 % จาก',
-  '95 % interval to': 'ช่วงความเชื่อมั่น 95 % ถึง',
-  'Bruise % over {{time}}, per fruit': '% รอยช้ำตาม {{time}} รายผล',
-  'Mean bruise % over {{time}}, per group': '% รอยช้ำเฉลี่ยตาม {{time}} รายกลุ่ม',
-  'Line chart of bruise % against {{time}}: {{lines}} lines ({{by}}), {{points}} points.':
-    'แผนภูมิเส้นของ % รอยช้ำเทียบกับ {{time}}: {{lines}} เส้น ({{by}}), {{points}} จุด',
-  'Lesion area against fruit area': 'พื้นที่รอยโรคเทียบกับพื้นที่ผล',
-  'Scatter plot of {{n}} fruit: {{y}} against {{x}}.': 'แผนภาพการกระจายของ {{n}} ผล: {{y}} เทียบกับ {{x}}',
-  'fruit area (cm²)': 'พื้นที่ผล (ซม.²)',
-  'fruit area (pixels)': 'พื้นที่ผล (พิกเซล)',
-  'lesion area (cm²)': 'พื้นที่รอยโรค (ซม.²)',
-  'lesion area (pixels)': 'พื้นที่รอยโรค (พิกเซล)',
   'The chart could not be drawn.': 'ไม่สามารถวาดแผนภูมิได้',
   'Download PNG': 'ดาวน์โหลด PNG',
   'Download SVG': 'ดาวน์โหลด SVG',
   'Bruise % per group': '% รอยช้ำรายกลุ่ม',
-  Group: 'กลุ่ม',
-  '95 % interval of the mean': 'ช่วงความเชื่อมั่น 95 % ของค่าเฉลี่ย',
-  Quartiles: 'ควอร์ไทล์',
-  '{{low}} to {{high}}': '{{low}} ถึง {{high}}',
   'No scored photos to plot.': 'ไม่มีรูปที่ประมวลผลแล้วสำหรับสร้างแผนภูมิ',
   'Group by': 'จัดกลุ่มตาม',
   'These photos have no metadata: the plots show all photos as one group.':
@@ -664,7 +624,6 @@ export const th: Record<string, string> = {
   'A day or date column would add bruise % over time.': 'หากมีคอลัมน์ day หรือ date จะแสดง % รอยช้ำตามเวลาเพิ่มด้วย',
   'Boxes: quartiles, whiskers to 1.5 times the interquartile range; dots: photos; diamonds and bars: each group’s mean with its 95 % confidence interval (Student’s t). Photos without a value are in the group (none).':
     'กล่อง: ควอร์ไทล์ เส้นหนวดยาวถึง 1.5 เท่าของพิสัยระหว่างควอร์ไทล์; จุด: รูปแต่ละรูป; สี่เหลี่ยมข้าวหลามตัดและเส้น: ค่าเฉลี่ยของแต่ละกลุ่มพร้อมช่วงความเชื่อมั่น 95 % (การแจกแจง t ของ Student) รูปที่ไม่มีค่าอยู่ในกลุ่ม (ไม่มี)',
-  Plots: 'แผนภูมิ',
   'Compare runs': 'เปรียบเทียบผลการประมวลผล',
   'Side by side': 'วางเทียบกัน',
   'One series': 'อนุกรมเดียว',
@@ -678,17 +637,13 @@ export const th: Record<string, string> = {
   'Colour by': 'แยกสีตาม',
   'each fruit': 'แต่ละผล',
   'Stacked rows': 'แถวที่รวมกัน',
-  Run: 'ผลการประมวลผล',
   'Select two or more runs to compare.': 'เลือกผลการประมวลผลตั้งแต่สองรายการขึ้นไปเพื่อเปรียบเทียบ',
   'Runs not found: {{ids}}': 'ไม่พบผลการประมวลผล: {{ids}}',
   'Runs without bruise figures are left out of the plots.': 'ผลการประมวลผลที่ไม่มีค่ารอยช้ำจะไม่แสดงในแผนภูมิ',
   'Compare the run of {{date}}': 'เปรียบเทียบผลการประมวลผลวันที่ {{date}}',
   'Compare ({{count}})': 'เปรียบเทียบ ({{count}})',
   Compare: 'เปรียบเทียบ',
-  '{{group}}: n = {{n}}, mean {{mean}} % (no interval from one photo).':
-    '{{group}}: n = {{n}}, ค่าเฉลี่ย {{mean}} % (รูปเดียว ไม่มีช่วงความเชื่อมั่น)',
   // photo-quality flags (components/QualityFlags.tsx)
-  'Photo quality': 'คุณภาพภาพถ่าย',
   'Photo quality checks passed.': 'ภาพถ่ายผ่านการตรวจคุณภาพทุกข้อ',
   'Photo quality: {{count}} warning(s)': 'คุณภาพภาพถ่าย: ข้อควรระวัง {{count}} ข้อ',
   '{{flagged}} of {{total}} photos were flagged by the photo-quality checks; they were scored all the same.':
@@ -709,10 +664,8 @@ export const th: Record<string, string> = {
     'สีเพี้ยนและไม่มีแผ่นเทียบสี: ค่าความอิ่มสีของฉากหลัง {{value}} (เกณฑ์ {{threshold}})',
   // The mask editor (issue 28)
   Correct: 'แก้ไข',
-  corrected: 'แก้ไขแล้ว',
   'corrected masks': 'มาสก์ที่แก้ไขแล้ว',
   'The overlay of the corrected masks': 'ภาพซ้อนทับจากมาสก์ที่แก้ไขแล้ว',
-  'model: {{value}} %': 'แบบจำลอง: {{value}} %',
   'Correct the masks of {{name}}': 'แก้ไขมาสก์ของ {{name}}',
   Brush: 'แปรง',
   Eraser: 'ยางลบ',
@@ -735,7 +688,6 @@ export const th: Record<string, string> = {
   'Lesion pixels': 'พิกเซลรอยช้ำ',
   'fruit {{n}}': 'ผลที่ {{n}}',
   'Magic wand': 'ไม้กายสิทธิ์',
-  Threshold: 'เกณฑ์',
   'Magic wand threshold': 'เกณฑ์ของไม้กายสิทธิ์',
   'Nothing at or above the threshold here': 'ตรงนี้ไม่มีส่วนที่ถึงเกณฑ์',
   '{{n}} lesion pixels added': 'เพิ่มพิกเซลรอยช้ำ {{n}} พิกเซล',

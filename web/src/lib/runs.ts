@@ -72,7 +72,8 @@ export async function deleteRun(id: string): Promise<void> {
 
 export type ExportFormat = 'csv' | 'images-csv' | 'json' | 'zip' | 'zip-full' | 'html' | 'provenance';
 
-export function exportUrl(id: string, format: ExportFormat, threshold?: number): string {
+/** `lang` is the HTML report's language (the UI's: `en` or `th`); other formats have none. */
+export function exportUrl(id: string, format: ExportFormat, threshold?: number, lang?: string): string {
   const p = new URLSearchParams();
   if (format === 'images-csv') {
     p.set('format', 'csv');
@@ -83,6 +84,7 @@ export function exportUrl(id: string, format: ExportFormat, threshold?: number):
     p.set('resolution', 'full');
   } else p.set('format', format);
   if (format === 'html' && threshold !== undefined) p.set('threshold', String(threshold));
+  if (format === 'html' && lang) p.set('lang', lang);
   return `/api-node/runs/${encodeURIComponent(id)}/export?${p}`;
 }
 
@@ -105,8 +107,13 @@ export async function fetchFullExport(runId: string): Promise<{ run: StoredRun; 
 }
 
 /** Downloads an export under the name the server gives it (Content-Disposition). */
-export async function downloadExport(id: string, format: ExportFormat, threshold?: number): Promise<void> {
-  const res = await apiFetch(exportUrl(id, format, threshold));
+export async function downloadExport(
+  id: string,
+  format: ExportFormat,
+  threshold?: number,
+  lang?: string,
+): Promise<void> {
+  const res = await apiFetch(exportUrl(id, format, threshold, lang));
   if (!res.ok) throw new Error(format === 'zip-full' ? await refusal(res) : `Export failed (${res.status})`);
   await saveAnswer(res, `run-${id}`);
 }

@@ -251,6 +251,27 @@ describe.each(TEST_DATABASES)('stored runs on %s', (database) => {
     expect(page.match(/<img src="data:image\/jpeg;base64,[^"]+" alt="overlay of /g)).toHaveLength(2);
     expect(page.match(/<img src="data:image\/jpeg;base64,[^"]+" alt="photo /g)).toHaveLength(2);
     expect(page).not.toMatch(/<script|https?:\/\//);
+    expect(html.headers.get('content-disposition')).toBe(`attachment; filename="run-${runId}.report.html"`);
+
+    // lang=th: the same report in Thai, with the same figures and its font (allowed by the policy)
+    const thai = await download(`/api-node/runs/${runId}/export?format=html&threshold=1&lang=th`);
+    expect(thai.status).toBe(200);
+    expect(thai.headers.get('content-language')).toBe('th');
+    expect(thai.headers.get('content-security-policy')).toMatch(/font-src [^;]*data:/);
+    expect(thai.headers.get('content-disposition')).toBe(`attachment; filename="run-${runId}.th.report.html"`);
+    const thaiPage = text(thai.bytes);
+    expect(thaiPage).toContain('<html lang="th">');
+    expect(thaiPage).toContain('<th>สัดส่วนที่เกิน 1 %</th>');
+    expect(thaiPage).toContain('<h2>ที่มาของข้อมูล</h2>');
+    expect(thaiPage).toMatch(/@font-face\{font-family:Sarabun;/);
+    const cells = (p: string) =>
+      [...p.matchAll(/<td class="num">(.*?)<\/td>/gs)].map((c) => c[1].match(/[\d.]+/g)?.join(' '));
+    expect(cells(page).length).toBeGreaterThan(10);
+    expect(cells(thaiPage)).toEqual(cells(page));
+    expect(thaiPage).not.toMatch(/<script|https?:\/\//);
+    const german = await download(`/api-node/runs/${runId}/export?format=html&lang=de`);
+    expect(german.status).toBe(400);
+    expect(JSON.parse(text(german.bytes)).error).toMatch(/^Invalid lang/);
 
     expect((await download(`/api-node/runs/${runId}/export?format=pdf`)).status).toBe(400);
   });

@@ -9,6 +9,8 @@ import { z } from 'zod';
 import { Readable } from 'node:stream';
 import JSZip from 'jszip';
 import { provenanceSidecarName } from '@mango/core/results';
+import { REPORT_LANGUAGES } from '@mango/core/i18n';
+import { REPORT_CSP } from '@mango/core/report';
 import {
   exportFileName,
   exportStems,
@@ -57,6 +59,12 @@ export const RunExportQuery = z.object({
   /** one of the run's tables (its plugin declares them: `fruits` and `images` for bruise runs); default: the first */
   table: z.string().trim().min(1).max(64).optional(),
   threshold: z.coerce.number().min(0).max(100).optional(),
+  /** format=html: the report's language (its words; the figures are the same in both) */
+  lang: z.enum(REPORT_LANGUAGES).default('en').meta({
+    description:
+      "format=html: the report's language, en (the default) or th (Thai words, the Thai webfont embedded; the same figures)",
+    example: 'th',
+  }),
   /**
    * format=zip: `thumbnail` (the default, as before: the 256 px overlays the run keeps) or `full`
    * (each kept photo scored again with the run's options: its overlay at the photo's size and its masks)
@@ -347,7 +355,7 @@ export function runRoutes(
     summary:
       'Export a run: csv (per-fruit table; table=images for the per-image one), json (the results file, ' +
       'same schema as `mango bruise --out results.json`), zip (both tables, overlays, provenance.json), ' +
-      'html (the report), provenance (the sidecar of the CSV). zip&resolution=full: the tables (the stored ' +
+      'html (the report; lang=th in Thai), provenance (the sidecar of the CSV). zip&resolution=full: the tables (the stored ' +
       "figures), provenance.json, and per scored photo its overlay at the photo's size, overlays/<stem>.overlay.jpg, " +
       'and its masks at the photo size, masks/<stem>.fruit.png and masks/<stem>.bruise.png (0 or 255), made by ' +
       "scoring each kept photo again with the run's options and the model it recorded (else the one in force); resolution=thumbnail (the " +
@@ -381,7 +389,7 @@ export function runRoutes(
     const run = await getRun(ctx.db, c.get('caller').userId, c.req.param('id'));
     const kind = run && runKindOf(ctx.registry, run.operation);
     if (!run || !kind) return notFound(c);
-    const { format, table, threshold } = parsed.data;
+    const { format, table, threshold, lang } = parsed.data;
     const base = `run-${run.id}`;
     const csv = runCsv(kind, run, table);
     if (!csv) {
@@ -429,11 +437,12 @@ export function runRoutes(
       }
       case 'html': {
         if (!kind.runs.report) return c.json({ error: `A ${run.operation} run has no report` }, 400);
-        return c.body(await kind.runs.report(resultsFileOf(run), { threshold }), 200, {
+        return c.body(await kind.runs.report(resultsFileOf(run), { threshold, lang }), 200, {
           'Content-Type': 'text/html; charset=utf-8',
-          'Content-Disposition': attachment(`${base}.report.html`),
-          // The report is a file to keep: nothing in it runs or loads (see reportHtml).
-          'Content-Security-Policy': "default-src 'none'; img-src data:; style-src 'unsafe-inline'",
+          'Content-Disposition': attachment(`${base}${lang === 'en' ? '' : `.${lang}`}.report.html`),
+          // The report is a file to keep: nothing in it runs or loads (see reportHtml); a Thai one embeds its font.
+          'Content-Security-Policy': REPORT_CSP,
+          'Content-Language': lang,
         });
       }
     }

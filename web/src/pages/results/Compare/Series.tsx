@@ -30,7 +30,7 @@ import { formatTime } from '#web/pages/home/Dashboard/history.ts';
 import Chart from '../plots/Chart.tsx';
 
 export default function Series({ runs }: { runs: StoredRun[] }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const fmt = useFormat();
   // the first plotted run's kind decides the figure; runs plotting another one are left out
   const fields = useMemo(() => runs.map((r) => plotFieldsOf(r.operation)).find(Boolean), [runs]);
@@ -71,7 +71,8 @@ export default function Series({ runs }: { runs: StoredRun[] }) {
   const downloadReport = async () => {
     const { seriesReportHtml } = await import('@mango/core/series-report');
     const runs = stacked.map((r) => ({ id: r.id, created_at: r.created_at, items: r.items }));
-    const html = await seriesReportHtml(runs, fields);
+    // in the page's language (its figures the same in both)
+    const html = await seriesReportHtml(runs, fields, { lang: i18n.language === 'th' ? 'th' : 'en' });
     downloadBlob(new Blob([html], { type: 'text/html;charset=utf-8' }), `series-${stacked.length}-runs.html`);
   };
 

@@ -177,7 +177,8 @@ export default function Run() {
       return next;
     });
   const exportAs = (format: ExportFormat) =>
-    downloadExport(run.id, format, threshold).catch((e: unknown) => alert(t((e as Error).message)));
+    // the HTML report in the page's language
+    downloadExport(run.id, format, threshold, i18n.language).catch((e: unknown) => alert(t((e as Error).message)));
   const remove = async () => {
     setConfirming(false);
     try {

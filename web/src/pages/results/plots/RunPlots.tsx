@@ -10,6 +10,7 @@ import {
   groupChart,
   groupingColumns,
   groupStats,
+  intervalNote,
   NO_GROUP,
   plotData,
   scatterChart,
@@ -30,7 +31,7 @@ function GroupTable({ data, column }: { data: PlotData; column: string | null })
   const { t } = useTranslation();
   const fmt = useFormat();
   const fixed = (v: number) => fmt.fixed(v);
-  const rows = groupStats(data.photos, column);
+  const rows = groupStats(data.photos, column, data.fields.bounds ?? null);
   return (
     <div className="table-wrap">
       <table className="results-table group-table" data-testid="group-table" aria-label={t('Bruise % per group')}>
@@ -135,6 +136,8 @@ export default function RunPlots({ runs }: { runs: StoredRun[] }) {
   // side by side, every run's bruise % axis reaches the same top (the largest photo's)
   const yMax = compare ? Math.max(1, ...datas.flatMap((d) => d.photos.map((p) => p.value))) : undefined;
   const time = [...new Set(datas.map((d) => d.time).filter(Boolean))];
+  // the intervals' bounds (bruise %: 0 to 100), said once under the controls
+  const note = datas[0] ? intervalNote(datas[0].fields, (english, values) => t(english, values ?? {})) : '';
   return (
     <div className="run-plots" data-testid="run-plots">
       <div className="plot-controls">
@@ -159,6 +162,7 @@ export default function RunPlots({ runs }: { runs: StoredRun[] }) {
           {t(
             'Boxes: quartiles, whiskers to 1.5 times the interquartile range; dots: photos; diamonds and bars: each group’s mean with its 95 % confidence interval (Student’s t). Photos without a value are in the group (none).',
           )}
+          {note ? ` ${note}` : ''}
         </p>
       </div>
       <div className={compare ? 'plot-columns compare' : 'plot-columns'}>
