@@ -60,6 +60,8 @@ export interface OverlayBackfillOptions {
 }
 
 const STALE_CLAIM_MS = 10 * 60_000;
+/** how long after the server's start the backfill begins (ms) */
+const START_DELAY_MS = 1000;
 
 /** Lets the event loop answer requests between two photos. */
 const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -196,9 +198,22 @@ export async function backfillTruthOverlays(
  * Starts the backfill in the background (the server's start does not wait for it); `stop()` asks it
  * to stop after the photo in hand and resolves when it has.
  */
-export function startOverlayBackfill(deps: OverlayBackfillDeps, opts: Omit<OverlayBackfillOptions, 'stopped'> = {}) {
+export function startOverlayBackfill(
+  deps: OverlayBackfillDeps,
+  opts: Omit<OverlayBackfillOptions, 'stopped'> & { delayMs?: number } = {},
+) {
   let stopping = false;
-  const done = backfillTruthOverlays(deps, { ...opts, stopped: () => stopping })
+  let wake: () => void = () => {};
+  // Begun a moment after the start, so the server's first requests do not wait for its first photo.
+  const delayed = new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, opts.delayMs ?? START_DELAY_MS);
+    wake = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+  });
+  const done = delayed
+    .then(() => backfillTruthOverlays(deps, { ...opts, stopped: () => stopping }))
     .then((r) => {
       if (r.drawn + r.photoNotKept + r.notDrawn + r.failed > 0)
         deps.logger.info(
@@ -214,6 +229,7 @@ export function startOverlayBackfill(deps: OverlayBackfillDeps, opts: Omit<Overl
     done,
     stop: async () => {
       stopping = true;
+      wake();
       await done;
     },
   };
