@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { encodeCocoRle } from '@mango/core';
 import { sharedDir, SHARED_MISSING } from '@mango/core/testing/node';
-import { startTestServer, startWithUser, type TestServer } from '../src/testing/index.ts';
+import { asSavedBeforeOverlays, startTestServer, startWithUser, type TestServer } from '../src/testing/index.ts';
 import { maskOf } from '../src/testing/overlays.ts';
 import { insertRun } from '../src/runs/store.ts';
 
@@ -96,12 +96,9 @@ try {
   for (let k = 0; k < N; k += 50)
     await db
       .insertInto('photo_truths')
-      .values(
-        positions
-          .slice(k, k + 50)
-          .map((p) => ({ ...truth, run_id: big, position: p, overlay_thumbnail: null, overlay_backfill: null })),
-      )
+      .values(positions.slice(k, k + 50).map((p) => ({ ...truth, run_id: big, position: p })))
       .execute();
+  await asSavedBeforeOverlays(db, [big]);
   console.log(
     `${database}: ${N} corrected photos of ${w}x${h} (${(photo.length / 1e3).toFixed(0)} KB) without an overlay`,
   );

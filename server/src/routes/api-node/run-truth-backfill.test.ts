@@ -11,8 +11,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeCocoRle } from '@mango/core';
 import { SHARED_MISSING, sharedDir } from '@mango/core/testing/node';
-import { backfillTruthOverlays } from '../../runs/overlay-backfill.ts';
-import { startTestServer, startWithUser, TEST_DATABASES, type TestServer } from '../../testing/index.ts';
+import {
+  asSavedBeforeOverlays,
+  backfillOverlays,
+  startTestServer,
+  startWithUser,
+  TEST_DATABASES,
+  type TestServer,
+} from '../../testing/index.ts';
 import { maskOf, pixelsOf, tintCounts } from '../../testing/overlays.ts';
 
 const shared = sharedDir();
@@ -79,11 +85,7 @@ describe.skipIf(!present).each(TEST_DATABASES)(
       const savedNow = (await itemOf(t.call, kept)).overlay_thumbnail!;
 
       // The rows as the code before migration 0020 wrote them: the version has no overlay.
-      await db
-        .updateTable('photo_truths')
-        .set({ overlay_thumbnail: null, overlay_backfill: null })
-        .where('run_id', 'in', [kept, lost])
-        .execute();
+      await asSavedBeforeOverlays(db, [kept, lost]);
       // The second run's photo was not kept.
       await db.deleteFrom('run_photos').where('run_id', '=', lost).execute();
       const old = await itemOf(t.call, kept);
@@ -125,25 +127,14 @@ describe.skipIf(!present).each(TEST_DATABASES)(
       expect(notKept.model_overlay_thumbnail).toBeUndefined();
 
       // Once: another pass finds nothing to do.
-      const deps = {
-        db: restarted.ctx.db,
-        registry: restarted.ctx.registry,
-        runPhotos: restarted.ctx.jobs.runPhotos,
-        images: restarted.ctx.images,
-        logger: restarted.ctx.logger,
-      };
-      const again = await backfillTruthOverlays(deps);
+      const again = await backfillOverlays(restarted);
       expect(again.drawn + again.photoNotKept + again.failed).toBe(0);
 
       // Two instances at once (two passes on one database): each overlay drawn by one of them.
-      await db
-        .updateTable('photo_truths')
-        .set({ overlay_thumbnail: null, overlay_backfill: null })
-        .where('run_id', 'in', [kept, lost])
-        .execute();
+      await asSavedBeforeOverlays(db, [kept, lost]);
       const [a, b] = await Promise.all([
-        backfillTruthOverlays({ ...deps, db: t.server.ctx.db }, { batch: 1 }),
-        backfillTruthOverlays(deps, { batch: 1 }),
+        backfillOverlays(t.server, { batch: 1 }),
+        backfillOverlays(restarted, { batch: 1 }),
       ]);
       console.log('two at once:', a, b);
       expect(a.drawn + b.drawn).toBe(1);
