@@ -88,7 +88,8 @@ describe('the mask editor', () => {
     await expect.poll(() => editor.getByTestId('editor-bruise-percent').textContent()).toBe(percent);
 
     await editor.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => page.getByTestId('corrected-mark').count()).toBe(1);
+    // the save counts the figures and draws the overlay on the server: seconds on a loaded machine
+    await expect.poll(() => page.getByTestId('corrected-mark').count(), { timeout: 30_000 }).toBe(1);
     await expect.poll(() => page.getByTestId('photo-percent').textContent()).toBe(`${percent} %`);
     expect(await page.getByTestId('model-percent').textContent()).toContain(model.bruise_percent.toFixed(2));
 
@@ -109,6 +110,14 @@ describe('the mask editor', () => {
     await page.getByRole('button', { name: 'แก้ไข' }).click();
     await expect.poll(() => page.getByTestId('editor-bruise-percent').textContent(), { timeout: 30_000 }).toBe(percent);
     await page.screenshot({ path: join(shots, 'editor-after-th.png') });
+    // And before a correction, in Thai: a new run of the same photo, the model's masks.
+    const fresh = await scorePairViaApi(e2e, token);
+    await page.goto(e2e.url(`/results/${fresh.run_id}`));
+    await page.getByRole('button', { name: 'แก้ไข' }).click();
+    await expect
+      .poll(() => page.getByTestId('editor-bruise-percent').textContent(), { timeout: 30_000 })
+      .toBe(fresh.bruise_percent.toFixed(2));
+    await page.screenshot({ path: join(shots, 'editor-before-th.png') });
   }, 180_000);
 
   it("grades the live figures with the run's own grade set (a lab's rules, not a preset)", async () => {
