@@ -173,8 +173,13 @@ export const StoredRunItem = ResultsPhoto.extend({
   }),
   model_overlay_thumbnail: z.string().nullable().optional().meta({
     description:
-      "A corrected photo: the model's overlay thumbnail (kept for audit), while `overlay_thumbnail` is the overlay of its corrected masks, drawn as the model's (the same outlines, reference ring and colour-card outline). Absent when the photo is not corrected, or its truth was saved before corrected overlays were drawn",
+      "A corrected photo: the model's overlay thumbnail (kept for audit), while `overlay_thumbnail` is the overlay of its corrected masks, drawn as the model's (the same outlines, reference ring and colour-card outline). Absent when the photo is not corrected, or its overlay is the model's (`corrected_overlay` says why)",
     example: 'data:image/jpeg;base64,/9j/4AAQSkZJRg...',
+  }),
+  corrected_overlay: z.enum(['drawn', 'pending', 'photo-not-kept', 'not-drawn', 'failed']).optional().meta({
+    description:
+      "A corrected photo: which overlay `overlay_thumbnail` is. `drawn`: the overlay of its corrected masks (the model's in `model_overlay_thumbnail`). Otherwise the model's overlay is shown: `photo-not-kept`, its truth was saved before corrected overlays were stored and its photo was not kept, so nothing can be drawn on; `pending`, saved before corrected overlays were stored, drawn by the server's start-up backfill shortly; `not-drawn`, its kind of run draws no corrected overlay; `failed`, drawing it failed (logged). Absent when the photo is not corrected",
+    example: 'drawn',
   }),
 }).meta({ id: 'RunItem' });
 export type StoredRunItem = z.infer<typeof StoredRunItem>;

@@ -12,6 +12,7 @@ import { migrateToLatest, openDatabase } from './db/index.ts';
 import { ensurePrivateDir } from './db/private-files.ts';
 import { createJobs } from './jobs/index.ts';
 import { sweepRunPhotos } from './runs/photos.ts';
+import { startOverlayBackfill } from './runs/overlay-backfill.ts';
 import type { ServerContext } from './context.ts';
 
 export type { ServerContext };
@@ -44,17 +45,28 @@ export async function createServerContext(
   });
   const logger = extra.logger ?? consoleLogger;
   const jobs = await createJobs(config, opened, pool, builtinRegistry, logger);
+  const images = createNodeImageBackend({ maxPixels: config.maxPixels });
+  // Corrections saved before their overlays were stored get them drawn, in the background (issue 28).
+  const backfill = startOverlayBackfill({
+    db: opened.db,
+    registry: builtinRegistry,
+    runPhotos: jobs.runPhotos,
+    images,
+    logger,
+  });
   const ctx: ServerContext = {
     config,
     db: opened.db,
     dialect: opened.dialect,
     jwtKey: loadJwtKey(config),
     registry: builtinRegistry,
-    images: createNodeImageBackend({ maxPixels: config.maxPixels }),
+    images,
     logger,
     pool,
     jobs,
+    overlayBackfill: backfill.done,
     close: async () => {
+      await backfill.stop();
       await jobs.queue.close();
       await backgroundSettled(ctx);
       await pool.destroy();

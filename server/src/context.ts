@@ -24,6 +24,11 @@ export interface ServerContext {
   pool: JobPool;
   /** batch jobs: where their photos wait and the queue that hands them to workers */
   jobs: Jobs;
+  /**
+   * The start's backfill of corrected overlays (runs/overlay-backfill.ts): resolves with how many
+   * versions it drew, left with the model's (photo not kept), ... when it ends (null: it failed, logged)
+   */
+  overlayBackfill: Promise<Record<string, number> | null>;
   close(): Promise<void>;
 }
 

@@ -2,19 +2,27 @@
  * The mask editor end to end (issue 28 item 5), in headless Chromium: a user's stored run, the
  * Correct button of its photo, a missed lesion painted and the model's lesion erased, Save; the run
  * then shows the corrected % (marked corrected, the model's beside it) and its CSV has both.
- * Screenshots of the editor before and after, in English and Thai, go to $MANGO_SCREENSHOTS (or a temp dir).
+ * Screenshots of the editor (its tools, photo and live figures) before and after, in English and Thai, go to
+ * $MANGO_SCREENSHOTS (or a temp dir).
  */
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Papa from 'papaparse';
+import type { Page } from 'playwright-core';
 import { LAB_GRADE_RULES } from '@mango/core/testing';
 import { signInViaApi, startE2E, type E2E } from './harness.ts';
 import { scorePairViaApi, stageAt } from './editor-helpers.ts';
 
 const shots = process.env.MANGO_SCREENSHOTS ?? mkdtempSync(join(tmpdir(), 'mango-editor-shots-'));
 mkdirSync(shots, { recursive: true });
+
+/** The editor alone (tools, photo, live figures), without the sticky header and the floating language switch over it. */
+const shootEditor = (page: Page, name: string) =>
+  page
+    .getByTestId('mask-editor')
+    .screenshot({ path: join(shots, name), style: 'header.navbar, .language-switch { visibility: hidden; }' });
 
 describe('the mask editor', () => {
   let e2e: E2E;
@@ -40,7 +48,7 @@ describe('the mask editor', () => {
     await expect
       .poll(() => editor.getByTestId('editor-bruise-percent').textContent(), { timeout: 30_000 })
       .toBe(model.bruise_percent.toFixed(2));
-    await page.screenshot({ path: join(shots, 'editor-before-en.png') });
+    await shootEditor(page, 'editor-before-en.png');
     const canvas = editor.getByTestId('mask-editor-stage').locator('canvas').first();
     // the editor opens below the run's plots: the strokes must land inside the viewport
     await canvas.scrollIntoViewIfNeeded();
@@ -78,7 +86,7 @@ describe('the mask editor', () => {
     expect(after).toBeLessThan(painted);
     const percent = await editor.getByTestId('editor-bruise-percent').textContent();
     expect(percent).not.toBe(model.bruise_percent.toFixed(2));
-    await page.screenshot({ path: join(shots, 'editor-after-en.png') });
+    await shootEditor(page, 'editor-after-en.png');
 
     // Undo brings the erased lesion back, redo erases it again.
     await editor.focus();
@@ -88,7 +96,8 @@ describe('the mask editor', () => {
     await expect.poll(() => editor.getByTestId('editor-bruise-percent').textContent()).toBe(percent);
 
     await editor.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => page.getByTestId('corrected-mark').count()).toBe(1);
+    // the save counts the figures and draws the overlay on the server: seconds on a loaded machine
+    await expect.poll(() => page.getByTestId('corrected-mark').count(), { timeout: 30_000 }).toBe(1);
     await expect.poll(() => page.getByTestId('photo-percent').textContent()).toBe(`${percent} %`);
     expect(await page.getByTestId('model-percent').textContent()).toContain(model.bruise_percent.toFixed(2));
 
@@ -108,7 +117,15 @@ describe('the mask editor', () => {
     await page.goto(e2e.url(`/results/${runId}`));
     await page.getByRole('button', { name: 'แก้ไข' }).click();
     await expect.poll(() => page.getByTestId('editor-bruise-percent').textContent(), { timeout: 30_000 }).toBe(percent);
-    await page.screenshot({ path: join(shots, 'editor-after-th.png') });
+    await shootEditor(page, 'editor-after-th.png');
+    // And before a correction, in Thai: a new run of the same photo, the model's masks.
+    const fresh = await scorePairViaApi(e2e, token);
+    await page.goto(e2e.url(`/results/${fresh.run_id}`));
+    await page.getByRole('button', { name: 'แก้ไข' }).click();
+    await expect
+      .poll(() => page.getByTestId('editor-bruise-percent').textContent(), { timeout: 30_000 })
+      .toBe(fresh.bruise_percent.toFixed(2));
+    await shootEditor(page, 'editor-before-th.png');
   }, 180_000);
 
   it("grades the live figures with the run's own grade set (a lab's rules, not a preset)", async () => {

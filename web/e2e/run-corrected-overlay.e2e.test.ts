@@ -10,6 +10,7 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { asSavedBeforeOverlays, backfillOverlays } from '@mango/server/testing';
 import { signInViaApi, startE2E, type E2E } from './harness.ts';
 import { imagePixels, scorePairViaApi } from './editor-helpers.ts';
 
@@ -63,6 +64,8 @@ describe('the run page: the overlay thumbnail of a corrected photo', () => {
   let token = '';
   let runId = '';
   let modelPercent = 0;
+  /** the thumbnail drawn from the imported masks (the first test) */
+  let correctedPixels: number[] | undefined;
 
   beforeAll(async () => {
     e2e = await startE2E();
@@ -151,5 +154,48 @@ describe('the run page: the overlay thumbnail of a corrected photo', () => {
       .toBe('มาสก์ที่แก้ไขแล้ว');
     expect((await thumbnail(page)).pixels).toEqual(after.pixels);
     await page.evaluate(() => localStorage.setItem('language', 'en'));
+    correctedPixels = after.pixels;
   }, 180_000);
+
+  it("a correction saved before corrected overlays were stored: the model's overlay, marked, until the backfill draws it; a photo not kept keeps it", async () => {
+    expect(correctedPixels, 'the test before corrects the photo').toBeDefined();
+    const { page } = e2e;
+    const db = e2e.server.ctx.db;
+    const badge = page.getByTestId('overlay-model-badge');
+    // The version as the code before migration 0020 saved it: no overlay of its masks.
+    await asSavedBeforeOverlays(db, [runId]);
+    await page.reload();
+    await expect.poll(() => badge.getAttribute('data-reason'), { timeout: 30_000 }).toBe('pending');
+    expect(await badge.textContent()).toBe("model's overlay");
+    expect(await page.getByTestId('overlay-corrected-badge').count()).toBe(0);
+    const pending = await thumbnail(page);
+    expect(pending.overlay).toBe('model');
+    expect(pending.inDisc[1]).toBeGreaterThan(0.8);
+
+    // The backfill (what a server's start runs) draws it from the stored masks and the kept photo.
+    expect((await backfillOverlays(e2e.server)).drawn).toBe(1);
+    await page.reload();
+    await expect
+      .poll(() => page.getByTestId('overlay-corrected-badge').textContent(), { timeout: 30_000 })
+      .toBe('corrected masks');
+    expect(await badge.count()).toBe(0);
+    expect((await thumbnail(page)).pixels).toEqual(correctedPixels);
+
+    // A photo that was not kept: nothing to draw on, the model's overlay stays and says why, in English and Thai.
+    await db.deleteFrom('run_photos').where('run_id', '=', runId).execute();
+    await asSavedBeforeOverlays(db, [runId]);
+    expect((await backfillOverlays(e2e.server)).photoNotKept).toBe(1);
+    await page.reload();
+    await expect.poll(() => badge.getAttribute('data-reason'), { timeout: 30_000 }).toBe('photo-not-kept');
+    expect(await badge.getAttribute('title')).toBe(
+      "The photo was not kept, so the corrected masks cannot be drawn: this is the model's overlay",
+    );
+    expect((await thumbnail(page)).overlay).toBe('model');
+    await page.screenshot({ path: '/tmp/e2e-shots/run-model-overlay-not-kept.png', fullPage: true });
+    await page.evaluate(() => localStorage.setItem('language', 'th'));
+    await page.reload();
+    await expect.poll(() => badge.textContent(), { timeout: 30_000 }).toBe('ภาพซ้อนทับของโมเดล');
+    expect(await badge.getAttribute('title')).toBe('ไม่ได้เก็บภาพถ่ายไว้ จึงวาดมาสก์ที่แก้ไขแล้วไม่ได้: นี่คือภาพซ้อนทับของโมเดล');
+    await page.evaluate(() => localStorage.setItem('language', 'en'));
+  }, 120_000);
 });

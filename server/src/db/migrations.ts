@@ -377,5 +377,22 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('photo_truths').addColumn('overlay_thumbnail', 'text').execute();
       },
     },
+    '0021_truth_overlay_backfill': {
+      async up(db: Kysely<unknown>) {
+        // The backfill of corrected overlays (issue 28; runs/overlay-backfill.ts): a truth version
+        // saved before 0020 has no overlay_thumbnail; the server draws it once from the stored masks
+        // and the kept photo. `overlay_backfill` says what became of it: null (not looked at),
+        // `claimed:<time>:<instance>` (being drawn), `drawn`, `photo-not-kept` (the model's overlay
+        // stays), `not-drawn` (its kind draws none), `failed: <reason>`. The partial index holds the
+        // versions without an overlay only, so the startup scan is cheap once all are drawn.
+        await db.schema.alterTable('photo_truths').addColumn('overlay_backfill', 'text').execute();
+        await db.schema
+          .createIndex('photo_truths_without_overlay')
+          .on('photo_truths')
+          .columns(['run_id', 'position', 'version'])
+          .where(sql.ref('overlay_thumbnail'), 'is', null)
+          .execute();
+      },
+    },
   };
 }

@@ -188,6 +188,12 @@ export interface PhotoTruthsTable {
    * (the run's `correctedOverlay`): shown in place of the model's while in force; null when none (migration 0020)
    */
   overlay_thumbnail: string | null;
+  /**
+   * What the backfill (runs/overlay-backfill.ts, migration 0021) made of a version saved without an
+   * overlay: null (not looked at, or saved with one), `claimed:<time>:<instance>`, `drawn`,
+   * `photo-not-kept`, `not-drawn`, `failed: <reason>`
+   */
+  overlay_backfill: string | null;
   created_by: number;
   created_at: string;
 }

@@ -292,6 +292,7 @@ export async function getRun(db: DB, userId: number, id: string): Promise<Stored
         // A corrected photo's overlay is drawn from its truth; the model's is kept beside it.
         overlay_thumbnail: truth?.overlay ?? i.overlay,
         ...(truth?.overlay ? { model_overlay_thumbnail: i.overlay } : {}),
+        ...(truth ? { corrected_overlay: correctedOverlayState(truth) } : {}),
         photo_thumbnail: i.photo,
         /** the full-size overlay is kept: GET /api-node/runs/{id}/items/{position}/overlay */
         full_overlay: i.overlay_image_type !== null,
@@ -320,19 +321,40 @@ export const truthColumns = [
   'users.username as created_by',
 ] as const;
 
+/**
+ * Which overlay a corrected photo shows (issue 28): `drawn` from its corrected masks; else the
+ * model's, because the photo was not kept to draw on (`photo-not-kept`), its kind draws none
+ * (`not-drawn`), drawing failed (`failed`), or its version was saved before overlays were stored and
+ * the server's backfill has not drawn it yet (`pending`; runs/overlay-backfill.ts).
+ */
+function correctedOverlayState(truth: { overlay: string | null; backfill: string | null }) {
+  if (truth.overlay) return 'drawn' as const;
+  if (truth.backfill === 'photo-not-kept' || truth.backfill === 'not-drawn') return truth.backfill;
+  if (truth.backfill?.startsWith('failed')) return 'failed' as const;
+  return 'pending' as const;
+}
+
 /** The latest truth version of each corrected photo of run `runId` (by position), with its figures. */
 export async function latestTruths(db: DB, runId: string) {
   const rows = await db
     .selectFrom('photo_truths')
     .innerJoin('users', 'users.id', 'photo_truths.created_by')
-    .select([...truthColumns, 'photo_truths.overlay_thumbnail'])
+    .select([...truthColumns, 'photo_truths.overlay_thumbnail', 'photo_truths.overlay_backfill'])
     .where('photo_truths.run_id', '=', runId)
     .orderBy('photo_truths.version')
     .execute();
-  const latest = new Map<number, { truth: TruthVersion; result: ResultFigures; overlay: string | null }>();
+  const latest = new Map<
+    number,
+    { truth: TruthVersion; result: ResultFigures; overlay: string | null; backfill: string | null }
+  >();
   for (const r of rows) {
-    const { position, result, overlay_thumbnail, ...truth } = r;
-    latest.set(position, { truth, result: JSON.parse(result) as ResultFigures, overlay: overlay_thumbnail });
+    const { position, result, overlay_thumbnail, overlay_backfill, ...truth } = r;
+    latest.set(position, {
+      truth,
+      result: JSON.parse(result) as ResultFigures,
+      overlay: overlay_thumbnail,
+      backfill: overlay_backfill,
+    });
   }
   return latest;
 }

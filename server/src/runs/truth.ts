@@ -16,6 +16,7 @@ import {
   runKindOf,
   type ImageBackend,
   type PluginRegistry,
+  type RasterImage,
   type ResultFigures,
   type RunKind,
   type TruthMasks,
@@ -121,6 +122,23 @@ export const decodeMask = (counts: string, width: number, height: number): Uint8
   decodeCocoRle({ size: [height, width], counts }).mask;
 
 /**
+ * The 256 px overlay thumbnail (a JPEG data URL) of a photo's corrected masks, drawn as the model's
+ * overlay was (the kind's `correctedOverlay`, with the marks of the model's result), or null when the
+ * kind draws none. What a saved truth version stores, and what the backfill (overlay-backfill.ts)
+ * draws for a version saved before versions stored one.
+ */
+export async function correctedThumbnail(
+  kind: RunKind,
+  model: ResultFigures,
+  masks: TruthMasks,
+  image: RasterImage,
+  options: Record<string, unknown>,
+): Promise<string | null> {
+  const draw = kind.runs.correctedOverlay;
+  return draw ? thumbnailDataUrl(draw(model, masks, image, options), THUMBNAIL_MAX_SIDE) : null;
+}
+
+/**
  * Saves `masks` as the next truth version of item `position` of the caller's run: the figures are
  * counted on the kept photo by the run's plugin. Null: no such run or photo of the caller's.
  * Refused (409) when the photo was not kept or could not be scored, or the kind of run has no truth;
@@ -151,12 +169,7 @@ export async function saveTruth(
   const plan = planRun(deps.registry, item.operation, JSON.parse(item.options));
   const result = finishResult(plan, kind.runs.correct(model, masks, image));
   // The run's overlay of this photo from now on: the masks drawn as the model's overlay was (its marks too).
-  const overlay = kind.runs.correctedOverlay
-    ? await thumbnailDataUrl(
-        kind.runs.correctedOverlay(model, masks, image, JSON.parse(item.options)),
-        THUMBNAIL_MAX_SIDE,
-      )
-    : null;
+  const overlay = await correctedThumbnail(kind, model, masks, image, JSON.parse(item.options));
   const fruit = encodeCocoRle(masks.fruit, masks.width, masks.height).counts as string;
   const bruise = encodeCocoRle(masks.bruise, masks.width, masks.height).counts as string;
   const saved = await deps.db.transaction().execute(async (trx) => {
@@ -179,6 +192,8 @@ export async function saveTruth(
       model_id: meta.modelId,
       source: meta.source,
       overlay_thumbnail: overlay,
+      // nothing for the backfill to draw (overlay-backfill.ts)
+      overlay_backfill: overlay ? null : 'not-drawn',
       created_by: userId,
       created_at: now(),
     };

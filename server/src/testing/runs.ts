@@ -7,6 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { now, type DB } from '../db/index.ts';
 import { insertRun, type RunItemRow } from '../runs/store.ts';
+import { backfillTruthOverlays, type OverlayBackfillOptions } from '../runs/overlay-backfill.ts';
+import type { RunningServer } from '../server.ts';
 
 export type PhotoMeta = Record<string, string | null>;
 
@@ -32,3 +34,28 @@ export async function copyRunWithMeta(
   await insertRun(db, { ...run, id, created_at: now() } as Parameters<typeof insertRun>[1], items);
   return id;
 }
+
+/**
+ * The corrections of runs `runIds` made as they were before truth versions stored their overlay
+ * (migration 0020; issue 28): the versions lose their overlay and what the backfill made of them.
+ */
+export async function asSavedBeforeOverlays(db: DB, runIds: string[]): Promise<void> {
+  await db
+    .updateTable('photo_truths')
+    .set({ overlay_thumbnail: null, overlay_backfill: null })
+    .where('run_id', 'in', runIds)
+    .execute();
+}
+
+/** One pass of the corrected-overlay backfill (runs/overlay-backfill.ts) on a running server's database. */
+export const backfillOverlays = (server: RunningServer, opts?: OverlayBackfillOptions) =>
+  backfillTruthOverlays(
+    {
+      db: server.ctx.db,
+      registry: server.ctx.registry,
+      runPhotos: server.ctx.jobs.runPhotos,
+      images: server.ctx.images,
+      logger: server.ctx.logger,
+    },
+    opts,
+  );

@@ -666,6 +666,15 @@ export const th: Record<string, string> = {
   Correct: 'แก้ไข',
   'corrected masks': 'มาสก์ที่แก้ไขแล้ว',
   'The overlay of the corrected masks': 'ภาพซ้อนทับจากมาสก์ที่แก้ไขแล้ว',
+  "model's overlay": 'ภาพซ้อนทับของโมเดล',
+  "The photo was not kept, so the corrected masks cannot be drawn: this is the model's overlay":
+    'ไม่ได้เก็บภาพถ่ายไว้ จึงวาดมาสก์ที่แก้ไขแล้วไม่ได้: นี่คือภาพซ้อนทับของโมเดล',
+  "The overlay of the corrected masks is being drawn: this is the model's overlay until then":
+    'กำลังวาดภาพซ้อนทับจากมาสก์ที่แก้ไขแล้ว: ระหว่างนี้แสดงภาพซ้อนทับของโมเดล',
+  "This kind of run draws no overlay of corrected masks: this is the model's overlay":
+    'การวิเคราะห์ประเภทนี้ไม่วาดภาพซ้อนทับจากมาสก์ที่แก้ไขแล้ว: นี่คือภาพซ้อนทับของโมเดล',
+  "The overlay of the corrected masks could not be drawn: this is the model's overlay":
+    'วาดภาพซ้อนทับจากมาสก์ที่แก้ไขแล้วไม่สำเร็จ: นี่คือภาพซ้อนทับของโมเดล',
   'Correct the masks of {{name}}': 'แก้ไขมาสก์ของ {{name}}',
   Brush: 'แปรง',
   Eraser: 'ยางลบ',

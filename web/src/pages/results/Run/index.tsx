@@ -19,7 +19,15 @@ import EmptyState from '#web/components/EmptyState.tsx';
 import QualityFlags from '#web/components/QualityFlags.tsx';
 import { formatTime } from '#web/pages/home/Dashboard/history.ts';
 import { bruiseItems } from '../bruiseItems.ts';
-import { failedItems, deleteRun, downloadExport, fetchRun, type ExportFormat, type StoredRun } from '#web/lib/runs.ts';
+import {
+  failedItems,
+  deleteRun,
+  downloadExport,
+  fetchRun,
+  type ExportFormat,
+  type RunItem,
+  type StoredRun,
+} from '#web/lib/runs.ts';
 import '../../tool-pages.css';
 import '../results.css';
 import MaskEditor from '../MaskEditor/index.tsx';
@@ -65,6 +73,17 @@ const EXPORTS: { format: ExportFormat; label: string; bruiseOnly?: boolean; othe
   { format: 'html', label: 'Report (HTML)', bruiseOnly: true },
   { format: 'provenance', label: 'Provenance' },
 ];
+
+/**
+ * Why a corrected photo shows the model's overlay (its item's `corrected_overlay`): a correction
+ * saved before corrected overlays were stored, which the server draws at its start when it can.
+ */
+const MODEL_OVERLAY_REASONS: Record<Exclude<NonNullable<RunItem['corrected_overlay']>, 'drawn'>, string> = {
+  'photo-not-kept': "The photo was not kept, so the corrected masks cannot be drawn: this is the model's overlay",
+  pending: "The overlay of the corrected masks is being drawn: this is the model's overlay until then",
+  'not-drawn': "This kind of run draws no overlay of corrected masks: this is the model's overlay",
+  failed: "The overlay of the corrected masks could not be drawn: this is the model's overlay",
+};
 
 const num = (v: number | null | undefined, digits = 2) =>
   typeof v === 'number' && Number.isFinite(v) ? v.toFixed(digits) : '–';
@@ -509,6 +528,17 @@ export default function Run() {
                             title={t('The overlay of the corrected masks')}
                           >
                             {t('corrected masks')}
+                          </span>
+                        )}
+                        {item.corrected_overlay && item.corrected_overlay !== 'drawn' && (
+                          // a correction saved before corrected overlays were stored: the model's is shown, and why
+                          <span
+                            className="corrected-badge model-overlay-badge"
+                            data-testid="overlay-model-badge"
+                            data-reason={item.corrected_overlay}
+                            title={t(MODEL_OVERLAY_REASONS[item.corrected_overlay])}
+                          >
+                            {t("model's overlay")}
                           </span>
                         )}
                       </span>
