@@ -80,7 +80,6 @@ if (args.includes('--scan-dev')) {
   );
 }
 
-const rand = seededRandom(26);
 // The larger dev photos: MangoDC composites (1600x1336), AI CUP trays (1280x720), senmango originals > 600 px.
 const pool = [
   ...photosOf('synthetic_composites'),
@@ -97,6 +96,21 @@ const sample = files
   ? pool.filter((p) => files.includes(p.split('/').pop()!))
   : sized.filter((_, i) => i % Math.max(1, Math.floor(sized.length / count)) === 0).slice(0, count);
 const diag = args.includes('--diag');
+// Held-out split (by photo, fixed seed): the sample is shuffled with seed 2626 and its first half is the
+// tuning half, the rest held out. `--half tune|held` runs one half only; the summary reports each half.
+const shuffled = [...sample];
+{
+  const r = seededRandom(2626);
+  for (let i = shuffled.length - 1; i > 0; i--) {
+    const j = Math.floor(r() * (i + 1));
+    [shuffled[i], shuffled[j]] = [shuffled[j], shuffled[i]];
+  }
+}
+const tuning = new Set(shuffled.slice(0, Math.ceil(shuffled.length / 2)));
+const halfOf = (path: string) => (tuning.has(path) ? 'tune' : 'held');
+const half = flag('--half');
+// --card-only: the card's figures only (found, patch CIEDE2000, px/cm), no bruise scoring of the variants.
+const cardOnly = args.includes('--card-only');
 const CASTS: [number, number][] = [
   [2800, 0],
   [4000, 0],
@@ -114,6 +128,7 @@ const options = BruiseOptions.parse({ method });
 const off = BruiseOptions.parse({ method, colourCard: 'off' });
 const rows: {
   name: string;
+  half: string;
   cover: number;
   found: number;
   variants: number;
@@ -201,6 +216,9 @@ function diagnose(ref: BruiseAnalysis, a: BruiseAnalysis, kelvin: number, ev: nu
 }
 
 for (const [k, path] of sample.entries()) {
+  if (half && halfOf(path) !== half) continue;
+  // each photo its own seeded draws (its pose does not depend on which photos ran before it)
+  const rand = seededRandom(26 + 1000 * k);
   let photo: RasterImage = await decodeImage(readFileSync(path), path);
   const s = fitSize(photo.width, photo.height, 1600);
   photo = downscaleArea(photo, s.width, s.height);
@@ -271,6 +289,7 @@ for (const [k, path] of sample.entries()) {
   const truthPxPerCm = localScale(h, 2.5, 1.5) / (PATCH_PITCH_MM.classic / 10);
   const row = {
     name: path.split('/').pop()!,
+    half: halfOf(path),
     cover,
     found: 0,
     variants: 0,
@@ -284,6 +303,38 @@ for (const [k, path] of sample.entries()) {
   };
   const variant = async (img: RasterImage, kelvin: number, ev: number, seed: number) =>
     addNoise(await jpegRoundTrip(applyLightCast(img, kelvin, ev), 30), 2, seed);
+  if (cardOnly) {
+    for (const [kelvin, ev] of [[6504, 0] as [number, number], ...CASTS]) {
+      const img = await variant(withCard, kelvin, ev, kelvin === 6504 && ev === 0 ? 1 : 2);
+      const card = detectColourCard(img);
+      row.variants++;
+      if (!card) {
+        row.missed.push(`${kelvin} K ${ev} EV`);
+        continue;
+      }
+      row.found++;
+      row.medians.push(card.correction.after.median);
+      row.maxes.push(card.correction.after.max);
+      row.scaleErr.push(Math.abs(card.pitchPx / (PATCH_PITCH_MM.classic / 10) / truthPxPerCm - 1) * 100);
+      if (diag) {
+        const worst = card.correction.deltaEAfter.reduce<number>(
+          (w, d, i, all) => (card.correction.used[i] && (d ?? 0) > (all[w] ?? 0) ? i : w),
+          0,
+        );
+        console.log(
+          `  ${kelvin} K ${ev} EV: dE after ${fmt(card.correction.after.median)}/${fmt(card.correction.after.max)} ` +
+            `(worst patch ${worst}: read ${card.patches[worst]?.join(',')}), used ${card.correction.used.filter(Boolean).length}, ` +
+            `px/cm err ${fmt(row.scaleErr.at(-1)!, 3)} %`,
+        );
+      }
+    }
+    rows.push(row);
+    console.log(
+      `${row.name} [${row.half}] cover ${cover * 100}% pitch ${pose.pitchPx.toFixed(1)} px angle ${pose.angleDeg.toFixed(0)}: found ${row.found}/${row.variants}, ` +
+        `dE after median ${fmt(quantile(row.medians, 0.5))} max ${fmt(Math.max(...row.maxes))}, px/cm err max ${fmt(Math.max(...row.scaleErr))} %`,
+    );
+    continue;
+  }
   const refWith = await bruiseOf(await variant(withCard, 6504, 0, 1), options);
   const refWithout = await bruiseOf(await variant(photo, 6504, 0, 1), options);
   // --diag's oracle: each light corrected by the exact inverse of its cast (times the daylight fit), the card
@@ -346,6 +397,39 @@ const all = (f: (r: (typeof rows)[number]) => number[]) => rows.flatMap(f);
 const found = rows.reduce((s, r) => s + r.found, 0);
 const variants = rows.reduce((s, r) => s + r.variants, 0);
 console.log(`\nphotos ${rows.length}, variants ${variants}, method ${method}`);
+for (const h of ['tune', 'held']) {
+  const rs = rows.filter((r) => r.half === h);
+  if (!rs.length) continue;
+  const v = (f: (r: (typeof rows)[number]) => number[]) => rs.flatMap(f);
+  console.log(
+    `${h === 'tune' ? 'tuning half' : 'held-out half'} (${rs.map((r) => r.name).join(', ')}): ` +
+      `found ${rs.reduce((s, r) => s + r.found, 0)}/${rs.reduce((s, r) => s + r.variants, 0)}; ` +
+      `patch CIEDE2000 after: median of medians ${fmt(
+        quantile(
+          v((r) => r.medians),
+          0.5,
+        ),
+      )}, ` +
+      `median of max ${fmt(
+        quantile(
+          v((r) => r.maxes),
+          0.5,
+        ),
+      )}, p90 of max ${fmt(
+        quantile(
+          v((r) => r.maxes),
+          0.9,
+        ),
+      )}, ` +
+      `largest max ${fmt(Math.max(...v((r) => r.maxes)))}; px/cm |error| median ${fmt(
+        quantile(
+          v((r) => r.scaleErr),
+          0.5,
+        ),
+      )} %, ` +
+      `max ${fmt(Math.max(...v((r) => r.scaleErr)))} %`,
+  );
+}
 for (const c of COVER) {
   const rs = rows.filter((r) => r.cover === c);
   const f = rs.reduce((s, r) => s + r.found, 0);
