@@ -10,6 +10,9 @@
  *   [--files a.jpg,b.jpg] (these dev photos instead of every n-th) [--diag] (per light: CIEDE2000 between the
  *   corrected photo and the corrected daylight one over its fruit pixels, and how far the fitted matrix is
  *   from the daylight one's times the true cast: max |M_light x diag(gains) x M_daylight^-1 - I|)
+ *   [--card-only] (card found, patch CIEDE2000, px/cm only: no bruise scoring; about a minute for 10 photos)
+ *   [--half tune|held] (the tuning or the held-out half of the photos, split by photo with seed 2626)
+ *   [--degrade both|jpeg|noise|none] (what follows the light: JPEG q30 then noise (default), one of them, neither)
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -111,6 +114,8 @@ const halfOf = (path: string) => (tuning.has(path) ? 'tune' : 'held');
 const half = flag('--half');
 // --card-only: the card's figures only (found, patch CIEDE2000, px/cm), no bruise scoring of the variants.
 const cardOnly = args.includes('--card-only');
+// --degrade jpeg|noise|none: after the light, only JPEG q30, only noise, or neither (default both): which one costs the ΔE.
+const degrade = flag('--degrade') ?? 'both';
 const CASTS: [number, number][] = [
   [2800, 0],
   [4000, 0],
@@ -302,7 +307,13 @@ for (const [k, path] of sample.entries()) {
     oracle: [] as number[],
   };
   const variant = async (img: RasterImage, kelvin: number, ev: number, seed: number) =>
-    addNoise(await jpegRoundTrip(applyLightCast(img, kelvin, ev), 30), 2, seed);
+    degrade === 'jpeg'
+      ? await jpegRoundTrip(applyLightCast(img, kelvin, ev), 30)
+      : degrade === 'noise'
+        ? addNoise(applyLightCast(img, kelvin, ev), 2, seed)
+        : degrade === 'none'
+          ? applyLightCast(img, kelvin, ev)
+          : addNoise(await jpegRoundTrip(applyLightCast(img, kelvin, ev), 30), 2, seed);
   if (cardOnly) {
     for (const [kelvin, ev] of [[6504, 0] as [number, number], ...CASTS]) {
       const img = await variant(withCard, kelvin, ev, kelvin === 6504 && ev === 0 ? 1 : 2);
