@@ -127,7 +127,7 @@ const REFINE_ITERATIONS = 20;
  * metric the card is judged by: where a channel is dark (blue under a warm light) a small linear error
  * is a large CIEDE2000, and the fit spends its freedom elsewhere. Returns the start when no step helps.
  */
-function refineToDeltaE(
+export function refineToDeltaE(
   start: number[],
   linear: number[][],
   lab: readonly (readonly number[])[],
