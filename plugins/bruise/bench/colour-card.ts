@@ -145,6 +145,8 @@ const rows: {
   missed: string[];
   oracle: number[];
 }[] = [];
+/** px/cm error with its sign (card-only), to tell a bias from noise */
+const signedScale: { cover: number; err: number }[] = [];
 const byCast = new Map<string, { withCard: number[]; without: number[]; maxDeltaE: number[] }>();
 const bruiseOf = async (img: RasterImage, o: BruiseOptions) => {
   const a = await analyseBruise(img, o, { models });
@@ -327,6 +329,7 @@ for (const [k, path] of sample.entries()) {
       row.medians.push(card.correction.after.median);
       row.maxes.push(card.correction.after.max);
       row.scaleErr.push(Math.abs(card.pitchPx / (PATCH_PITCH_MM.classic / 10) / truthPxPerCm - 1) * 100);
+      signedScale.push({ cover, err: (card.pitchPx / (PATCH_PITCH_MM.classic / 10) / truthPxPerCm - 1) * 100 });
       if (diag) {
         const worst = card.correction.deltaEAfter.reduce<number>(
           (w, d, i, all) => (card.correction.used[i] && (d ?? 0) > (all[w] ?? 0) ? i : w),
@@ -442,6 +445,11 @@ for (const h of ['tune', 'held']) {
   );
 }
 for (const c of COVER) {
+  const e = signedScale.filter((s) => s.cover === c).map((s) => s.err);
+  if (e.length)
+    console.log(
+      `card covering ${c * 100} %: px/cm signed error mean ${fmt(e.reduce((a, b) => a + b, 0) / e.length, 3)} %, median ${fmt(quantile(e, 0.5), 3)} % (${e.length} variants)`,
+    );
   const rs = rows.filter((r) => r.cover === c);
   const f = rs.reduce((s, r) => s + r.found, 0);
   const v = rs.reduce((s, r) => s + r.variants, 0);
