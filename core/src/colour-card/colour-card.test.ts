@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { deltaE2000, labD50ToLinearRgb, linearRgbToLabD50, rgb8ToLab } from '../color.ts';
+import { deltaE2000, labD50ToLinearRgb, linearRgbToLabD50, rgb8ToLab, srgbToLinear } from '../color.ts';
 import type { RasterImage } from '../image.ts';
 import { decodeImage } from '../node/index.ts';
 import {
@@ -14,7 +14,7 @@ import {
   type CardPose,
 } from '../testing/colour-card.ts';
 import { SHARED_MISSING, loadImageFile, sharedDir } from '../testing/node.ts';
-import { correctColours, fitColourCorrection } from './correct.ts';
+import { correctColours, fitColourCorrection, refineToDeltaE } from './correct.ts';
 import { detectColourCard } from './detect.ts';
 import { fitHomography, localScale, project } from './geometry.ts';
 import { CARD_LAB_D50 } from './reference.ts';
@@ -99,6 +99,38 @@ describe('colour correction fit', () => {
     // the cyan patch lies outside sRGB (clipped at 0 above): the rest fits to rounding
     expect(fit.after.median).toBeLessThan(0.5);
     expect(fit.used.filter(Boolean).length).toBeGreaterThanOrEqual(22);
+  });
+
+  it('the CIEDE2000 refinement walks a 5 % wrong matrix back to the exact inverse of a 2800 K -1 EV cast', () => {
+    const white = blackbodyWhite(6504);
+    const warm = blackbodyWhite(2800);
+    const gains = warm.map((v, c) => (v / white[c]) * 0.5);
+    // 8-bit readings of the card under the cast (rounded to whole levels, as a camera gives them)
+    const linear = CARD_LAB_D50.classic.map(([L, a, b]) =>
+      Array.from(labD50ToLinearRgb(L, a, b), (x, c) => {
+        const v = Math.max(0, x) * gains[c];
+        return srgbToLinear(Math.round(255 * (v > 0.0031308 ? 1.055 * v ** (1 / 2.4) - 0.055 : 12.92 * v)) / 255);
+      }),
+    );
+    const use = linear.map((v, k) => k !== 17 && v.every((x) => x > 0)); // cyan lies outside sRGB
+    const stats = (m: number[]) => {
+      const d = linear.flatMap((v, k) => {
+        if (!use[k]) return [];
+        const o = [0, 1, 2].map((r) => m[r * 3] * v[0] + m[r * 3 + 1] * v[1] + m[r * 3 + 2] * v[2]);
+        const lab = linearRgbToLabD50(o[0], o[1], o[2]);
+        const ref = CARD_LAB_D50.classic[k];
+        return [deltaE2000(ref[0], ref[1], ref[2], lab[0], lab[1], lab[2])];
+      });
+      return { sum: d.reduce((s, v) => s + v * v, 0), max: Math.max(...d) };
+    };
+    const exact = [1 / gains[0], 0, 0, 0, 1 / gains[1], 0, 0, 0, 1 / gains[2]];
+    const wrong = exact.map((v, i) => v * (i % 2 ? 1.05 : 0.95) + (v === 0 ? 0.05 : 0));
+    const refined = refineToDeltaE(wrong, linear, CARD_LAB_D50.classic, use);
+    expect(stats(wrong).max).toBeGreaterThan(3);
+    // the 8-bit rounding of the dark blue readings is all that is left
+    expect(stats(refined).max).toBeLessThan(1.5);
+    expect(stats(refined).sum).toBeLessThanOrEqual(stats(exact).sum);
+    for (let i = 0; i < 9; i++) expect(Math.abs(refined[i] - exact[i])).toBeLessThan(0.05 * Math.max(1, exact[i]));
   });
 });
 

@@ -10,6 +10,9 @@
  *   [--files a.jpg,b.jpg] (these dev photos instead of every n-th) [--diag] (per light: CIEDE2000 between the
  *   corrected photo and the corrected daylight one over its fruit pixels, and how far the fitted matrix is
  *   from the daylight one's times the true cast: max |M_light x diag(gains) x M_daylight^-1 - I|)
+ *   [--card-only] (card found, patch CIEDE2000, px/cm only: no bruise scoring; about a minute for 10 photos)
+ *   [--half tune|held] (the tuning or the held-out half of the photos, split by photo with seed 2626)
+ *   [--degrade both|jpeg|noise|none] (what follows the light: JPEG q30 then noise (default), one of them, neither)
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -80,7 +83,6 @@ if (args.includes('--scan-dev')) {
   );
 }
 
-const rand = seededRandom(26);
 // The larger dev photos: MangoDC composites (1600x1336), AI CUP trays (1280x720), senmango originals > 600 px.
 const pool = [
   ...photosOf('synthetic_composites'),
@@ -97,6 +99,23 @@ const sample = files
   ? pool.filter((p) => files.includes(p.split('/').pop()!))
   : sized.filter((_, i) => i % Math.max(1, Math.floor(sized.length / count)) === 0).slice(0, count);
 const diag = args.includes('--diag');
+// Held-out split (by photo, fixed seed): the sample is shuffled with seed 2626 and its first half is the
+// tuning half, the rest held out. `--half tune|held` runs one half only; the summary reports each half.
+const shuffled = [...sample];
+{
+  const r = seededRandom(2626);
+  for (let i = shuffled.length - 1; i > 0; i--) {
+    const j = Math.floor(r() * (i + 1));
+    [shuffled[i], shuffled[j]] = [shuffled[j], shuffled[i]];
+  }
+}
+const tuning = new Set(shuffled.slice(0, Math.ceil(shuffled.length / 2)));
+const halfOf = (path: string) => (tuning.has(path) ? 'tune' : 'held');
+const half = flag('--half');
+// --card-only: the card's figures only (found, patch CIEDE2000, px/cm), no bruise scoring of the variants.
+const cardOnly = args.includes('--card-only');
+// --degrade jpeg|noise|none: after the light, only JPEG q30, only noise, or neither (default both): which one costs the ΔE.
+const degrade = flag('--degrade') ?? 'both';
 const CASTS: [number, number][] = [
   [2800, 0],
   [4000, 0],
@@ -114,6 +133,7 @@ const options = BruiseOptions.parse({ method });
 const off = BruiseOptions.parse({ method, colourCard: 'off' });
 const rows: {
   name: string;
+  half: string;
   cover: number;
   found: number;
   variants: number;
@@ -125,6 +145,8 @@ const rows: {
   missed: string[];
   oracle: number[];
 }[] = [];
+/** px/cm error with its sign (card-only), to tell a bias from noise */
+const signedScale: { cover: number; err: number }[] = [];
 const byCast = new Map<string, { withCard: number[]; without: number[]; maxDeltaE: number[] }>();
 const bruiseOf = async (img: RasterImage, o: BruiseOptions) => {
   const a = await analyseBruise(img, o, { models });
@@ -201,6 +223,9 @@ function diagnose(ref: BruiseAnalysis, a: BruiseAnalysis, kelvin: number, ev: nu
 }
 
 for (const [k, path] of sample.entries()) {
+  if (half && halfOf(path) !== half) continue;
+  // each photo its own seeded draws (its pose does not depend on which photos ran before it)
+  const rand = seededRandom(26 + 1000 * k);
   let photo: RasterImage = await decodeImage(readFileSync(path), path);
   const s = fitSize(photo.width, photo.height, 1600);
   photo = downscaleArea(photo, s.width, s.height);
@@ -271,6 +296,7 @@ for (const [k, path] of sample.entries()) {
   const truthPxPerCm = localScale(h, 2.5, 1.5) / (PATCH_PITCH_MM.classic / 10);
   const row = {
     name: path.split('/').pop()!,
+    half: halfOf(path),
     cover,
     found: 0,
     variants: 0,
@@ -283,7 +309,46 @@ for (const [k, path] of sample.entries()) {
     oracle: [] as number[],
   };
   const variant = async (img: RasterImage, kelvin: number, ev: number, seed: number) =>
-    addNoise(await jpegRoundTrip(applyLightCast(img, kelvin, ev), 30), 2, seed);
+    degrade === 'jpeg'
+      ? await jpegRoundTrip(applyLightCast(img, kelvin, ev), 30)
+      : degrade === 'noise'
+        ? addNoise(applyLightCast(img, kelvin, ev), 2, seed)
+        : degrade === 'none'
+          ? applyLightCast(img, kelvin, ev)
+          : addNoise(await jpegRoundTrip(applyLightCast(img, kelvin, ev), 30), 2, seed);
+  if (cardOnly) {
+    for (const [kelvin, ev] of [[6504, 0] as [number, number], ...CASTS]) {
+      const img = await variant(withCard, kelvin, ev, kelvin === 6504 && ev === 0 ? 1 : 2);
+      const card = detectColourCard(img);
+      row.variants++;
+      if (!card) {
+        row.missed.push(`${kelvin} K ${ev} EV`);
+        continue;
+      }
+      row.found++;
+      row.medians.push(card.correction.after.median);
+      row.maxes.push(card.correction.after.max);
+      row.scaleErr.push(Math.abs(card.pitchPx / (PATCH_PITCH_MM.classic / 10) / truthPxPerCm - 1) * 100);
+      signedScale.push({ cover, err: (card.pitchPx / (PATCH_PITCH_MM.classic / 10) / truthPxPerCm - 1) * 100 });
+      if (diag) {
+        const worst = card.correction.deltaEAfter.reduce<number>(
+          (w, d, i, all) => (card.correction.used[i] && (d ?? 0) > (all[w] ?? 0) ? i : w),
+          0,
+        );
+        console.log(
+          `  ${kelvin} K ${ev} EV: dE after ${fmt(card.correction.after.median)}/${fmt(card.correction.after.max)} ` +
+            `(worst patch ${worst}: read ${card.patches[worst]?.join(',')}), used ${card.correction.used.filter(Boolean).length}, ` +
+            `px/cm err ${fmt(row.scaleErr.at(-1)!, 3)} %`,
+        );
+      }
+    }
+    rows.push(row);
+    console.log(
+      `${row.name} [${row.half}] cover ${cover * 100}% pitch ${pose.pitchPx.toFixed(1)} px angle ${pose.angleDeg.toFixed(0)}: found ${row.found}/${row.variants}, ` +
+        `dE after median ${fmt(quantile(row.medians, 0.5))} max ${fmt(Math.max(...row.maxes))}, px/cm err max ${fmt(Math.max(...row.scaleErr))} %`,
+    );
+    continue;
+  }
   const refWith = await bruiseOf(await variant(withCard, 6504, 0, 1), options);
   const refWithout = await bruiseOf(await variant(photo, 6504, 0, 1), options);
   // --diag's oracle: each light corrected by the exact inverse of its cast (times the daylight fit), the card
@@ -346,7 +411,45 @@ const all = (f: (r: (typeof rows)[number]) => number[]) => rows.flatMap(f);
 const found = rows.reduce((s, r) => s + r.found, 0);
 const variants = rows.reduce((s, r) => s + r.variants, 0);
 console.log(`\nphotos ${rows.length}, variants ${variants}, method ${method}`);
+for (const h of ['tune', 'held']) {
+  const rs = rows.filter((r) => r.half === h);
+  if (!rs.length) continue;
+  const v = (f: (r: (typeof rows)[number]) => number[]) => rs.flatMap(f);
+  console.log(
+    `${h === 'tune' ? 'tuning half' : 'held-out half'} (${rs.map((r) => r.name).join(', ')}): ` +
+      `found ${rs.reduce((s, r) => s + r.found, 0)}/${rs.reduce((s, r) => s + r.variants, 0)}; ` +
+      `patch CIEDE2000 after: median of medians ${fmt(
+        quantile(
+          v((r) => r.medians),
+          0.5,
+        ),
+      )}, ` +
+      `median of max ${fmt(
+        quantile(
+          v((r) => r.maxes),
+          0.5,
+        ),
+      )}, p90 of max ${fmt(
+        quantile(
+          v((r) => r.maxes),
+          0.9,
+        ),
+      )}, ` +
+      `largest max ${fmt(Math.max(...v((r) => r.maxes)))}; px/cm |error| median ${fmt(
+        quantile(
+          v((r) => r.scaleErr),
+          0.5,
+        ),
+      )} %, ` +
+      `max ${fmt(Math.max(...v((r) => r.scaleErr)))} %`,
+  );
+}
 for (const c of COVER) {
+  const e = signedScale.filter((s) => s.cover === c).map((s) => s.err);
+  if (e.length)
+    console.log(
+      `card covering ${c * 100} %: px/cm signed error mean ${fmt(e.reduce((a, b) => a + b, 0) / e.length, 3)} %, median ${fmt(quantile(e, 0.5), 3)} % (${e.length} variants)`,
+    );
   const rs = rows.filter((r) => r.cover === c);
   const f = rs.reduce((s, r) => s + r.found, 0);
   const v = rs.reduce((s, r) => s + r.variants, 0);

@@ -6,15 +6,24 @@
  * how many of them each check marks.
  * Usage: node --import tsx plugins/bruise/bench/quality.ts [--method classical] [--json out.json] [--variants 10]
  *        [--variants-only] [--sets synthetic_composites,senmango_real_lesions,aicup_defect_boxes]
+ *        [--casts N] (the first N photos of each set under the bench's blackbody lights 2800 / 6504 / 7500 K,
+ *        no card: how many the colour-cast check marks under each, and the figure's spread)
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeImage } from '@mango/core/node';
 import { quantile } from '@mango/core';
+import { applyLightCast } from '@mango/core/testing';
 import { createModelLoader } from '@mango/models';
 import bruise from '../src/index.ts';
 import { analyseBruise } from '../src/analyse.ts';
-import { measureQuality, qualityFlags, QUALITY_FLAG_IDS, type QualityMeasures } from '../src/quality.ts';
+import {
+  measureQuality,
+  qualityFlags,
+  QUALITY_FLAG_IDS,
+  QUALITY_THRESHOLDS,
+  type QualityMeasures,
+} from '../src/quality.ts';
 import { BruiseOptions } from '../src/schema.ts';
 import { TRIP_PHOTOS } from '../src/eval/quality-photos.ts';
 import { args, devDir, flag } from './common.ts';
@@ -106,5 +115,29 @@ if (variants > 0) {
   for (const [id, e] of Object.entries(made)) {
     console.log(`| ${id} | ${TRIP_PHOTOS[id as keyof typeof TRIP_PHOTOS].what} | ${e.tripped} of ${e.n} |`);
     console.log(`  original->made: ${e.pairs.join(' ')}`);
+  }
+}
+
+const casts = Number(flag('--casts') ?? 0);
+if (casts > 0) {
+  console.log(`\nblackbody lights, no card (first ${casts} of each set): how many the colour-cast check marks`);
+  const byLight = new Map<number, number[]>();
+  for (const set of sets) {
+    const dir = join(dev, set, 'images');
+    for (const file of readdirSync(dir).sort().slice(0, casts)) {
+      const image = await decodeImage(new Uint8Array(readFileSync(join(dir, file))), file, undefined, { maxSide });
+      for (const kelvin of [2800, 6504, 7500]) {
+        const lit = applyLightCast(image, kelvin);
+        const m = measureQuality(await analyseBruise(lit, options, { models }), lit, options);
+        if (m.colourCast !== null) (byLight.get(kelvin) ?? byLight.set(kelvin, []).get(kelvin)!).push(m.colourCast);
+      }
+    }
+  }
+  for (const [kelvin, v] of byLight) {
+    const flagged = v.filter((x) => x > QUALITY_THRESHOLDS.colourCast).length;
+    const s = [...v].sort((a, b) => a - b);
+    console.log(
+      `| ${kelvin} K | ${flagged} of ${v.length} | chroma min / median / max ${s[0].toFixed(1)} / ${s[s.length >> 1].toFixed(1)} / ${s[s.length - 1].toFixed(1)} |`,
+    );
   }
 }
