@@ -243,6 +243,10 @@ describe('the reports in Thai (issue 27: every page is English and Thai)', () =>
     // and the interval of cold (0, 0, 0.2) starts at 0, not at -0.22
     expect(th).toContain('<td class="num">0.00 ถึง 0.35</td>');
     expect(en).toContain('<td class="num">0.00 to 0.35</td>');
+    // a quality flag's reason: the plugin's own message in English, its Thai sentence with the same figures
+    expect(en).toContain('<td>blurred</td>');
+    expect(th).toContain('<td>ภาพไม่ชัด: ขอบของผลเบลอเป็นระยะ 30 % ของเส้นผ่านศูนย์กลาง (เกณฑ์ 10 %)</td>');
+    expect(th).not.toContain('<td>blurred</td>');
   });
 
   it('a series report: Thai headings and the same figures as the English one; intervals clipped to 0..100', async () => {

@@ -33,7 +33,7 @@ import {
 import { bruiseFiguresOf, fruitRows } from './tables.ts';
 import { BRUISE_PLOTS } from './plots.ts';
 import { lotSummary } from './grades/index.ts';
-import { isBruiseFigures } from './results.ts';
+import { flagReason, isBruiseFigures } from './results.ts';
 import { BRUISE_TH, METHOD_NOTE } from './th.ts';
 
 /** The bruise % over which the report counts a photo (the run page lets the user set it). */
@@ -118,14 +118,14 @@ function fruitSection(items: ReturnType<typeof bruiseFiguresOf>, t: Translate): 
  * The photo-quality checks: one row per flag a photo raised (its message: why, in words and
  * figures), and how many photos were checked and passed.
  */
-function qualitySection(file: ResultsFile, t: Translate): string {
+function qualitySection(file: ResultsFile, t: Translate, english: boolean): string {
   const checked = file.photos.filter((p) => isBruiseFigures(p.result) && p.result.quality);
   if (checked.length === 0) return `<p>${escapeHtml(t('These results hold no photo-quality checks.'))}</p>`;
   const rows = checked.flatMap((photo) =>
     isBruiseFigures(photo.result)
       ? (photo.result.quality?.flags ?? []).map(
           (f) =>
-            `<tr><td>${escapeHtml(photo.filename)}</td><td><span class="flag">${escapeHtml(f.id)}</span></td><td>${escapeHtml(f.message)}</td><td class="num">${escapeHtml(String(f.value))}</td><td class="num">${escapeHtml(String(f.threshold))}</td></tr>`,
+            `<tr><td>${escapeHtml(photo.filename)}</td><td><span class="flag">${escapeHtml(f.id)}</span></td><td>${escapeHtml(flagReason(f, t, english))}</td><td class="num">${escapeHtml(String(f.value))}</td><td class="num">${escapeHtml(String(f.threshold))}</td></tr>`,
         )
       : [],
   );
@@ -243,7 +243,7 @@ export function reportHtml(
       heading: h('Photos'),
       html: `<table class="photos"><thead><tr>${th('Photo', '')}${th('Fruit')}${th('Fruit pixels')}${th('Bruise %')}${th('Non-bruise %')}${th('Lesions')}${th('Colour difference (ΔE00)')}${th('Method', '')}<th>sha256</th></tr></thead><tbody>${rows}</tbody></table>`,
     },
-    { heading: h('Photo quality'), html: qualitySection(file, t) },
+    { heading: h('Photo quality'), html: qualitySection(file, t, language.lang === 'en') },
     { heading: h('Fruit'), html: fruitSection(items, t) },
   ];
   return reportPage(file, {

@@ -159,3 +159,5 @@ export const BruiseFailedItem = z.object({
   run_id: z.string().nullable().optional(),
 });
 export type BruiseFailedItem = z.infer<typeof BruiseFailedItem>;
+
+export { FLAG_TEXTS, flagReason } from './quality-text.ts';

@@ -648,20 +648,6 @@ export const th: Record<string, string> = {
   'Photo quality: {{count}} warning(s)': 'คุณภาพภาพถ่าย: ข้อควรระวัง {{count}} ข้อ',
   '{{flagged}} of {{total}} photos were flagged by the photo-quality checks; they were scored all the same.':
     'ภาพ {{flagged}} จาก {{total}} ภาพถูกทำเครื่องหมายโดยการตรวจคุณภาพภาพถ่าย แต่ยังคงคำนวณผลตามปกติ',
-  "Out of focus: the fruit's outline is blurred over {{value}} of its diameter (limit {{threshold}}).":
-    'ภาพไม่ชัด: ขอบของผลเบลอเป็นระยะ {{value}} ของเส้นผ่านศูนย์กลาง (เกณฑ์ {{threshold}})',
-  'Over-exposed: {{value}} of the fruit is clipped white (limit {{threshold}}).':
-    'แสงมากเกินไป: {{value}} ของผลเป็นสีขาวจนไม่เห็นรายละเอียด (เกณฑ์ {{threshold}})',
-  'Under-exposed: {{value}} of the fruit is clipped black (limit {{threshold}}).':
-    'แสงน้อยเกินไป: {{value}} ของผลเป็นสีดำสนิท (เกณฑ์ {{threshold}})',
-  'A fruit is cut by the frame edge along {{value}} of its diameter (limit {{threshold}}).':
-    'ผลถูกขอบภาพตัดไปเป็นระยะ {{value}} ของเส้นผ่านศูนย์กลาง (เกณฑ์ {{threshold}})',
-  'Fruit too small: {{value}} px across (at least {{threshold}} px needed).':
-    'ผลเล็กเกินไป: กว้าง {{value}} px (ต้องมีอย่างน้อย {{threshold}} px)',
-  'Heavy JPEG compression: quality {{value}} (at least {{threshold}} needed).':
-    'บีบอัด JPEG มากเกินไป: คุณภาพ {{value}} (ต้องมีอย่างน้อย {{threshold}})',
-  'Colour cast with no colour card: background chroma {{value}} (limit {{threshold}}).':
-    'สีเพี้ยนและไม่มีแผ่นเทียบสี: ค่าความอิ่มสีของฉากหลัง {{value}} (เกณฑ์ {{threshold}})',
   // The mask editor (issue 28)
   Correct: 'แก้ไข',
   'corrected masks': 'มาสก์ที่แก้ไขแล้ว',
