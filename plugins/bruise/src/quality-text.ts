@@ -5,7 +5,6 @@
  * translated sentence per flag id (its Thai in th.ts, keyed by the English sentence).
  */
 import type { Translate } from '@mango/core/i18n';
-import type { QualityFlag } from './results.ts';
 
 /** The sentence of each flag id (English keys of the catalogue); `share`: value and threshold shown as percent. */
 export const FLAG_TEXTS: Readonly<Record<string, { text: string; share?: boolean }>> = {
@@ -24,10 +23,18 @@ export const FLAG_TEXTS: Readonly<Record<string, { text: string; share?: boolean
   'colour-cast': { text: 'Colour cast with no colour card: background chroma {{value}} (limit {{threshold}}).' },
 };
 
+/** What a reason needs of a flag (results.ts `QualityFlag`; not imported from there, which re-exports this module). */
+interface FlagFigures {
+  id: string;
+  message: string;
+  value: number;
+  threshold: number;
+}
+
 const percent = (v: number) => `${Math.round(1000 * v) / 10} %`;
 
 /** The reason of `flag` in the language of `t` (`english`: the plugin's own message, unchanged). */
-export function flagReason(flag: QualityFlag, t: Translate, english: boolean): string {
+export function flagReason(flag: FlagFigures, t: Translate, english: boolean): string {
   const known = FLAG_TEXTS[flag.id];
   if (english || !known) return flag.message;
   const show = known.share ? percent : String;
