@@ -21,7 +21,9 @@ export const FLAG_TEXTS: Readonly<Record<string, { text: string; share?: boolean
   },
   'fruit-too-small': { text: 'Fruit too small: {{value}} px across (at least {{threshold}} px needed).' },
   'jpeg-compression': { text: 'Heavy JPEG compression: quality {{value}} (at least {{threshold}} needed).' },
-  'colour-cast': { text: 'Colour cast with no colour card: background chroma {{value}} (limit {{threshold}}).' },
+  'colour-cast': {
+    text: "Colour cast with no colour card: the background's greys read a light {{value}} mired away from daylight (limit {{threshold}}).",
+  },
 };
 
 const percent = (v: number) => `${Math.round(1000 * v) / 10} %`;
