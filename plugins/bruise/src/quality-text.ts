@@ -5,7 +5,6 @@
  * translated sentence per flag id (its Thai in th.ts, keyed by the English sentence).
  */
 import type { Translate } from '@mango/core/i18n';
-import type { QualityFlag } from './results.ts';
 
 /** The sentence of each flag id (English keys of the catalogue); `share`: value and threshold shown as percent. */
 export const FLAG_TEXTS: Readonly<Record<string, { text: string; share?: boolean }>> = {
@@ -27,6 +26,14 @@ export const FLAG_TEXTS: Readonly<Record<string, { text: string; share?: boolean
 };
 
 const percent = (v: number) => `${Math.round(1000 * v) / 10} %`;
+
+/** A flag as results carry it (results.ts QualityFlag; not imported: results.ts re-exports this module). */
+interface QualityFlag {
+  id: string;
+  message: string;
+  value: number;
+  threshold: number;
+}
 
 /** The reason of `flag` in the language of `t` (`english`: the plugin's own message, unchanged). */
 export function flagReason(flag: QualityFlag, t: Translate, english: boolean): string {
