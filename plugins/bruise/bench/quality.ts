@@ -153,7 +153,7 @@ if (casts > 0) {
 /** How many of the readings the check flags, and their spread (mired; null: no near-grey background). */
 function castSummary(v: (number | null)[]) {
   const s = v.filter((x): x is number => x !== null).sort((a, b) => a - b);
-  const qs = [0, 0.05, 0.5, 0.95, 1].map((q) => quantile(s, q));
+  const qs = [0, 0.05, 0.5, 0.95, 1].map((q) => quantile(s, q)?.toFixed(1));
   return `${v.filter(castFlagged).length} of ${v.length} | ${v.length - s.length} unreadable | shift min / p5 / median / p95 / max ${qs.join(' / ')} mired`;
 }
 
