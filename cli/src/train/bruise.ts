@@ -24,6 +24,10 @@ import type { ModelManifestEntry } from '@mango/core';
 import { createEntriesLoader, MODELS_DIR } from '@mango/models';
 import { evaluateBruise, maskToCounts, openTruth, type TruthMasks } from '@mango/plugin-bruise/eval';
 import { regionsOfMasks } from '@mango/plugin-bruise/coco';
+import { splitByGroup } from '@mango/core/node';
+
+/** The split by photo source lives in core (the quality bench splits the dev photos with it too). */
+export { splitByGroup };
 
 export const BRUISE_TASK = 'bruise-segmentation';
 const IMAGE_EXT = new Set(['.jpg', '.jpeg', '.png']);
@@ -103,17 +107,6 @@ export async function readCorrections(annotations: readonly string[], images: st
     }
   }
   return out;
-}
-
-/** Held-out groups: ordered by sha1(seed:group), the first ceil(share x groups) (at least one when share > 0). */
-export function splitByGroup<T extends { group: string }>(items: readonly T[], share: number, seed: number) {
-  const groups = [...new Set(items.map((i) => i.group))].sort((a, b) => {
-    const h = (g: string) => createHash('sha1').update(`${seed}:${g}`).digest('hex');
-    return h(a) < h(b) ? -1 : 1;
-  });
-  const n = share > 0 ? Math.min(groups.length - 1, Math.max(1, Math.ceil(share * groups.length))) : 0;
-  const held = new Set(groups.slice(0, Math.max(0, n)));
-  return { train: items.filter((i) => !held.has(i.group)), heldOut: items.filter((i) => held.has(i.group)) };
 }
 
 /** Corrections as the COCO file the training reads: fruit instances and their lesions, plain RLE counts. */

@@ -6,6 +6,7 @@ import { MangoError, corruptImage, emptyFile, unsupportedImage } from '../errors
 import { jpegQuality } from '../jpeg.ts';
 
 export { readCsv } from './csv.ts';
+export { splitByGroup } from './split.ts';
 
 export const DEFAULT_MAX_MEGAPIXELS = 50;
 export const DEFAULT_MAX_PIXELS = DEFAULT_MAX_MEGAPIXELS * 1_000_000;

@@ -3,7 +3,10 @@
  * through a homography (size, angle, perspective), with blur, a glare spot, a shadow across part of it
  * and noise; and light casts (colour temperature, exposure) applied to a whole photo in linear light.
  */
-import { labD50ToLinearRgb, linearToSrgb, srgbToLinear } from '../color.ts';
+import { blackbodyWhite, labD50ToLinearRgb, linearToSrgb, srgbToLinear } from '../color.ts';
+
+/** The blackbody white lives with the colour conversions (the colour-cast check reads casts on its locus). */
+export { blackbodyWhite };
 import type { RasterImage } from '../image.ts';
 import { invert3, project, type Homography } from '../colour-card/geometry.ts';
 import { CARD_COLUMNS, CARD_LAB_D50, CARD_ROWS, CHIP_FRACTION, type ColourCardKind } from '../colour-card/reference.ts';
@@ -169,28 +172,6 @@ export function addNoise(image: RasterImage, sd: number, seed = 1): RasterImage 
     }
   }
   return { ...image, data };
-}
-
-/** Linear sRGB of the white of a blackbody at `kelvin` (Kim et al. 2002 fit of the Planckian locus), Y = 1. */
-export function blackbodyWhite(kelvin: number): number[] {
-  const t = kelvin;
-  const x =
-    t <= 4000
-      ? -0.2661239e9 / t ** 3 - 0.2343589e6 / t ** 2 + 0.8776956e3 / t + 0.17991
-      : -3.0258469e9 / t ** 3 + 2.1070379e6 / t ** 2 + 0.2226347e3 / t + 0.24039;
-  const y =
-    t <= 2222
-      ? -1.1063814 * x ** 3 - 1.3481102 * x ** 2 + 2.18555832 * x - 0.20219683
-      : t <= 4000
-        ? -0.9549476 * x ** 3 - 1.37418593 * x ** 2 + 2.09137015 * x - 0.16748867
-        : 3.081758 * x ** 3 - 5.8733867 * x ** 2 + 3.75112997 * x - 0.37001483;
-  const X = x / y;
-  const Z = (1 - x - y) / y;
-  return [
-    3.2404542 * X - 1.5371385 - 0.4985314 * Z,
-    -0.969266 * X + 1.8760108 + 0.041556 * Z,
-    0.0556434 * X - 0.2040259 + 1.0572252 * Z,
-  ];
 }
 
 /**

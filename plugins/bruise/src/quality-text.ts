@@ -20,7 +20,9 @@ export const FLAG_TEXTS: Readonly<Record<string, { text: string; share?: boolean
   },
   'fruit-too-small': { text: 'Fruit too small: {{value}} px across (at least {{threshold}} px needed).' },
   'jpeg-compression': { text: 'Heavy JPEG compression: quality {{value}} (at least {{threshold}} needed).' },
-  'colour-cast': { text: 'Colour cast with no colour card: background chroma {{value}} (limit {{threshold}}).' },
+  'colour-cast': {
+    text: "Colour cast with no colour card: the background's greys read a light {{value}} mired away from daylight (limit {{threshold}}).",
+  },
 };
 
 /** What a reason needs of a flag (results.ts `QualityFlag`; not imported from there, which re-exports this module). */
@@ -32,6 +34,14 @@ interface FlagFigures {
 }
 
 const percent = (v: number) => `${Math.round(1000 * v) / 10} %`;
+
+/** A flag as results carry it (results.ts QualityFlag; not imported: results.ts re-exports this module). */
+interface QualityFlag {
+  id: string;
+  message: string;
+  value: number;
+  threshold: number;
+}
 
 /** The reason of `flag` in the language of `t` (`english`: the plugin's own message, unchanged). */
 export function flagReason(flag: FlagFigures, t: Translate, english: boolean): string {

@@ -4,18 +4,29 @@ import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { createContext, runPlugin } from '@mango/core';
 import { decodeImage, nodeImages } from '@mango/core/node';
+import { applyLightCast } from '@mango/core/testing';
 import { SHARED_MISSING, sharedDir } from '@mango/core/testing/node';
 import bruise from './index.ts';
 import { TRIP_PHOTOS } from './eval/quality-photos.ts';
-import { QUALITY_FLAG_IDS, QUALITY_THRESHOLDS, measureQuality, qualityFlags, type QualityMeasures } from './quality.ts';
+import {
+  QUALITY_FLAG_IDS,
+  QUALITY_THRESHOLDS,
+  UNMEASURED,
+  measureQuality,
+  qualityFlags,
+  type QualityMeasures,
+} from './quality.ts';
 import { analyseBruise } from './analyse.ts';
 import { BruiseOptions } from './schema.ts';
-import { BruiseResultItem } from './results.ts';
+import { BruiseResultItem, FLAG_TEXTS } from './results.ts';
+import { BRUISE_TH } from './th.ts';
 
 const shared = sharedDir();
 const composites = shared ? join(shared, 'data', 'bruise-dev', 'synthetic_composites', 'images') : null;
 /** A real dev photo (224 px, one whole green mango on grey) that passes every check. */
 const CLEAN = 'syn_senmango_healthy_188.jpg';
+/** A real dev photo on a light grey background, read near the daylight balance as it is. */
+const CAST_PHOTO = 'syn_senmango_healthy_007.jpg';
 
 const REASONS: Record<(typeof QUALITY_FLAG_IDS)[number], RegExp> = {
   blur: /^out of focus: the fruit's outline is blurred over [\d.]+ % of its diameter, more than 3.5 %/,
@@ -24,7 +35,8 @@ const REASONS: Record<(typeof QUALITY_FLAG_IDS)[number], RegExp> = {
   'cut-by-edge': /^a fruit is cut by the frame edge along \d+(\.\d)? % of its diameter \(more than 15 %\)/,
   'fruit-too-small': /^fruit too small: the smallest fruit is [\d.]+ px across .* fewer than 64 px/,
   'jpeg-compression': /^heavy JPEG compression: the file was saved at quality 10 .* below 40/,
-  'colour-cast': /^colour cast: the brightest background has chroma [\d.]+ .* above 20, and there is no colour card/,
+  'colour-cast':
+    /^colour cast: the near-grey background reads a light of about \d+ K, [\d.]+ mired (warmer \(yellower\)|cooler \(bluer\)) than the camera's daylight balance \(6500 K\), more than (50|20), and there is no colour card/,
 };
 
 /** The plugin run as the front ends run it (default options; no model installed: classical). */
@@ -115,6 +127,30 @@ describe.skipIf(!composites || !existsSync(composites))(
       expect(c.cutByEdge).toBeGreaterThan(QUALITY_THRESHOLDS.cutByEdge);
     });
 
+    it('colour cast: a real dev photo under a 7500 K or a 2800 K light (camera balanced for daylight) trips it, as it is not', async () => {
+      const image = await decodeImage(readFileSync(join(composites!, CAST_PHOTO)), 'photo.jpg', undefined, {
+        maxSide: 640,
+      });
+      const lit = async (kelvin: number) => {
+        const r = await runPlugin(bruise, applyLightCast(image, kelvin), {}, createContext(nodeImages, { want: [] }));
+        return r.quality!.flags.find((f) => f.id === 'colour-cast');
+      };
+      expect(await lit(6504)).toBeUndefined();
+      const cool = await lit(7500);
+      expect(cool?.message, 'a 7500 K light').toMatch(/cooler \(bluer\)/);
+      expect(cool!.threshold).toBe(QUALITY_THRESHOLDS.colourCastCool);
+      expect(cool!.value).toBeGreaterThan(QUALITY_THRESHOLDS.colourCastCool);
+      const warm = await lit(2800);
+      expect(warm?.message, 'a 2800 K light').toMatch(/warmer \(yellower\)/);
+      expect(warm!.threshold).toBe(QUALITY_THRESHOLDS.colourCastWarm);
+      // a 2800 K light is 203 mired warmer than 6504 K: the reading is near it
+      expect(warm!.value).toBeGreaterThan(150);
+      expect(warm!.value).toBeLessThan(260);
+      // the reading of the photo as it is: near the daylight balance
+      const a = await analyseBruise(image, BruiseOptions.parse({}));
+      expect(Math.abs(measureQuality(a, image, BruiseOptions.parse({})).colourCast!)).toBeLessThan(10);
+    });
+
     it('the JPEG quality is read from the file: q30 is flagged with value 30, q50 passes', async () => {
       const save = async (q: number) => score(new Uint8Array(await sharp(clean()).jpeg({ quality: q }).toBuffer()));
       expect((await save(30)).quality!.flags.find((f) => f.id === 'jpeg-compression')!.value).toBe(30);
@@ -124,15 +160,7 @@ describe.skipIf(!composites || !existsSync(composites))(
 );
 
 describe('qualityFlags', () => {
-  const none: QualityMeasures = {
-    blur: null,
-    overexposed: null,
-    underexposed: null,
-    cutByEdge: null,
-    fruitAcross: null,
-    jpegQuality: null,
-    colourCast: null,
-  };
+  const none: QualityMeasures = UNMEASURED;
   it('a figure at its threshold passes; past it, flags; null is not measured', () => {
     const t = QUALITY_THRESHOLDS;
     expect(qualityFlags(none)).toEqual([]);
@@ -145,8 +173,31 @@ describe('qualityFlags', () => {
     ]);
   });
   it('a colour card in the photo (colour_card.found) silences the cast flag', () => {
-    const cast = { ...none, colourCast: QUALITY_THRESHOLDS.colourCast + 10 };
+    const cast = { ...none, colourCast: QUALITY_THRESHOLDS.colourCastWarm + 10 };
     expect(qualityFlags(cast).map((f) => f.id)).toEqual(['colour-cast']);
     expect(qualityFlags(cast, true)).toEqual([]);
+  });
+  it('the cast flag has a threshold per side of the daylight balance: warmer by 50 mired, cooler by 20', () => {
+    const { colourCastWarm: warm, colourCastCool: cool } = QUALITY_THRESHOLDS;
+    const flag = (shift: number) => qualityFlags({ ...none, colourCast: shift }).map((f) => [f.value, f.threshold]);
+    expect([warm, warm - 15, 0, -cool].map(flag)).toEqual([[], [], [], []]);
+    expect(flag(warm + 0.1)).toEqual([[warm + 0.1, warm]]);
+    expect(flag(-cool - 0.1)).toEqual([[cool + 0.1, cool]]);
+    const [cooler] = qualityFlags({ ...none, colourCast: -25 });
+    expect(cooler.message).toMatch(/about 7800 K, 25\.0 mired cooler \(bluer\) .* more than 20,/);
+    const [warmer] = qualityFlags({ ...none, colourCast: 203.4 });
+    expect(warmer.message).toMatch(/about 2800 K, 203\.4 mired warmer \(yellower\) .* more than 50,/);
+  });
+});
+
+describe('the flags in Thai', () => {
+  it('every flag id has a sentence, and the Thai catalogue has each sentence with the same placeholders', () => {
+    for (const id of QUALITY_FLAG_IDS) {
+      const english = FLAG_TEXTS[id]?.text;
+      expect(english, id).toBeDefined();
+      const thai = BRUISE_TH[english];
+      expect(thai, `th.ts has no line for ${english}`).toMatch(/[\u0E00-\u0E7F]/);
+      expect(thai.match(/{{\w+}}/g)?.sort()).toEqual(english.match(/{{\w+}}/g)?.sort());
+    }
   });
 });

@@ -6,14 +6,15 @@
  */
 import type { RasterImage } from '@mango/core';
 import {
+  blackbodyWhite,
   downscaleArea,
   erodeSquare,
   fitSize,
   largestComponent,
   openDisk,
   outlineDistanceSquared,
-  rgb8ToLab,
   resizeMaskNearest,
+  srgbToLinear,
 } from '@mango/core';
 import type { BruiseAnalysis } from './analyse.ts';
 import type { BruiseOptions } from './schema.ts';
@@ -54,8 +55,13 @@ export const QUALITY_THRESHOLDS = {
   fruitAcross: 64,
   /** the IJG quality of the JPEG's quantisation table */
   jpegQuality: 40,
-  /** CIELAB chroma C*ab of the brightest background, no colour card in the photo */
-  colourCast: 20,
+  /**
+   * the light's shift (mired) from the camera's daylight balance along the blackbody locus, read on the
+   * background's near-grey pixels, no colour card in the photo: warmer (yellow, tungsten) by more than
+   * colourCastWarm, or cooler (blue, shade) by more than colourCastCool
+   */
+  colourCastWarm: 50,
+  colourCastCool: 20,
 } as const;
 
 /** How close to the frame (working pixels) a fruit's outline counts as lying along it. */
@@ -79,10 +85,23 @@ export interface QualityMeasures {
   cutByEdge: number | null;
   fruitAcross: number | null;
   jpegQuality: number | null;
+  /** the light's signed shift in mired from the 6504 K balance (positive warmer), lightShift */
   colourCast: number | null;
 }
 
+/** A photo where nothing could be measured: every figure null (a start for figures set one by one). */
+export const UNMEASURED: Readonly<QualityMeasures> = {
+  blur: null,
+  overexposed: null,
+  underexposed: null,
+  cutByEdge: null,
+  fruitAcross: null,
+  jpegQuality: null,
+  colourCast: null,
+};
+
 const round = (v: number, d = 3) => Math.round(v * 10 ** d) / 10 ** d;
+const roundTo = (v: number, step: number) => Math.round(v / step) * step;
 
 /** Every figure of the checks for one analysed photo. */
 export function measureQuality(
@@ -110,7 +129,7 @@ export function measureQuality(
     cutByEdge: fruitStats ? round(fruitStats.edge) : null,
     fruitAcross: across === null ? null : round(across, 1),
     jpegQuality: image.jpegQuality ?? null,
-    colourCast: backgroundCast(work, a.fruit),
+    colourCast: lightShift(work, a.fruit),
   };
 }
 
@@ -165,12 +184,14 @@ export function qualityFlags(m: QualityMeasures, colourCard = false): QualityFla
       value: m.jpegQuality,
       threshold: t.jpegQuality,
     });
-  if (!colourCard && m.colourCast !== null && m.colourCast > t.colourCast)
+  const cast = m.colourCast;
+  const castLimit = cast === null ? 0 : cast > 0 ? t.colourCastWarm : t.colourCastCool;
+  if (!colourCard && cast !== null && Math.abs(cast) > castLimit)
     flags.push({
       id: 'colour-cast',
-      message: `colour cast: the brightest background has chroma ${m.colourCast.toFixed(1)} (CIELAB C*ab), above ${t.colourCast}, and there is no colour card to correct it: peel colours are shifted`,
-      value: m.colourCast,
-      threshold: t.colourCast,
+      message: `colour cast: the near-grey background reads a light of about ${roundTo(kelvinOfShift(cast), 100)} K, ${Math.abs(cast).toFixed(1)} mired ${cast > 0 ? 'warmer (yellower)' : 'cooler (bluer)'} than the camera's daylight balance (6500 K), more than ${castLimit}, and there is no colour card to correct it: peel colours are shifted`,
+      value: Math.abs(cast),
+      threshold: castLimit,
     });
   return flags;
 }
@@ -357,49 +378,112 @@ function median(values: number[]): number {
 }
 
 /**
- * The colour of the light, read where it shows: the brightest tenth of the background (outside the
- * fruit, grown by a margin; clipped pixels left out, they are white whatever the light), its mean
- * colour's CIELAB chroma C*ab. A white or grey background under a neutral light reads near 0; a
- * tungsten or shade cast moves it. Null when fewer than 1 % of the pixels are background.
+ * How the colour of the light is read (README.md, "Photo quality", colour-cast): which background
+ * pixels can be a grey under some blackbody light, and which share of the brightest of them decides.
  */
-function backgroundCast(work: RasterImage, fruit: Uint8Array): number | null {
+export const CAST_READING = {
+  /** darkest channel kept, 8-bit: below it the JPEG's noise decides the pixel's chromaticity */
+  minChannel: 12,
+  /** channels at 250 or more a pixel may have (a warm light clips red first; its ratio then reads short) */
+  maxClipped: 1,
+  /** largest distance (natural log units) from the blackbody locus along green-magenta: ln(G / sqrt(R B)) */
+  greenTolerance: 0.1,
+  /** the brightest share of the near-grey pixels whose median reads the light (the white-patch idea) */
+  brightest: 0.25,
+  /** fewest near-grey pixels, as a share of the frame, for a reading */
+  minShare: 0.005,
+};
+
+/** Mired (10^6 / K) of the camera's balance the shifts are measured from: daylight, D65 (6504 K). */
+const BALANCE_MIRED = 1e6 / 6504;
+
+/**
+ * The blackbody locus in the log chromaticity of linear RGB, relative to a camera balanced for 6504 K:
+ * for each light from 25000 K to 1667 K (the range of Kim et al.'s fit), the shift in mired from the
+ * balance and where a grey photographed under it lands, u = ln(R/B) (blue-yellow, rising with the
+ * shift) and v = ln(G / sqrt(R B)) (green-magenta). A cast by a blackbody light multiplies the three
+ * channels by gains, so every pixel's (u, v) moves by the same vector: a grey lands on this curve.
+ */
+const LOCUS = (() => {
+  const balance = blackbodyWhite(6504);
+  const rows: { shift: number; u: number; v: number }[] = [];
+  for (let mired = 40; mired <= 600; mired += 2) {
+    const g = blackbodyWhite(1e6 / mired).map((x, c) => x / balance[c]);
+    rows.push({ shift: mired - BALANCE_MIRED, u: Math.log(g[0] / g[2]), v: Math.log(g[1] / Math.sqrt(g[0] * g[2])) });
+  }
+  return rows;
+})();
+
+/** The locus point with blue-yellow coordinate `u` (interpolated), or null outside the fitted lights. */
+function locusAt(u: number): { shift: number; v: number } | null {
+  if (u < LOCUS[0].u || u > LOCUS[LOCUS.length - 1].u) return null;
+  let lo = 0;
+  let hi = LOCUS.length - 1;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (LOCUS[mid].u <= u) lo = mid;
+    else hi = mid;
+  }
+  const f = (u - LOCUS[lo].u) / (LOCUS[hi].u - LOCUS[lo].u || 1);
+  return {
+    shift: LOCUS[lo].shift + f * (LOCUS[hi].shift - LOCUS[lo].shift),
+    v: LOCUS[lo].v + f * (LOCUS[hi].v - LOCUS[lo].v),
+  };
+}
+
+/** The colour temperature (K) of a light `shift` mired from the 6504 K balance (positive: warmer). */
+export const kelvinOfShift = (shift: number) => 1e6 / (BALANCE_MIRED + shift);
+
+const LINEAR = Float64Array.from({ length: 256 }, (_, i) => srgbToLinear(i / 255));
+
+/**
+ * The colour of the light, read on the background's near-grey pixels, as its shift in mired from the
+ * camera's daylight balance along the blackbody (blue-yellow) locus: positive warmer (tungsten),
+ * negative cooler (shade, overcast sky). Pixels: outside the fruit grown by 3 px, no channel clipped
+ * (250 or more) nor under CAST_READING.minChannel; in linear RGB each one's log chromaticity (u, v),
+ * kept when it lies within CAST_READING.greenTolerance of the locus along green-magenta (what a grey
+ * under some blackbody light reads: leaves, a teal tray, a red box are left out). The brightest quarter
+ * of those (a white or grey surface is brighter than a coloured one under the same light), their
+ * median u, read on the locus as mired. Null when fewer than CAST_READING.minShare of the frame's
+ * pixels are near-grey background.
+ */
+export function lightShift(work: RasterImage, fruit: Uint8Array, reading = CAST_READING): number | null {
   const { width: w, height: h, data: d } = work;
   const near = erodeSquare(invert(fruit), w, h, 3);
-  const lumas = new Float64Array(w * h);
-  const index = new Int32Array(w * h);
-  let m = 0;
+  // Two pools: pixels with no channel clipped, and those with one (used only when the first is too small).
+  const pools = [
+    { lumas: [] as number[], us: [] as number[] },
+    { lumas: [] as number[], us: [] as number[] },
+  ];
   for (let i = 0; i < w * h; i++) {
     if (!near[i]) continue;
-    const r = d[i * 4];
-    const g = d[i * 4 + 1];
-    const b = d[i * 4 + 2];
-    if (r >= 250 || g >= 250 || b >= 250) continue;
-    lumas[m] = 0.299 * r + 0.587 * g + 0.114 * b;
-    index[m++] = i;
+    const r8 = d[i * 4];
+    const g8 = d[i * 4 + 1];
+    const b8 = d[i * 4 + 2];
+    const clipped = (r8 >= 250 ? 1 : 0) + (g8 >= 250 ? 1 : 0) + (b8 >= 250 ? 1 : 0);
+    if (clipped > reading.maxClipped || Math.min(r8, g8, b8) < reading.minChannel) continue;
+    const r = LINEAR[r8];
+    const g = LINEAR[g8];
+    const b = LINEAR[b8];
+    const u = Math.log(r / b);
+    const locus = locusAt(u);
+    // A clipped channel bends v (a warm light clips red first, and the pixel reads green): its u, short
+    // of the truth, is kept without the green-magenta test.
+    if (!locus || (!clipped && Math.abs(Math.log(g / Math.sqrt(r * b)) - locus.v) > reading.greenTolerance)) continue;
+    const pool = pools[clipped ? 1 : 0];
+    pool.lumas.push(0.2126 * r + 0.7152 * g + 0.0722 * b);
+    pool.us.push(u);
   }
-  if (m < 0.01 * w * h) return null;
-  // The brightest tenth, ties at its lowest luma taken in pixel order (as a stable sort would).
-  const k = Math.max(1, Math.round(m / 10));
-  const threshold = lumas.slice(0, m).sort()[m - k];
-  let above = 0;
-  for (let j = 0; j < m; j++) if (lumas[j] > threshold) above++;
-  let ties = k - above;
-  let r = 0;
-  let g = 0;
-  let b = 0;
-  for (let j = 0; j < m; j++) {
-    if (lumas[j] < threshold) continue;
-    if (lumas[j] === threshold) {
-      if (ties === 0) continue;
-      ties--;
-    }
-    const i = index[j];
-    r += d[i * 4];
-    g += d[i * 4 + 1];
-    b += d[i * 4 + 2];
-  }
-  const lab = rgb8ToLab(Math.round(r / k), Math.round(g / k), Math.round(b / k));
-  return round(Math.hypot(lab[1], lab[2]), 1);
+  const enough = reading.minShare * w * h;
+  const clean = pools[0].us.length >= enough;
+  const lumas = clean ? pools[0].lumas : [...pools[0].lumas, ...pools[1].lumas];
+  const us = clean ? pools[0].us : [...pools[0].us, ...pools[1].us];
+  if (us.length < enough) return null;
+  // The brightest share, ties broken by pixel order (a stable sort).
+  const order = us.map((_, j) => j).sort((x, y) => lumas[y] - lumas[x] || x - y);
+  const k = Math.max(1, Math.round(us.length * reading.brightest));
+  const u = median(order.slice(0, k).map((j) => us[j]));
+  return round(locusAt(u)!.shift, 1);
 }
 
 function invert(mask: Uint8Array): Uint8Array {

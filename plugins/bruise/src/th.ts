@@ -26,8 +26,8 @@ export const BRUISE_TH: Catalogue = {
     'ผลเล็กเกินไป: กว้าง {{value}} px (ต้องมีอย่างน้อย {{threshold}} px)',
   'Heavy JPEG compression: quality {{value}} (at least {{threshold}} needed).':
     'บีบอัด JPEG มากเกินไป: คุณภาพ {{value}} (ต้องมีอย่างน้อย {{threshold}})',
-  'Colour cast with no colour card: background chroma {{value}} (limit {{threshold}}).':
-    'สีเพี้ยนและไม่มีแผ่นเทียบสี: ค่าความอิ่มสีของฉากหลัง {{value}} (เกณฑ์ {{threshold}})',
+  "Colour cast with no colour card: the background's greys read a light {{value}} mired away from daylight (limit {{threshold}}).":
+    'สีเพี้ยนและไม่มีแผ่นเทียบสี: สีเทาของฉากหลังบอกว่าแสงต่างจากแสงกลางวัน {{value}} ไมเรด (เกณฑ์ {{threshold}})',
   // the charts (plots.ts)
   'Bruise % by {{column}}': '% รอยช้ำตาม {{column}}',
   'Bruise % of the photos': '% รอยช้ำของรูป',
