@@ -35,14 +35,6 @@ interface FlagFigures {
 
 const percent = (v: number) => `${Math.round(1000 * v) / 10} %`;
 
-/** A flag as results carry it (results.ts QualityFlag; not imported: results.ts re-exports this module). */
-interface QualityFlag {
-  id: string;
-  message: string;
-  value: number;
-  threshold: number;
-}
-
 /** The reason of `flag` in the language of `t` (`english`: the plugin's own message, unchanged). */
 export function flagReason(flag: FlagFigures, t: Translate, english: boolean): string {
   const known = FLAG_TEXTS[flag.id];
