@@ -395,7 +395,9 @@ export default function Run() {
             </p>
             {flagged.map(({ item, figures }) => (
               <div key={item.id} data-testid="run-quality-photo">
-                <strong>{item.filename}</strong>
+                <strong className="file-name" title={item.filename}>
+                  {item.filename}
+                </strong>
                 <QualityFlags flags={figures.quality?.flags} />
               </div>
             ))}
