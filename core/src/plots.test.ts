@@ -255,6 +255,12 @@ describe('one series over runs (a fruit_id followed from run to run)', () => {
     await expect(seriesReportHtml([{ ...day0, items: day0.items.slice(3) }], SPOTS)).rejects.toThrow(/no scored photo/);
   });
 
+  it('a series of one day writes its day as "0" on the axis, not "0.000000"', async () => {
+    const svg = await chartSvg(timeChart(stackRuns([day0], SPOTS), null)!);
+    expect(svg).toMatch(/<text[^>]*>0<\/text>/);
+    expect(svg).not.toMatch(/>-?\d+\.\d{4,}</);
+  });
+
   it('fits a chart to a width: axes and legend included, the natural one is wider', async () => {
     const chart = timeChart(stackRuns([day0, day3], SPOTS), null)!;
     const width = async (c: typeof chart) => Number((await chartSvg(c)).match(/<svg[^>]* width="(\d+)"/)![1]);

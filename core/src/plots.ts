@@ -587,8 +587,8 @@ export function timeChart(data: PlotData, column: string | null, options: ChartO
     field: 't',
     type: kind,
     title: data.time,
-    // days are counted: no tick between two days
-    ...(kind === 'quantitative' ? { axis: { tickMinStep: 1 } } : {}),
+    // days are counted: no tick between two days; a single day is written "3", not "3.000000"
+    ...(kind === 'quantitative' ? { axis: { tickMinStep: 1, format: '~g' } } : {}),
     ...(kind === 'ordinal' ? { sort: [...new Set(points.map((p) => p.time))].sort(compareGroups) } : {}),
   };
   // Fruit lines are coloured by their group when one is chosen (one colour per fruit otherwise).
