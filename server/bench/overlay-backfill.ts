@@ -105,7 +105,7 @@ try {
 
   const start = async () => {
     const t0 = performance.now();
-    const server = await startTestServer({ dataDir: t.server.dataDir }, { database });
+    const server = await startTestServer({ dataDir: t.server.dataDir, overlayBackfill: true }, { database });
     servers.push(server);
     return { server, ms: performance.now() - t0 };
   };

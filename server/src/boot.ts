@@ -47,13 +47,9 @@ export async function createServerContext(
   const jobs = await createJobs(config, opened, pool, builtinRegistry, logger);
   const images = createNodeImageBackend({ maxPixels: config.maxPixels });
   // Corrections saved before their overlays were stored get them drawn, in the background (issue 28).
-  const backfill = startOverlayBackfill({
-    db: opened.db,
-    registry: builtinRegistry,
-    runPhotos: jobs.runPhotos,
-    images,
-    logger,
-  });
+  const backfill = config.overlayBackfill
+    ? startOverlayBackfill({ db: opened.db, registry: builtinRegistry, runPhotos: jobs.runPhotos, images, logger })
+    : { done: Promise.resolve(null), stop: async () => {} };
   const ctx: ServerContext = {
     config,
     db: opened.db,

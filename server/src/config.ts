@@ -71,6 +71,13 @@ export interface ServerConfig {
    * DATA_DIR/run-photos, PostgreSQL in the database (runs/photos.ts).
    */
   keepRunPhotos: boolean;
+  /**
+   * At its start the server draws the corrected overlays of corrections saved before they were stored
+   * (runs/overlay-backfill.ts; OVERLAY_BACKFILL, default 1; 0: not this instance). The test servers
+   * leave it off unless a test asks, so that servers of other test files sharing a PostgreSQL database
+   * do not take the rows a test is watching.
+   */
+  overlayBackfill: boolean;
   /** PostgreSQL: this server instance scores job photos too (JOB_WORKER, default 1; 0: only `mango worker`s do). */
   jobWorker: boolean;
   /** Retries of a photo whose worker died or timed out (JOB_RETRIES, default 2). */
@@ -125,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     maxJobBytes: num(env.MAX_JOB_MB, 10_240) * 1024 * 1024,
     jobFilesDir: env.JOB_FILES_DIR ? resolve(env.JOB_FILES_DIR) : undefined,
     keepRunPhotos: env.KEEP_RUN_PHOTOS !== '0',
+    overlayBackfill: env.OVERLAY_BACKFILL !== '0',
     jobWorker: env.JOB_WORKER !== '0',
     jobRetries: num(env.JOB_RETRIES, 2),
     jobHeartbeatSeconds: Math.max(10, num(env.JOB_HEARTBEAT_S, 10)),

@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { runKindOf, type ImageBackend, type Logger, type PluginRegistry, type ResultFigures } from '@mango/core';
 import type { DB } from '../db/index.ts';
 import type { RunPhotoStore } from './photos.ts';
-import { correctedThumbnail, decodeMask } from './truth.ts';
+import { correctedThumbnail, decodeMask, isLatestTruth } from './truth.ts';
 
 export interface OverlayBackfillDeps {
   db: DB;
@@ -95,17 +95,7 @@ function candidates(db: DB, staleBefore: string, batch: number) {
         ]),
       ]),
     )
-    .where((eb) =>
-      eb(
-        't.version',
-        '=',
-        eb
-          .selectFrom('photo_truths as l')
-          .select((l) => l.fn.max('l.version').as('v'))
-          .whereRef('l.run_id', '=', 't.run_id')
-          .whereRef('l.position', '=', 't.position'),
-      ),
-    )
+    .where(isLatestTruth)
     .orderBy('t.id')
     .limit(batch)
     .execute();

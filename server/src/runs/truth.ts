@@ -24,7 +24,9 @@ import {
 import { thumbnailDataUrl } from '@mango/core/node';
 import { THUMBNAIL_MAX_SIDE } from '@mango/core/results';
 import { maskPng } from '@mango/runner';
+import type { ExpressionBuilder } from 'kysely';
 import { now, type DB } from '../db/index.ts';
+import type { Database } from '../db/schema.ts';
 import type { RunPhotoStore } from './photos.ts';
 import type { ScoreDeps } from './service.ts';
 import { rescoredImages, type RescoredCache } from './rescored.ts';
@@ -81,6 +83,18 @@ export async function truthMasks(
   };
 }
 
+/** `t` (photo_truths as t) is the latest version of its photo's truth: for the queries over the latest masks. */
+export const isLatestTruth = (eb: ExpressionBuilder<Database & { t: Database['photo_truths'] }, 't'>) =>
+  eb(
+    't.version',
+    '=',
+    eb
+      .selectFrom('photo_truths as l')
+      .select((l) => l.fn.max('l.version').as('v'))
+      .whereRef('l.run_id', '=', 't.run_id')
+      .whereRef('l.position', '=', 't.position'),
+  );
+
 /**
  * The masks of the latest truth of every corrected photo of run `runId` (the caller's: checked
  * before), by position; of photo `position` alone when given.
@@ -91,19 +105,7 @@ export async function latestTruthMasks(db: DB, runId: string, position?: number)
     .select(['t.position', 't.width', 't.height', 't.fruit_rle', 't.bruise_rle'])
     .where('t.run_id', '=', runId);
   if (position !== undefined) q = q.where('t.position', '=', position);
-  const rows = await q
-    .where((eb) =>
-      eb(
-        't.version',
-        '=',
-        eb
-          .selectFrom('photo_truths as l')
-          .select((l) => l.fn.max('l.version').as('v'))
-          .whereRef('l.run_id', '=', 't.run_id')
-          .whereRef('l.position', '=', 't.position'),
-      ),
-    )
-    .execute();
+  const rows = await q.where(isLatestTruth).execute();
   return new Map(
     rows.map((r) => [
       r.position,

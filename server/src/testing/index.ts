@@ -32,6 +32,8 @@ export async function startTestServer(
       logRequests: false,
       loginLimitPerMinute: 1000,
       recoveryPerAddressPerDay: 1000,
+      // only the tests of the backfill run it (config.ts overlayBackfill)
+      overlayBackfill: false,
       ...overrides,
     },
   );

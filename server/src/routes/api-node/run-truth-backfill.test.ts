@@ -97,7 +97,7 @@ describe.skipIf(!present).each(TEST_DATABASES)(
 
       // A server starts on that database: its start draws the missing overlays in the background.
       const started = performance.now();
-      restarted = await startTestServer({ dataDir: t.server.dataDir }, { database });
+      restarted = await startTestServer({ dataDir: t.server.dataDir, overlayBackfill: true }, { database });
       const startMs = performance.now() - started;
       const report = await restarted.ctx.overlayBackfill;
       console.log(`${database}: server started in ${Math.round(startMs)} ms; backfill`, report);
