@@ -228,7 +228,12 @@ describe('the mask editor from /viewphoto/result: magic wand, delete a lesion, t
       }, tokens);
       const page = await context.newPage();
       await page.goto(e2e.url(`/results/${runId}`));
-      await page.getByRole('button', { name: 'Correct', exact: true }).tap();
+      // a tap that lands while the run page is still loading its items opens nothing: tap until the editor is there
+      const shown = page.getByTestId('mask-editor');
+      for (let tries = 0; tries < 12 && (await shown.count()) === 0; tries++) {
+        await page.getByRole('button', { name: 'Correct', exact: true }).tap();
+        await shown.waitFor({ state: 'visible', timeout: 5_000 }).catch(() => undefined);
+      }
       const editor = await editorReady(page);
       const before = await numberIn(editor.getByTestId('editor-bruise-pixels'));
       await editor.getByRole('button', { name: 'Brush' }).tap();
