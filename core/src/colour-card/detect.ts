@@ -187,7 +187,10 @@ function fitLattice(regions: Region[], group: number[], links: number[][]): Latt
   disp.sort((a, b) => Math.hypot(a.x, a.y) - Math.hypot(b.x, b.y));
   let u = disp[0];
   const len = (p: Point) => Math.hypot(p.x, p.y);
-  let v = disp.find((d) => Math.abs((d.x * u.x + d.y * u.y) / (len(d) * len(u))) < 0.6);
+  // The second vector: the shortest link not along u. A diagonal neighbour counts (|cos| 0.71, reduced
+  // to the row step below); excluding it left a seed whose row neighbour was missed (glare, shadow)
+  // with a basis of two rows, so the rows between never snapped to the lattice.
+  let v = disp.find((d) => Math.abs((d.x * u.x + d.y * u.y) / (len(d) * len(u))) < 0.9);
   if (!v) return null;
   // Gauss reduction: the shortest basis of the lattice the two vectors span.
   for (let k = 0; k < 10; k++) {
