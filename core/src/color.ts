@@ -80,7 +80,7 @@ export function rgb8ToLab(r8: number, g8: number, b8: number, out: Float64Array 
 let linTable: Float32Array | null = null;
 
 /** The linearised value of each 8-bit sRGB level (256 entries), computed once. */
-function linearTable(): Float32Array {
+export function linearTable(): Float32Array {
   if (!linTable) {
     linTable = new Float32Array(256);
     for (let i = 0; i < 256; i++) linTable[i] = srgbToLinear(i / 255);

@@ -6,7 +6,7 @@
 import { deltaE2000, labD50ToLinearRgb, linearRgbToLabD50, linearToSrgb, srgbToLinear } from '../color.ts';
 import type { RasterImage } from '../image.ts';
 import { seededRandom } from '../random.ts';
-import { solveLinear } from './geometry.ts';
+import { dampedStep, solveLinear } from './geometry.ts';
 import { CARD_LAB_D50, type ColourCardKind } from './reference.ts';
 
 /** The grey patches the white balance is measured on: neutral 8, 6.5, 5 and 3.5 (white may clip, black is noise). */
@@ -152,11 +152,7 @@ export function refineToDeltaE(
     const jtr = J.map((a) => a.reduce((s, v, i) => s + v * r[i], 0));
     let improved = false;
     for (let tries = 0; tries < 8 && !improved; tries++) {
-      const damped = jtj.map((row, i) => row.map((v, j) => (i === j ? v * (1 + lambda) + 1e-12 : v)));
-      const step = solveLinear(
-        damped,
-        jtr.map((v) => -v),
-      );
+      const step = dampedStep(jtj, jtr, lambda, 1e-12);
       if (!step) break;
       const next = m.map((v, p) => v + step[p]);
       const nr = residuals(next);

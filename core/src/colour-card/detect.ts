@@ -4,7 +4,9 @@
  * neighbouring candidates of similar size are grouped; a group is laid on an integer lattice grown
  * from its best-connected member (a homography refitted as it grows); the lattice's placements on the
  * 6 x 4 card (8 symmetries x offsets) are told apart by how well a colour correction fits each one
- * to the reference values. Pure TypeScript over RasterImage (runs in the browser too).
+ * to the reference values; the winner's homography is then refined on the given raster by fitting a
+ * blurred model of the card to its luminance (refine.ts). Pure TypeScript over RasterImage (runs in
+ * the browser too).
  */
 import type { RasterImage } from '../image.ts';
 import { labelComponents } from '../mask.ts';
@@ -12,6 +14,7 @@ import { downscaleArea, fitSize } from '../resample.ts';
 import { fitColourCorrection, type ColourCorrection } from './correct.ts';
 import { fitHomography, invert3, localScale, project, type Homography, type Point } from './geometry.ts';
 import { CARD_COLUMNS, CARD_ROWS, type ColourCardKind } from './reference.ts';
+import { refineCardGeometry } from './refine.ts';
 
 /** Long side of the copy the patches are looked for on (reading is done on the given raster). */
 const DETECT_MAX_SIDE = 1600;
@@ -187,7 +190,10 @@ function fitLattice(regions: Region[], group: number[], links: number[][]): Latt
   disp.sort((a, b) => Math.hypot(a.x, a.y) - Math.hypot(b.x, b.y));
   let u = disp[0];
   const len = (p: Point) => Math.hypot(p.x, p.y);
-  let v = disp.find((d) => Math.abs((d.x * u.x + d.y * u.y) / (len(d) * len(u))) < 0.6);
+  // The second vector: the shortest link not along u. A diagonal neighbour counts (|cos| 0.71, reduced
+  // to the row step below); excluding it left a seed whose row neighbour was missed (glare, shadow)
+  // with a basis of two rows, so the rows between never snapped to the lattice.
+  let v = disp.find((d) => Math.abs((d.x * u.x + d.y * u.y) / (len(d) * len(u))) < 0.9);
   if (!v) return null;
   // Gauss reduction: the shortest basis of the lattice the two vectors span.
   for (let k = 0; k < 10; k++) {
@@ -323,7 +329,9 @@ export function cardOutline(h: Homography, grow = 0): Point[] {
 
 /**
  * Looks for a ColorChecker in the photo (of the given kind: the reference values differ slightly);
- * null when none is found. The homography, pitch and outline are in pixels of `image`.
+ * null when none is found. The homography, pitch and outline are in pixels of `image`, refined to the
+ * card's chips on it (refineCardGeometry); the patches are read, and the correction fitted, on the
+ * lattice's homography.
  */
 export function detectColourCard(image: RasterImage, kind: ColourCardKind = 'classic'): ColourCardDetection | null {
   const size = fitSize(image.width, image.height, DETECT_MAX_SIDE);
@@ -384,5 +392,13 @@ export function detectColourCard(image: RasterImage, kind: ColourCardKind = 'cla
       };
     }
   }
-  return best?.detection ?? null;
+  if (!best) return null;
+  const d = best.detection;
+  const homography = refineCardGeometry(image, d.homography);
+  return {
+    ...d,
+    homography,
+    pitchPx: localScale(homography, (CARD_COLUMNS - 1) / 2, (CARD_ROWS - 1) / 2),
+    outline: cardOutline(homography),
+  };
 }

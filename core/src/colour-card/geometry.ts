@@ -27,6 +27,18 @@ export function solveLinear(a: number[][], b: number[]): number[] | null {
   return x;
 }
 
+/**
+ * One Levenberg-Marquardt step: solves (JᵀJ + lambda diag(JᵀJ) + ridge I) d = -Jᵀr for d, from the
+ * normal matrix `jtj` and the gradient `jtr`; null when singular.
+ */
+export function dampedStep(jtj: number[][], jtr: number[], lambda: number, ridge: number): number[] | null {
+  const damped = jtj.map((row, i) => row.map((v, j) => (i === j ? v * (1 + lambda) + ridge : v)));
+  return solveLinear(
+    damped,
+    jtr.map((v) => -v),
+  );
+}
+
 /** A 3x3 matrix, row-major, mapping (u, v, 1) to homogeneous image coordinates. */
 export type Homography = number[];
 

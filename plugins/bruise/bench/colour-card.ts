@@ -12,6 +12,8 @@
  *   from the daylight one's times the true cast: max |M_light x diag(gains) x M_daylight^-1 - I|)
  *   [--card-only] (card found, patch CIEDE2000, px/cm only: no bruise scoring; about a minute for 10 photos)
  *   [--half tune|held] (the tuning or the held-out half of the photos, split by photo with seed 2626)
+ *   [--only a.jpg,b.jpg] (of the sample, these photos only, with the poses of the full run)
+ *   [--save-missed DIR] (each variant with no card found, as DIR/<photo>-<K>K<EV>EV.png)
  *   [--degrade both|jpeg|noise|none] (what follows the light: JPEG q30 then noise (default), one of them, neither)
  */
 import { readFileSync, readdirSync } from 'node:fs';
@@ -62,6 +64,15 @@ async function jpegRoundTrip(image: RasterImage, quality: number): Promise<Raste
     .toBuffer();
   return decodeImage(buf, 'x.jpg');
 }
+
+// --save-missed DIR: each variant where no card is found, as a PNG (to look at the detection stages on it)
+const saveMissed = flag('--save-missed');
+const savePng = (image: RasterImage, path: string) =>
+  sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), {
+    raw: { width: image.width, height: image.height, channels: 4 },
+  })
+    .png()
+    .toFile(path);
 
 const fmt = (v: number | null, d = 2) => (v === null ? '-' : v.toFixed(d));
 
@@ -222,8 +233,11 @@ function diagnose(ref: BruiseAnalysis, a: BruiseAnalysis, kelvin: number, ev: nu
   );
 }
 
+// --only a.jpg,b.jpg: of the sample, these photos only (same poses as in the full run, unlike --files)
+const only = flag('--only')?.split(',');
 for (const [k, path] of sample.entries()) {
   if (half && halfOf(path) !== half) continue;
+  if (only && !only.includes(path.split('/').pop()!)) continue;
   // each photo its own seeded draws (its pose does not depend on which photos ran before it)
   const rand = seededRandom(26 + 1000 * k);
   let photo: RasterImage = await decodeImage(readFileSync(path), path);
@@ -323,6 +337,7 @@ for (const [k, path] of sample.entries()) {
       row.variants++;
       if (!card) {
         row.missed.push(`${kelvin} K ${ev} EV`);
+        if (saveMissed) await savePng(img, join(saveMissed, `${row.name.replace(/\.\w+$/, '')}-${kelvin}K${ev}EV.png`));
         continue;
       }
       row.found++;
