@@ -81,8 +81,12 @@ const realPerFold: BruiseEvaluation[] = [];
 for (const f of trained) {
   const { loader, dispose } = foldLoader(f);
   const t = performance.now();
+  // A fold can hold no composite (29 composites over 5 folds by source group): then only its
+  // labelled photos and the boxes are scored, and the pooled composite figures come from the others.
+  const hasComposites = [...foldOf].some(([key, fold]) => key.startsWith('composites/') && fold === f);
   const ev = await evaluateBruise({
     ...sets,
+    ...(hasComposites ? {} : { images: undefined, truth: undefined }),
     method: 'model',
     models: loader,
     only: inFolds([f]),
@@ -100,7 +104,7 @@ for (const f of trained) {
     `fold ${f}: ${real.pixel?.images} annotated real photos: CCC ${real.pixel?.lin_ccc}, fruit IoU median ${real.pixel?.fruit_iou_median}, lesion IoU median ${real.pixel?.bruise_iou_median}`,
   );
   console.log(
-    `fold ${f}: ${ev.pixel?.images} composites, ${ev.labels?.images} labelled photos, ${ev.boxes?.boxes} boxes ` +
+    `fold ${f}: ${ev.pixel?.images ?? 0} composites, ${ev.labels?.images} labelled photos, ${ev.boxes?.boxes} boxes ` +
       `(${((performance.now() - t) / 1000).toFixed(0)} s)`,
   );
   perFold.push(ev);
@@ -109,7 +113,7 @@ for (const f of trained) {
 const wanted = new Set(['anthracnose', 'latex']);
 const pooled = {
   real: summarisePixelSet(realPerFold.flatMap((e) => e.pixel!.per_image)),
-  pixel: summarisePixelSet(perFold.flatMap((e) => e.pixel!.per_image)),
+  pixel: summarisePixelSet(perFold.flatMap((e) => e.pixel?.per_image ?? [])),
   labels: summariseLabelSet(perFold.flatMap((e) => e.labels!.per_image)),
   // every fold model scores every box: the pooled share is the mean over the fold models
   boxes: spread(perFold.map((e) => e.boxes!.found_share)),
@@ -122,11 +126,11 @@ const folds = {
   real_abs_error_p90: spread(realPerFold.map((e) => e.pixel!.abs_error_p90 ?? NaN)),
   real_fruit_iou_median: spread(realPerFold.map((e) => e.pixel!.fruit_iou_median ?? NaN)),
   real_lesion_iou_median: spread(realPerFold.map((e) => e.pixel!.bruise_iou_median ?? NaN)),
-  abs_error_median: spread(perFold.map((e) => e.pixel!.abs_error_median ?? NaN)),
-  abs_error_p90: spread(perFold.map((e) => e.pixel!.abs_error_p90 ?? NaN)),
-  lin_ccc: spread(perFold.map((e) => e.pixel!.lin_ccc)),
-  clean_max_percent: spread(perFold.map((e) => e.pixel!.clean_max_percent ?? NaN)),
-  bruise_iou_median: spread(perFold.map((e) => e.pixel!.bruise_iou_median ?? NaN)),
+  abs_error_median: spread(perFold.map((e) => e.pixel?.abs_error_median ?? NaN)),
+  abs_error_p90: spread(perFold.map((e) => e.pixel?.abs_error_p90 ?? NaN)),
+  lin_ccc: spread(perFold.map((e) => e.pixel?.lin_ccc ?? NaN)),
+  clean_max_percent: spread(perFold.map((e) => e.pixel?.clean_max_percent ?? NaN)),
+  bruise_iou_median: spread(perFold.map((e) => e.pixel?.bruise_iou_median ?? NaN)),
   auc: spread(perFold.map((e) => e.labels!.auc)),
   boxes_found_share: spread(perFold.map((e) => e.boxes!.found_share)),
   boxes_hit_share: spread(perFold.map((e) => e.boxes!.hit_share)),
