@@ -150,6 +150,7 @@ const rows: {
   variants: number;
   medians: number[];
   maxes: number[];
+  used: number[];
   scaleErr: number[];
   withCard: number[];
   without: number[];
