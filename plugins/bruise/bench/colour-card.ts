@@ -14,6 +14,7 @@
  *   [--half tune|held] (the tuning or the held-out half of the photos, split by photo with seed 2626)
  *   [--only a.jpg,b.jpg] (of the sample, these photos only, with the poses of the full run)
  *   [--save-missed DIR] (each variant with no card found, as DIR/<photo>-<K>K<EV>EV.png)
+ *   [--dump-patches FILE] (the patch readings of every variant found, as JSON, to try fits on offline)
  *   [--degrade both|jpeg|noise|none] (what follows the light: JPEG q30 then noise (default), one of them, neither)
  */
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
