@@ -14,9 +14,10 @@
  *   [--half tune|held] (the tuning or the held-out half of the photos, split by photo with seed 2626)
  *   [--only a.jpg,b.jpg] (of the sample, these photos only, with the poses of the full run)
  *   [--save-missed DIR] (each variant with no card found, as DIR/<photo>-<K>K<EV>EV.png)
+ *   [--dump-patches FILE] (the patch readings of every variant found, as JSON, to try fits on offline)
  *   [--degrade both|jpeg|noise|none] (what follows the light: JPEG q30 then noise (default), one of them, neither)
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import {
@@ -150,6 +151,7 @@ const rows: {
   variants: number;
   medians: number[];
   maxes: number[];
+  used: number[];
   scaleErr: number[];
   withCard: number[];
   without: number[];
@@ -235,6 +237,9 @@ function diagnose(ref: BruiseAnalysis, a: BruiseAnalysis, kelvin: number, ev: nu
 
 // --only a.jpg,b.jpg: of the sample, these photos only (same poses as in the full run, unlike --files)
 const only = flag('--only')?.split(',');
+// --dump-patches FILE: the patch readings of every variant found (JSON), to try fits on them offline
+const dumpPatches = flag('--dump-patches');
+const dumped: { name: string; half: string; kelvin: number; ev: number; patches: (number[] | null)[] }[] = [];
 for (const [k, path] of sample.entries()) {
   if (half && halfOf(path) !== half) continue;
   if (only && !only.includes(path.split('/').pop()!)) continue;
@@ -316,6 +321,8 @@ for (const [k, path] of sample.entries()) {
     variants: 0,
     medians: [] as number[],
     maxes: [] as number[],
+    /** patches used in the fit, per variant found */
+    used: [] as number[],
     scaleErr: [] as number[],
     withCard: [] as number[],
     without: [] as number[],
@@ -343,6 +350,8 @@ for (const [k, path] of sample.entries()) {
       row.found++;
       row.medians.push(card.correction.after.median);
       row.maxes.push(card.correction.after.max);
+      row.used.push(card.correction.used.filter(Boolean).length);
+      if (dumpPatches) dumped.push({ name: row.name, half: row.half, kelvin, ev, patches: card.patches });
       row.scaleErr.push(Math.abs(card.pitchPx / (PATCH_PITCH_MM.classic / 10) / truthPxPerCm - 1) * 100);
       signedScale.push({ cover, err: (card.pitchPx / (PATCH_PITCH_MM.classic / 10) / truthPxPerCm - 1) * 100 });
       if (diag) {
@@ -422,6 +431,7 @@ for (const [k, path] of sample.entries()) {
       (row.missed.length ? `; not found under ${row.missed.join(', ')}` : ''),
   );
 }
+if (dumpPatches) writeFileSync(dumpPatches, JSON.stringify(dumped));
 const all = (f: (r: (typeof rows)[number]) => number[]) => rows.flatMap(f);
 const found = rows.reduce((s, r) => s + r.found, 0);
 const variants = rows.reduce((s, r) => s + r.variants, 0);
@@ -450,7 +460,14 @@ for (const h of ['tune', 'held']) {
           0.9,
         ),
       )}, ` +
-      `largest max ${fmt(Math.max(...v((r) => r.maxes)))}; px/cm |error| median ${fmt(
+      `largest max ${fmt(Math.max(...v((r) => r.maxes)))}; ` +
+      `patches used min ${Math.min(...v((r) => r.used))} / median ${fmt(
+        quantile(
+          v((r) => r.used),
+          0.5,
+        ),
+        1,
+      )}; px/cm |error| median ${fmt(
         quantile(
           v((r) => r.scaleErr),
           0.5,
