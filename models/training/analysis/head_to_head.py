@@ -15,6 +15,7 @@ apart.
 import argparse
 import csv
 import json
+import os
 import random
 import subprocess
 import statistics as st
@@ -104,7 +105,9 @@ def main():
             json.dump(out, fh, indent=2)
             fh.write('\n')
         # formatted as the repository's prettier formats it, so `npm run lint` stays green after a run
-        subprocess.run(['npx', 'prettier', '--write', a.out], check=True, capture_output=True)
+        # (run from the repository's root: from a subfolder prettier finds no file to format)
+        root = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..'))
+        subprocess.run(['npx', 'prettier', '--write', os.path.abspath(a.out)], check=True, capture_output=True, cwd=root)
 
 
 if __name__ == '__main__':
