@@ -403,6 +403,7 @@ for (const [k, path] of sample.entries()) {
       row.found++;
       row.medians.push(a.card.correction.after.median);
       row.maxes.push(a.card.correction.after.max);
+      row.used.push(a.card.correction.used.filter(Boolean).length);
       const measured =
         (a.card.pitchPx * a.a.width) / (a.a.cardRasterWidth ?? a.a.width) / (PATCH_PITCH_MM.classic / 10);
       row.scaleErr.push(Math.abs(measured / truthPxPerCm - 1) * 100);
