@@ -77,6 +77,11 @@ export function rgb8ToLab(r8: number, g8: number, b8: number, out: Float64Array 
   return out;
 }
 
+/** Relative luminance of linear sRGB (Rec. 709 weights, 4 digits), as the colour card weighs and fits it. */
+export function linearLuminance(r: number, g: number, b: number): number {
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
 let linTable: Float32Array | null = null;
 
 /** The linearised value of each 8-bit sRGB level (256 entries), computed once. */

@@ -3,7 +3,14 @@
  * matrix fitted by least squares, both in linear RGB; patches that the fit cannot explain (a shadow
  * or glare over a patch, a clipped patch) are left out, one at a time, worst first.
  */
-import { deltaE2000, labD50ToLinearRgb, linearRgbToLabD50, linearToSrgb, srgbToLinear } from '../color.ts';
+import {
+  deltaE2000,
+  labD50ToLinearRgb,
+  linearLuminance,
+  linearRgbToLabD50,
+  linearToSrgb,
+  srgbToLinear,
+} from '../color.ts';
 import type { RasterImage } from '../image.ts';
 import { seededRandom } from '../random.ts';
 import { dampedStep, solveLinear } from './geometry.ts';
@@ -106,7 +113,7 @@ function fitMatrix(measured: number[][], reference: number[][], use: boolean[]):
     const v = measured[k].map((x, c) => x * gain[c]);
     // Relative errors: an error of 0.01 in linear light is small on white and large on black.
     const r = reference[k];
-    const y = 0.2126 * r[0] + 0.7152 * r[1] + 0.0722 * r[2];
+    const y = linearLuminance(r[0], r[1], r[2]);
     const wt = 1 / (y + 0.02) ** 2;
     for (let i = 0; i < 3; i++) {
       for (let j = 0; j < 3; j++) ata[i][j] += wt * v[i] * v[j];

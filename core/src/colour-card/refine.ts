@@ -5,7 +5,7 @@
  * blur and the chips' width, the 25 levels solved by least squares at each step. Every chip edge then counts from both of
  * its sides with its real neighbour, so neither the blur nor JPEG's colour blocks move the pitch.
  */
-import { linearTable } from '../color.ts';
+import { linearLuminance, linearTable } from '../color.ts';
 import type { RasterImage } from '../image.ts';
 import { dampedStep, invert3, localScale, project, solveLinear, type Homography } from './geometry.ts';
 import { CARD_COLUMNS, CARD_ROWS, CHIP_FRACTION } from './reference.ts';
@@ -45,7 +45,7 @@ function samples(image: RasterImage, h: Homography) {
       const o = (y * image.width + x) * 4;
       xs.push(x);
       ys.push(y);
-      values.push(0.2126 * lin[d[o]] + 0.7152 * lin[d[o + 1]] + 0.0722 * lin[d[o + 2]]);
+      values.push(linearLuminance(lin[d[o]], lin[d[o + 1]], lin[d[o + 2]]));
     }
   return { xs, ys, values, n: xs.length };
 }
@@ -247,6 +247,5 @@ export function refineCardGeometry(image: RasterImage, start: Homography): Homog
     const b = project(start, u, v);
     if (!Number.isFinite(a.x) || Math.hypot(a.x - b.x, a.y - b.y) > pitch / 4) return start;
   }
-  const out = h.map((v) => v / h[8]);
-  return out;
+  return h.map((v) => v / h[8]);
 }
