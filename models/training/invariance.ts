@@ -72,16 +72,21 @@ const variants: Record<string, { describe: string; make: (i: RasterImage) => Ras
   },
 };
 const changes: Record<string, number[]> = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
+/** each photo's bruise % and its change under each variant (to pool reports of several fold models) */
+const perPhoto: { file: string; percent: number; change: Record<string, number> }[] = [];
 let method = '';
 const t0 = performance.now();
 for (const f of files) {
   const image = await decodeImage(readFileSync(join(dir, f)), f);
   const base = await percent(image);
   method = base.method;
+  const change: Record<string, number> = {};
   for (const [k, v] of Object.entries(variants)) {
     const p = (await percent(await v.make(image))).percent;
     changes[k].push(Math.abs(p - base.percent));
+    change[k] = Math.round(Math.abs(p - base.percent) * 1e4) / 1e4;
   }
+  perPhoto.push({ file: f, percent: base.percent, change });
 }
 /** Rounded to 2 decimals; no photos, no quantile (null). */
 const r = <T extends number | null>(x: T): T => (x === null ? x : Math.round(x * 100) / 100) as T;
@@ -102,6 +107,7 @@ const report = {
       },
     ]),
   ),
+  per_photo: perPhoto,
 };
 writeFileSync(values.out!, JSON.stringify(report, null, 2) + '\n');
 console.log(`invariance of the bruise % (${method}, ${files.length} photos; change in points, median / p90 / max):`);

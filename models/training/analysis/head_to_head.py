@@ -101,13 +101,17 @@ def main():
         }
         print(f'paired bootstrap over {len(unseen)} unseen photos, difference to {ref}:', out['unseen_bootstrap_vs_' + ref])
     if a.out:
-        with open(a.out, 'w') as fh:
-            json.dump(out, fh, indent=2)
-            fh.write('\n')
-        # formatted as the repository's prettier formats it, so `npm run lint` stays green after a run
-        # (run from the repository's root: from a subfolder prettier finds no file to format)
-        root = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..'))
-        subprocess.run(['npx', 'prettier', '--write', os.path.abspath(a.out)], check=True, capture_output=True, cwd=root)
+        write_report(a.out, out)
+
+
+def write_report(path, obj):
+    """Writes a report as JSON, formatted as the repository's prettier formats it, so `npm run lint`
+    stays green after a run (prettier runs from the repository's root: from a subfolder it finds no file)."""
+    with open(path, 'w') as fh:
+        json.dump(obj, fh, indent=2)
+        fh.write('\n')
+    root = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..'))
+    subprocess.run(['npx', 'prettier', '--write', os.path.abspath(path)], check=True, capture_output=True, cwd=root)
 
 
 if __name__ == '__main__':
