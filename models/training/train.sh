@@ -32,10 +32,12 @@ done
   { echo "train:bruise: python3-torch and friends are missing: run models/training/install.sh" >&2; exit 2; }
 
 coco=${MANGO_COCO:-$here/annotations/real-dev.coco.json}
-# The shipped model's training set: the first 34 annotated photos of each class in pick order (168
-# photos). The annotated set holds more (annotations/real-dev.coco.json, every spec); a retrain that
-# raises this also re-estimates the model by grouped 5-fold before it ships (README.md).
-per_class=${MANGO_ANNOTATED_PER_CLASS:-34}
+# The shipped model's training set: the first 58 annotated photos of each class in pick order (281
+# photos: every annotated one; anthracnose has 52). A retrain that changes this or the steps also
+# re-estimates the model by grouped 5-fold before it ships (README.md).
+per_class=${MANGO_ANNOTATED_PER_CLASS:-58}
+# The shipped recipe's length: 2000 steps of 12 views (the 281-photo estimate of 2026-11-27, README.md).
+steps=${MANGO_TRAIN_STEPS:-2000}
 train() { (cd "$here" && /usr/bin/python3 -m mango_train.train --data "$data" --coco "$coco" "$@"); }
 
 if [ $smoke = 1 ]; then
@@ -59,7 +61,7 @@ if [ -z "${MANGO_COCO:-}" ]; then
 fi
 
 if [ $full = 1 ]; then
-  train --out "$runs/full"
+  train --out "$runs/full" --steps "$steps"
   cp "$runs/full/model.onnx" "$repo/models/bruise-unet-320.onnx"
   node "$here/install-model.mjs" "$repo/models/bruise-unet-320.onnx" "$runs/full/train.json"
 fi
@@ -67,7 +69,7 @@ fi
 if [ "$folds" -gt 0 ]; then
   for k in $(seq 0 $((folds - 1))); do
     if [ -f "$runs/fold-$k/model.onnx" ]; then echo "train:bruise: fold $k already trained"; continue; fi
-    train --out "$runs/fold-$k.partial" --fold "$k" --folds "$folds"
+    train --out "$runs/fold-$k.partial" --fold "$k" --folds "$folds" --steps "$steps"
     rm -rf "$runs/fold-$k" && mv "$runs/fold-$k.partial" "$runs/fold-$k"
   done
   (cd "$repo" && node --import tsx "$here/kfold.ts" --runs "$runs" --folds "$folds" --data "$data" \

@@ -52,21 +52,22 @@ describe('reference scale and grades in the web app', () => {
     await lot.waitFor();
     expect(await lot.innerText()).toMatch(/codex-mango – 2 of 2 fruit graded, accepted: 2 \(100\.0 %\)/);
     const counts = await lot.locator('tbody tr').allInnerTexts();
-    // The shipped model's reading of this synthetic scene (sha256 e7cedefb…): the painted 3.5 cm² bruise
-    // reads 4.3 cm² (Class II) and the right fruit gets 0.9 cm² of false lesion (Class I; the model card's
-    // known failures). The page must show the grades the stored run holds.
+    // The shipped model's reading of this synthetic scene (sha256 310da39a…): the painted 3.5 cm² bruise
+    // reads 3.84 cm² (Class I) and the right fruit none (Extra). The earlier model (e7cedefb…) read 4.3 cm²
+    // (Class II) and 0.9 cm² of false lesion on the right fruit (Class I). The page must show the grades the
+    // stored run holds.
     expect(counts.map((t) => t.replace(/\s+/g, ' ').trim())).toEqual([
-      'Extra 0 yes',
+      'Extra 1 yes',
       'Class I 1 yes',
-      'Class II 1 yes',
+      'Class II 0 yes',
       'Out of grade 0 no',
     ]);
     const photoRow = await page.getByTestId('run-photo').locator('td').allInnerTexts();
-    expect(photoRow.at(-1)).toBe('Class II, Class I');
+    expect(photoRow.at(-1)).toBe('Class I, Extra');
     await page.getByRole('button', { name: 'Fruit of two-mangoes.jpg' }).click();
     expect(await page.getByTestId('fruit-grade').allInnerTexts()).toEqual([
-      'Class II (size C, estimated)',
       'Class I (size C, estimated)',
+      'Extra (size C, estimated)',
     ]);
 
     // the same run in Thai: the lot summary, grades and numbers in Thai
@@ -74,8 +75,8 @@ describe('reference scale and grades in the web app', () => {
     await page.getByRole('heading', { name: 'สรุปล็อต' }).waitFor();
     expect(await lot.innerText()).toMatch(/จัดเกรดแล้ว 2 จาก 2 ผล, ผ่าน: 2 \(100\.0 %\)/);
     expect(await page.getByTestId('fruit-grade').allInnerTexts()).toEqual([
-      'ชั้น 2 (Class II) (ขนาด C (ประมาณ))',
       'ชั้น 1 (Class I) (ขนาด C (ประมาณ))',
+      'พิเศษ (Extra) (ขนาด C (ประมาณ))',
     ]);
     await page.screenshot({ path: '/tmp/units-run-graded.png', fullPage: true });
     // nothing left in English but names: the method, model, rules, file and user
