@@ -71,7 +71,6 @@ const variants: Record<string, { describe: string; make: (i: RasterImage) => Ras
     make: async (i: RasterImage) => decodeImage(await encodeImage(i, 'jpeg', { quality: 40 }), 'q40.jpg'),
   },
 };
-const changes: Record<string, number[]> = Object.fromEntries(Object.keys(variants).map((k) => [k, []]));
 /** each photo's bruise % and its change under each variant (to pool reports of several fold models) */
 const perPhoto: { file: string; percent: number; change: Record<string, number> }[] = [];
 let method = '';
@@ -83,11 +82,12 @@ for (const f of files) {
   const change: Record<string, number> = {};
   for (const [k, v] of Object.entries(variants)) {
     const p = (await percent(await v.make(image))).percent;
-    changes[k].push(Math.abs(p - base.percent));
-    change[k] = Math.round(Math.abs(p - base.percent) * 1e4) / 1e4;
+    change[k] = Math.abs(p - base.percent);
   }
   perPhoto.push({ file: f, percent: base.percent, change });
 }
+/** Each variant's changes over the photos, from the per-photo record. */
+const changes = (k: string) => perPhoto.map((p) => p.change[k]);
 /** Rounded to 2 decimals; no photos, no quantile (null). */
 const r = <T extends number | null>(x: T): T => (x === null ? x : Math.round(x * 100) / 100) as T;
 const report = {
@@ -101,13 +101,16 @@ const report = {
       k,
       {
         describe: v.describe,
-        change_median: r(quantile(changes[k], 0.5)),
-        change_p90: r(quantile(changes[k], 0.9)),
-        change_max: r(Math.max(...changes[k])),
+        change_median: r(quantile(changes(k), 0.5)),
+        change_p90: r(quantile(changes(k), 0.9)),
+        change_max: r(Math.max(...changes(k))),
       },
     ]),
   ),
-  per_photo: perPhoto,
+  per_photo: perPhoto.map((p) => ({
+    ...p,
+    change: Object.fromEntries(Object.entries(p.change).map(([k, v]) => [k, Math.round(v * 1e4) / 1e4])),
+  })),
 };
 writeFileSync(values.out!, JSON.stringify(report, null, 2) + '\n');
 console.log(`invariance of the bruise % (${method}, ${files.length} photos; change in points, median / p90 / max):`);
