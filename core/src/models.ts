@@ -27,12 +27,39 @@ export interface ModelManifestEntry {
   };
   /**
    * Test-time augmentation: the model is run on these views and its logits averaged (mapped back), so
-   * the result does not depend on how the photo was turned. Default: 'identity' only.
+   * the result does not depend on how the photo was turned. Default: 'identity' only. The four quarter
+   * turns (identity, rot90, rot180, rot270) are a group: a photo turned by a quarter gives the same set
+   * of views, so the average is the same up to resampling.
    */
-  tta?: ('identity' | 'flip-h' | 'flip-v' | 'rot90')[];
+  tta?: TtaView[];
+  /** The views of a two-stage model's first look (the whole picture, which places the fruit). Default: 'identity' only. */
+  tta_first?: TtaView[];
   output: { name?: string; classes: string[]; activation?: 'logit' | 'probability' | 'scores' };
   card?: string;
 }
+
+/**
+ * A test-time view of a square input: rot90 / rot180 / rot270 turn counter-clockwise, as numpy's rot90;
+ * flip-h and flip-v mirror left-right and top-bottom; transpose mirrors across the main diagonal
+ * (x and y swapped), anti-transpose across the other. The eight together are the symmetries of a square.
+ */
+export const TTA_VIEWS = [
+  'identity',
+  'flip-h',
+  'flip-v',
+  'rot90',
+  'rot180',
+  'rot270',
+  'transpose',
+  'anti-transpose',
+] as const;
+export type TtaView = (typeof TTA_VIEWS)[number];
+
+/**
+ * The four quarter turns: a group, so a photo turned by a quarter is seen through the same four views and
+ * the averaged result is the same up to resampling (the shipped model's `tta` and `tta_first`).
+ */
+export const QUARTER_TURNS: readonly TtaView[] = ['identity', 'rot90', 'rot180', 'rot270'];
 
 export interface Tensor {
   data: Float32Array;

@@ -9,13 +9,15 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { LoadedModel, ModelLoader, ModelManifestEntry, Tensor } from '@mango/core';
-import { MangoError } from '@mango/core';
+import { MangoError, TTA_VIEWS } from '@mango/core';
 
 export { conv1x1Model } from './onnx-writer.ts';
 export type { Conv1x1Spec } from './onnx-writer.ts';
 
 /** The models folder of the repository (the one holding manifest.json). */
 export const MODELS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+const TtaViewSchema = z.enum(TTA_VIEWS);
 
 export const ModelManifestEntrySchema = z.object({
   id: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/),
@@ -33,10 +35,8 @@ export const ModelManifestEntrySchema = z.object({
     fruit_channel: z.boolean().optional(),
     crop: z.enum(['whole', 'fruit-square', 'two-stage']).optional(),
   }),
-  tta: z
-    .array(z.enum(['identity', 'flip-h', 'flip-v', 'rot90']))
-    .min(1)
-    .optional(),
+  tta: z.array(TtaViewSchema).min(1).optional(),
+  tta_first: z.array(TtaViewSchema).min(1).optional(),
   output: z.object({
     name: z.string().optional(),
     classes: z.array(z.string()).min(1),

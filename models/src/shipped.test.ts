@@ -12,26 +12,7 @@ import bruise, { cropSquarePlanes, squareLogits } from '@mango/plugin-bruise';
 import { sharedDir, SHARED_MISSING } from '@mango/core/testing/node';
 import { sceneWithDisc } from '@mango/core/testing';
 import { createModelLoader, MODELS_DIR, readManifest, sha256File } from './index.ts';
-
-const SHIPPED_ID = 'bruise-unet-320';
-const SHIPPED_SHA256 = '310da39a0229efc700fb5b4685fb0e4919dc6d044317124720f8469e6fcc9177';
-
-/** bruise_percent and bruise_pixels of the plugin (method model) on each fixture, as pinned. */
-const PINNED: Record<string, { percent: number; pixels: number }> = {
-  'sample-0.png': { percent: 2.7807, pixels: 1428 },
-  'sample-1.png': { percent: 7.462, pixels: 3947 },
-  'sample-2.png': { percent: 2.3398, pixels: 1068 },
-};
-
-/** Mean logit and count of positive logits of the whole-photo square of sample-1 (320 x 320). */
-const PINNED_LOGITS = { fruit: { mean: -2.97928, positive: 23646 }, bruise: { mean: -6.73471, positive: 1786 } };
-
-/** Real dev photos (read from ../shared, never copied): bruise % and fruit pixels of the shipped model. */
-const PINNED_REAL: Record<string, { percent: number; fruit: number }> = {
-  'lasio_145.jpg': { percent: 69.2388, fruit: 35431 },
-  'healthy_012.jpg': { percent: 0, fruit: 24002 },
-  'aspergillus_008.jpg': { percent: 5.7696, fruit: 34786 },
-};
+import { PINNED, PINNED_LOGITS, PINNED_REAL, SHIPPED_ID, SHIPPED_SHA256 } from './testing/index.ts';
 
 describe('the shipped bruise model', () => {
   const entry = readManifest(MODELS_DIR).models.find((m) => m.id === SHIPPED_ID)!;
@@ -45,7 +26,9 @@ describe('the shipped bruise model', () => {
     expect(statSync(file).size).toBeLessThan(20 * 1024 * 1024);
     expect(entry.input).toMatchObject({ width: 320, height: 320, fruit_channel: false, crop: 'two-stage' });
     expect(entry.output.classes).toEqual(['fruit', 'bruise']);
-    expect(entry.tta).toEqual(['identity', 'flip-h', 'flip-v', 'rot90']);
+    // the four quarter turns in both looks: a turned photo is seen through the same views
+    expect(entry.tta).toEqual(['identity', 'rot90', 'rot180', 'rot270']);
+    expect(entry.tta_first).toEqual(['identity', 'rot90', 'rot180', 'rot270']);
     expect(readFileSync(join(MODELS_DIR, entry.card!), 'utf8')).toMatch(/grouped 5-fold/i);
   });
 

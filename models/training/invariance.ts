@@ -5,10 +5,12 @@
  * with the product's own decoding and inference (the installed model, or --method classical).
  *
  *   node --import tsx models/training/invariance.ts [--images DIR] [--limit N] [--method auto|model|classical] [--out FILE]
- *     [--model FILE.onnx] [--files LIST]
+ *     [--model FILE.onnx] [--files LIST] [--tta V,V,..] [--tta-first V,V,..] [--variants K,K,..]
  *
  * --model: a trained model file (a fold's, an experiment's) instead of the installed one, with the
- * installed one's pre-processing; --files: a file of photo names (one a line) instead of the default.
+ * installed one's pre-processing; --tta / --tta-first (with --model): the test-time views of the fruit squares
+ * and of the first look (identity, flip-h, flip-v, rot90, rot180, rot270) instead of the manifest's;
+ * --files: a file of photo names (one a line) instead of the default; --variants: only these variants.
  *
  * Default photos: the annotated real photos (annotations/real-dev.coco.json) in the dev split.
  * Variant parameters: plugins/bruise/src/invariance.ts (INVARIANCE_VARIANTS).
@@ -20,7 +22,7 @@ import { quantile, type RasterImage } from '@mango/core';
 import { decodeImage, encodeImage } from '@mango/core/node';
 import { sharedDir, SHARED_MISSING } from '@mango/core/testing/node';
 import { createModelLoader } from '@mango/models';
-import { modelFileLoader } from './model-file.ts';
+import { modelFileLoader, viewOptions, viewsOverride } from './model-file.ts';
 import { analyseBruise, BruiseOptions, INVARIANCE_VARIANTS, summariseBruise } from '@mango/plugin-bruise';
 
 const { values } = parseArgs({
@@ -31,6 +33,8 @@ const { values } = parseArgs({
     out: { type: 'string', default: resolve(import.meta.dirname, 'invariance-report.json') },
     model: { type: 'string' },
     files: { type: 'string' },
+    variants: { type: 'string' },
+    ...viewOptions,
   },
 });
 const shared = sharedDir();
@@ -57,20 +61,26 @@ if (values.files) {
 files = files.sort().slice(0, Number(values.limit));
 
 const params = BruiseOptions.parse({ method: values.method });
-const file = values.model ? modelFileLoader(values.model, 'experiment', 1) : undefined;
+const file = values.model ? modelFileLoader(values.model, 'experiment', 1, viewsOverride(values)) : undefined;
 const models = file?.loader ?? createModelLoader(undefined, { threads: 1 });
 const percent = async (image: RasterImage) => {
   const a = await analyseBruise(image, params, { models });
   return { percent: summariseBruise(a).bruise_percent, method: a.method };
 };
 
-const variants: Record<string, { describe: string; make: (i: RasterImage) => RasterImage | Promise<RasterImage> }> = {
-  ...INVARIANCE_VARIANTS,
-  jpeg40: {
-    describe: 'written as JPEG quality 40 (sharp, 4:2:0) and read back',
-    make: async (i: RasterImage) => decodeImage(await encodeImage(i, 'jpeg', { quality: 40 }), 'q40.jpg'),
-  },
-};
+const allVariants: Record<string, { describe: string; make: (i: RasterImage) => RasterImage | Promise<RasterImage> }> =
+  {
+    ...INVARIANCE_VARIANTS,
+    jpeg40: {
+      describe: 'written as JPEG quality 40 (sharp, 4:2:0) and read back',
+      make: async (i: RasterImage) => decodeImage(await encodeImage(i, 'jpeg', { quality: 40 }), 'q40.jpg'),
+    },
+  };
+// --variants: only these (an experiment on the turns, say); every one by default
+const chosen = values.variants?.split(',').map((v) => v.trim()) ?? Object.keys(allVariants);
+for (const v of chosen)
+  if (!allVariants[v]) throw new Error(`--variants: no variant ${v} (${Object.keys(allVariants).join(', ')})`);
+const variants = Object.fromEntries(chosen.map((v) => [v, allVariants[v]]));
 /** each photo's bruise % and its change under each variant (to pool reports of several fold models) */
 const perPhoto: { file: string; percent: number; change: Record<string, number> }[] = [];
 let method = '';
@@ -93,6 +103,7 @@ const r = <T extends number | null>(x: T): T => (x === null ? x : Math.round(x *
 const report = {
   method,
   model: values.model ? basename(values.model) : 'installed',
+  views: viewsOverride(values),
   photos: files.length,
   images: dir,
   seconds: Math.round((performance.now() - t0) / 1000),

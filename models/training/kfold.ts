@@ -2,6 +2,7 @@
  * Grouped k-fold estimate of the bruise model, with the product's own TypeScript inference.
  *
  *   node --import tsx models/training/kfold.ts --runs models/training/runs --folds 5 --data ../shared/data/bruise-dev
+ *     [--partial] [--skip-classical] [--tta V,V,..] [--tta-first V,V,..]
  *
  * Fold k's model (runs/fold-k/model.onnx) never saw a photo of the source fruit in fold k
  * (runs/full/folds.csv, written by the training); it scores exactly those photos. The out-of-fold
@@ -13,7 +14,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readCsv } from '@mango/core/node';
-import { modelFileLoader, shippedBruiseEntry } from './model-file.ts';
+import { modelFileLoader, shippedBruiseEntry, viewOptions, viewsOverride } from './model-file.ts';
 import { evaluateBruise, summariseLabelSet, summarisePixelSet, type BruiseEvaluation } from '@mango/plugin-bruise/eval';
 
 const { values } = parseArgs({
@@ -25,6 +26,7 @@ const { values } = parseArgs({
     'skip-classical': { type: 'boolean', default: false },
     // score only the folds trained so far (a partial estimate, said so in the report)
     partial: { type: 'boolean', default: false },
+    ...viewOptions,
   },
 });
 const runs = values.runs!;
@@ -49,7 +51,8 @@ for (const r of readCsv(foldsCsv)) foldOf.set(`${r.set}/${r.filename}`, Number(r
 const shipped = shippedBruiseEntry();
 
 /** A model loader offering only this fold's model, with the shipped model's pre-processing. */
-const foldLoader = (fold: number) => modelFileLoader(resolve(runs, `fold-${fold}/model.onnx`), `fold-${fold}`);
+const foldLoader = (fold: number) =>
+  modelFileLoader(resolve(runs, `fold-${fold}/model.onnx`), `fold-${fold}`, 2, viewsOverride(values));
 
 const round = (v: number) => Math.round(v * 1e4) / 1e4;
 function spread(xs: number[]) {
@@ -160,6 +163,8 @@ const report = {
   model: shipped.id,
   folds: k,
   folds_scored: trained,
+  // the test-time views, when not the shipped manifest's (--tta, --tta-first)
+  views: viewsOverride(values),
   complete: trained.length === k,
   grouping: 'source_group of the provenance.csv files; a composite and the photo it was made from share a fold',
   pooled_out_of_fold: {

@@ -21,6 +21,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir, userInfo } from 'node:os';
 import { extname, join, resolve } from 'node:path';
 import type { ModelManifestEntry } from '@mango/core';
+import { QUARTER_TURNS } from '@mango/core';
 import { createEntriesLoader, MODELS_DIR } from '@mango/models';
 import { evaluateBruise, maskToCounts, openTruth, type TruthMasks } from '@mango/plugin-bruise/eval';
 import { regionsOfMasks } from '@mango/plugin-bruise/coco';
@@ -257,7 +258,8 @@ export async function trainBruise(base: ModelManifestEntry | null, o: TrainBruis
         crop: 'two-stage',
       },
       output: { name: 'logits', classes: ['fruit', 'bruise'], activation: 'logit' },
-      tta: ['identity', 'flip-h', 'flip-v', 'rot90'],
+      tta: [...QUARTER_TURNS],
+      tta_first: [...QUARTER_TURNS],
     };
     const entry: ModelManifestEntry = {
       ...template,

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { LoadedModel, ModelManifestEntry, RasterImage, Tensor } from '@mango/core';
+import { TTA_VIEWS } from '@mango/core';
 import { learnedSegmentation, squareLogits, viewPlane } from './learned.ts';
 import { rotate90 } from './invariance.ts';
 
@@ -64,11 +65,25 @@ describe('test-time views', () => {
   it('maps every view back to the original (inverse of flips and the quarter turn)', () => {
     const s = 5;
     const p = Float32Array.from({ length: s * s }, (_, i) => i);
-    for (const v of ['identity', 'flip-h', 'flip-v', 'rot90'] as const) {
+    for (const v of TTA_VIEWS) {
       expect(Array.from(viewPlane(viewPlane(p, s, v), s, v, true))).toEqual(Array.from(p));
     }
-    // numpy.rot90 of [[0, 1], [2, 3]] is [[1, 3], [0, 2]]
-    expect(Array.from(viewPlane(Float32Array.from([0, 1, 2, 3]), 2, 'rot90'))).toEqual([1, 3, 0, 2]);
+    // numpy.rot90 of [[0, 1], [2, 3]] is [[1, 3], [0, 2]]; k=2 gives [[3, 2], [1, 0]]; k=3 [[2, 0], [3, 1]]
+    const q = Float32Array.from([0, 1, 2, 3]);
+    expect(Array.from(viewPlane(q, 2, 'rot90'))).toEqual([1, 3, 0, 2]);
+    expect(Array.from(viewPlane(q, 2, 'rot180'))).toEqual([3, 2, 1, 0]);
+    expect(Array.from(viewPlane(q, 2, 'rot270'))).toEqual([2, 0, 3, 1]);
+    // numpy: a.T is [[0, 2], [1, 3]]; np.rot90(a, 2).T is [[3, 1], [2, 0]]
+    expect(Array.from(viewPlane(q, 2, 'transpose'))).toEqual([0, 2, 1, 3]);
+    expect(Array.from(viewPlane(q, 2, 'anti-transpose'))).toEqual([3, 1, 2, 0]);
+    // the quarter turns compose: two quarter turns are a half turn, three the other quarter turn
+    const twice = viewPlane(viewPlane(p, s, 'rot90'), s, 'rot90');
+    expect(Array.from(twice)).toEqual(Array.from(viewPlane(p, s, 'rot180')));
+    expect(Array.from(viewPlane(twice, s, 'rot90'))).toEqual(Array.from(viewPlane(p, s, 'rot270')));
+    // a mirror then a quarter turn is the mirror across a diagonal (numpy: rot90(fliplr(a)) == a.T)
+    const fh = viewPlane(p, s, 'flip-h');
+    expect(Array.from(viewPlane(fh, s, 'rot90'))).toEqual(Array.from(viewPlane(p, s, 'transpose')));
+    expect(Array.from(viewPlane(fh, s, 'rot270'))).toEqual(Array.from(viewPlane(p, s, 'anti-transpose')));
   });
 
   it('runs the model once per view and averages the mapped-back logits', async () => {

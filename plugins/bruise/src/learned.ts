@@ -10,31 +10,35 @@
  *    fruit logit decides the outline of that fruit (pixels of another fruit are left to it) and the
  *    lesion logit > 0 marks lesion on it, so a lesion belongs to the fruit it lies on.
  *
- * Every run of step 2 is averaged over the manifest's test-time views (`tta`: identity, flips, a quarter
- * turn), each mapped back before averaging: turning or mirroring a photo then hardly moves the result.
- * Step 1 runs once (identity): it only places the squares, whose 6 % margin absorbs its small shifts.
+ * Every run of step 2 is averaged over the manifest's test-time views (`tta`), each mapped back before
+ * averaging, and step 1 over `tta_first` (default: identity only). The shipped model uses the four
+ * quarter turns in both: a group, so a photo turned by a quarter is seen through the same views and gives
+ * the same fruit squares and the same number up to resampling (models/bruise-unet-320.md, "Test-time views").
  */
-import type { LoadedModel, ModelManifestEntry, RasterImage } from '@mango/core';
+import type { LoadedModel, ModelManifestEntry, RasterImage, TtaView } from '@mango/core';
 import { fillHoles, keepLabels, labelBoxes, labelComponents, MangoError, rgb8ToLab } from '@mango/core';
 import { cropSquarePlanes, fruitSquare, type FruitSquare } from './model.ts';
 
 /** Fruit pieces smaller than this share of the picture are dropped (specks, a fruit's far edge). */
 export const MIN_FRUIT_FRACTION = 0.002;
 
-export type TtaView = 'identity' | 'flip-h' | 'flip-v' | 'rot90';
-
 export const isTwoStage = (entry: ModelManifestEntry) => entry.input.crop === 'two-stage';
 
-/** A square plane seen through `view` (`inverse`: mapped back). rot90 turns counter-clockwise, as numpy's rot90. */
+/** A square plane seen through `view` (`inverse`: mapped back). Turns are counter-clockwise, as numpy's rot90. */
 export function viewPlane(plane: Float32Array, s: number, view: TtaView, inverse = false): Float32Array {
   if (view === 'identity') return plane;
+  // a quarter turn one way is the inverse of a quarter turn the other way; the mirrors and the half turn are their own
+  const quarter = view === 'rot90' ? (inverse ? -1 : 1) : view === 'rot270' ? (inverse ? 1 : -1) : 0;
   const out = new Float32Array(s * s);
   for (let y = 0; y < s; y++) {
     for (let x = 0; x < s; x++) {
       let src: number;
       if (view === 'flip-h') src = y * s + (s - 1 - x);
       else if (view === 'flip-v') src = (s - 1 - y) * s + x;
-      else if (!inverse) src = x * s + (s - 1 - y);
+      else if (view === 'rot180') src = (s - 1 - y) * s + (s - 1 - x);
+      else if (view === 'transpose') src = x * s + y;
+      else if (view === 'anti-transpose') src = (s - 1 - x) * s + (s - 1 - y);
+      else if (quarter === 1) src = x * s + (s - 1 - y);
       else src = (s - 1 - x) * s + y;
       out[y * s + x] = plane[src];
     }
@@ -151,8 +155,13 @@ export async function learnedSegmentation(
   else {
     const side = Math.max(image.width, image.height);
     const whole = { x0: Math.round((image.width - side) / 2), y0: Math.round((image.height - side) / 2), side };
-    // The first look only places the fruit squares (the second decides the outline): one view.
-    const { fruit } = await squareLogits(model, cropSquarePlanes(image, whole, s), s, ['identity']);
+    // The first look only places the fruit squares (the second decides the outline): its own views.
+    const { fruit } = await squareLogits(
+      model,
+      cropSquarePlanes(image, whole, s),
+      s,
+      model.entry.tta_first ?? ['identity'],
+    );
     let mask: Uint8Array = new Uint8Array(n);
     forEachWorkPixel(whole, s, image, work, (i, at) => (mask[i] = at(fruit) > 0 ? 1 : 0));
     mask = fillHoles(mask, work.width, work.height);

@@ -5,6 +5,7 @@ import { decodeImage, encodeImage } from '@mango/core/node';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MODELS_DIR, readManifest } from '@mango/models';
+import { PINNED } from '@mango/models/testing';
 import { SHARED_MISSING, sharedDir } from '@mango/core/testing/node';
 import sharp from 'sharp';
 import { client, signUp } from '../../testing/accounts.ts';
@@ -117,8 +118,8 @@ describe('/api-py input handling', () => {
     expect(dl.status).toBe(200);
     const [item] = (await dl.json()) as Record<string, unknown>[];
     expect(item).toMatchObject({ method: 'model', model_id: shipped.id, model_sha256: shipped.sha256 });
-    // the value models/src/shipped.test.ts pins for this photo through the plugin
-    expect(item.bruise_percent as number).toBeCloseTo(7.462, 1);
+    // the value @mango/models/testing pins for this photo through the plugin
+    expect(item.bruise_percent as number).toBeCloseTo(PINNED['sample-1.png'].percent, 1);
     // The wire item (product-spec.md section 7): the original five fields first, the overlay as a JPEG
     // data URL made at the server's edge from the plugin's overlay image.
     expect(Object.keys(item).slice(0, 5)).toEqual([
