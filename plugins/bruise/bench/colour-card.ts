@@ -16,6 +16,7 @@
  *   [--save-missed DIR] (each variant with no card found, as DIR/<photo>-<K>K<EV>EV.png)
  *   [--dump-patches FILE] (the patch readings of every variant found, as JSON, to try fits on offline)
  *   [--degrade both|jpeg|noise|none] (what follows the light: JPEG q30 then noise (default), one of them, neither)
+ *   [--models-dir DIR] (the models of DIR/manifest.json instead of the installed ones)
  */
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -54,7 +55,8 @@ import { args, devDir, flag } from './common.ts';
 const dev = devDir();
 const count = Number(flag('--count') ?? 20);
 const method = (flag('--method') ?? 'auto') as 'auto' | 'classical';
-const models = createModelLoader();
+// --models-dir DIR: the models of another manifest (other test-time views, say) instead of the installed ones
+const models = createModelLoader(flag('--models-dir') ?? undefined);
 const photosOf = (dir: string) => readdirSync(join(dev, dir, 'images')).map((f) => join(dev, dir, 'images', f));
 
 async function jpegRoundTrip(image: RasterImage, quality: number): Promise<RasterImage> {
