@@ -90,7 +90,11 @@ const shared = sharedDir();
 const unavailable = referenceUnavailable(shared);
 if (unavailable) console.warn(unavailable);
 
-/** An AI CUP tray photo (1280 x 720) in which the shipped model finds two whole fruit. */
+/**
+ * An AI CUP tray photo (1280 x 720) in which the shipped model finds a whole fruit, the tray's machinery
+ * as a second (tray photos never trained it: a known failure, models/bruise-unet-320.md) and, with the
+ * quarter-turn views, a small third piece. The features of the first two are checked against scikit-image.
+ */
 const PHOTO = 'data/bruise-dev/aicup_defect_boxes/images/34737.jpg';
 
 describe.skipIf(unavailable !== null)('per-fruit features of a real photo against scikit-image', () => {
@@ -123,11 +127,11 @@ describe.skipIf(unavailable !== null)('per-fruit features of a real photo agains
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it("has the bruise plugin's two fruit, in its order, with its figures and the model's masks", () => {
+  it("has the bruise plugin's fruit, in its order, with its figures and the model's masks", () => {
     expect(result.fruit_masks).toMatchObject({ method: 'model', width: 1280, height: 720, px_per_cm: 25 });
     expect(result.fruit_masks!.model_id).toBe(truth.model_id);
-    expect(truth.fruits).toHaveLength(2);
-    expect(result.fruits!.map((f) => f.fruit)).toEqual([1, 2]);
+    expect(truth.fruits.length).toBeGreaterThanOrEqual(2);
+    expect(result.fruits!.map((f) => f.fruit)).toEqual(truth.fruits.map((_, i) => i + 1));
     for (const [i, f] of result.fruits!.entries()) {
       const { features: _f, scaled: _s, fruit: _n, ...figures } = f;
       expect(figures).toEqual(truth.fruits[i]);
