@@ -56,18 +56,23 @@ function candidateRegions(work: RasterImage): Region[] {
   // kept as the integer 3x3 sum (9x the mean), so the edge test is exact integer arithmetic:
   // (|dx| + |dy|) / 2 / 9 <= EDGE_THRESHOLD.
   const limit = EDGE_THRESHOLD * 18;
-  const sums = [0, 1, 2].map((c) => {
-    const row = new Int32Array(n);
-    for (let y = 0; y < h; y++) {
-      const o = y * w;
-      for (let x = 0; x < w; x++) {
-        const i = o + x;
-        const l = x > 0 ? i - 1 : i;
-        const r = x < w - 1 ? i + 1 : i;
-        row[i] = data[l * 4 + c] + data[i * 4 + c] + data[r * 4 + c];
-      }
+  // Row sums of three (edge pixels repeated), all three channels in one pass; at most 9 x 255 fits 16 bits.
+  const rows = [0, 1, 2].map(() => new Uint16Array(n));
+  const [rr, rg, rb] = rows;
+  for (let y = 0; y < h; y++) {
+    const o = y * w;
+    for (let x = 0; x < w; x++) {
+      const i = o + x;
+      const l = (x > 0 ? i - 1 : i) * 4;
+      const c = i * 4;
+      const r = (x < w - 1 ? i + 1 : i) * 4;
+      rr[i] = data[l] + data[c] + data[r];
+      rg[i] = data[l + 1] + data[c + 1] + data[r + 1];
+      rb[i] = data[l + 2] + data[c + 2] + data[r + 2];
     }
-    const out = new Int32Array(n);
+  }
+  const [sr, sg, sb] = rows.map((row) => {
+    const out = new Uint16Array(n);
     for (let y = 0; y < h; y++) {
       const o = y * w;
       const u = y > 0 ? -w : 0;
@@ -76,19 +81,25 @@ function candidateRegions(work: RasterImage): Region[] {
     }
     return out;
   });
-  const [sr, sg, sb] = sums;
   const flat = new Uint8Array(n);
   for (let y = 1; y < h - 1; y++) {
     const o = y * w;
     for (let x = 1; x < w - 1; x++) {
       const i = o + x;
-      const gr = Math.abs(sr[i + 1] - sr[i - 1]) + Math.abs(sr[i + w] - sr[i - w]);
-      const gg = Math.abs(sg[i + 1] - sg[i - 1]) + Math.abs(sg[i + w] - sg[i - w]);
-      const gb = Math.abs(sb[i + 1] - sb[i - 1]) + Math.abs(sb[i + w] - sb[i - w]);
-      flat[i] = gr <= limit && gg <= limit && gb <= limit ? 1 : 0;
+      if (Math.abs(sr[i + 1] - sr[i - 1]) + Math.abs(sr[i + w] - sr[i - w]) > limit) continue;
+      if (Math.abs(sg[i + 1] - sg[i - 1]) + Math.abs(sg[i + w] - sg[i - w]) > limit) continue;
+      if (Math.abs(sb[i + 1] - sb[i - 1]) + Math.abs(sb[i + w] - sb[i - w]) > limit) continue;
+      flat[i] = 1;
     }
   }
   const { labels, count } = labelComponents(flat, w, h, 4);
+  // Region sizes first: the moments are summed only over regions of a patch's size (the background's
+  // large flat regions, most of the pixels, are skipped).
+  const maxRegion = 0.02 * n;
+  const size = new Int32Array(count + 1);
+  for (let i = 0; i < n; i++) size[labels[i]]++;
+  const sized = new Uint8Array(count + 1);
+  for (let l = 1; l <= count; l++) sized[l] = size[l] >= MIN_REGION && size[l] <= maxRegion ? 1 : 0;
   const st = new Float64Array((count + 1) * 6);
   const box = new Int32Array((count + 1) * 4);
   for (let l = 1; l <= count; l++) {
@@ -100,7 +111,7 @@ function candidateRegions(work: RasterImage): Region[] {
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       const l = labels[y * w + x];
-      if (!l) continue;
+      if (!sized[l]) continue;
       const b = l * 6;
       st[b]++;
       st[b + 1] += x;
@@ -115,12 +126,11 @@ function candidateRegions(work: RasterImage): Region[] {
       if (y > box[k + 3]) box[k + 3] = y;
     }
   }
-  const maxRegion = 0.02 * n;
   const regions: Region[] = [];
   for (let l = 1; l <= count; l++) {
+    if (!sized[l]) continue;
     const b = l * 6;
     const c = st[b];
-    if (c < MIN_REGION || c > maxRegion) continue;
     if (box[l * 4] <= 1 || box[l * 4 + 1] <= 1 || box[l * 4 + 2] >= w - 2 || box[l * 4 + 3] >= h - 2) continue;
     const mx = st[b + 1] / c;
     const my = st[b + 2] / c;

@@ -26,10 +26,24 @@ export const isTwoStage = (entry: ModelManifestEntry) => entry.input.crop === 't
 
 /** A square plane seen through `view` (`inverse`: mapped back). Turns are counter-clockwise, as numpy's rot90. */
 export function viewPlane(plane: Float32Array, s: number, view: TtaView, inverse = false): Float32Array {
-  if (view === 'identity') return plane;
+  const map = viewMap(s, view, inverse);
+  if (!map) return plane;
+  const out = new Float32Array(s * s);
+  for (let i = 0; i < out.length; i++) out[i] = plane[map[i]];
+  return out;
+}
+
+const VIEW_MAPS = new Map<string, Int32Array>();
+
+/** For each pixel of the view, the pixel of the square plane it shows (null for identity); built once per view and size. */
+function viewMap(s: number, view: TtaView, inverse: boolean): Int32Array | null {
+  if (view === 'identity') return null;
+  const key = `${view} ${s} ${inverse}`;
+  const known = VIEW_MAPS.get(key);
+  if (known) return known;
   // a quarter turn one way is the inverse of a quarter turn the other way; the mirrors and the half turn are their own
   const quarter = view === 'rot90' ? (inverse ? -1 : 1) : view === 'rot270' ? (inverse ? 1 : -1) : 0;
-  const out = new Float32Array(s * s);
+  const out = new Int32Array(s * s);
   for (let y = 0; y < s; y++) {
     for (let x = 0; x < s; x++) {
       let src: number;
@@ -40,9 +54,10 @@ export function viewPlane(plane: Float32Array, s: number, view: TtaView, inverse
       else if (view === 'anti-transpose') src = (s - 1 - x) * s + (s - 1 - y);
       else if (quarter === 1) src = x * s + (s - 1 - y);
       else src = (s - 1 - x) * s + y;
-      out[y * s + x] = plane[src];
+      out[y * s + x] = src;
     }
   }
+  VIEW_MAPS.set(key, out);
   return out;
 }
 
@@ -70,19 +85,23 @@ export async function squareLogits(
     for (let c = 0; c < 3; c++) {
       const m = entry.input.mean[c] ?? 0;
       const sd = entry.input.std[c] || 1;
-      const p = viewPlane(planes[c], s, view);
-      for (let i = 0; i < hw; i++) data[c * hw + i] = (p[i] / 255 - m) / sd;
+      const p = planes[c];
+      const map = viewMap(s, view, false);
+      if (map) for (let i = 0; i < hw; i++) data[c * hw + i] = (p[map[i]] / 255 - m) / sd;
+      else for (let i = 0; i < hw; i++) data[c * hw + i] = (p[i] / 255 - m) / sd;
     }
     const out = await model.run({ data, dims: [1, 3, s, s] });
     const [, channels, h, w] = out.dims;
     if (out.dims.length !== 4 || h !== s || w !== s || channels <= Math.max(kf, kb)) {
       throw new MangoError('INVALID_INPUT', `model ${entry.id}: unexpected output shape [${out.dims.join(', ')}]`);
     }
-    const f = viewPlane(out.data.subarray(kf * hw, (kf + 1) * hw), s, view, true);
-    const b = viewPlane(out.data.subarray(kb * hw, (kb + 1) * hw), s, view, true);
+    const back = viewMap(s, view, true);
+    const f = kf * hw;
+    const b = kb * hw;
     for (let i = 0; i < hw; i++) {
-      fruit[i] += f[i];
-      bruise[i] += b[i];
+      const j = back ? back[i] : i;
+      fruit[i] += out.data[f + j];
+      bruise[i] += out.data[b + j];
     }
   }
   for (let i = 0; i < hw; i++) {

@@ -450,11 +450,9 @@ const LINEAR = Float64Array.from({ length: 256 }, (_, i) => srgbToLinear(i / 255
 export function lightShift(work: RasterImage, fruit: Uint8Array, reading = CAST_READING): number | null {
   const { width: w, height: h, data: d } = work;
   const near = erodeSquare(invert(fruit), w, h, 3);
+  const { u: U, v: V, rootRB } = castTables();
   // Two pools: pixels with no channel clipped, and those with one (used only when the first is too small).
-  const pools = [
-    { lumas: [] as number[], us: [] as number[] },
-    { lumas: [] as number[], us: [] as number[] },
-  ];
+  const pools = [0, 1].map(() => ({ lumas: new Float64Array(w * h), us: new Float64Array(w * h), n: 0 }));
   for (let i = 0; i < w * h; i++) {
     if (!near[i]) continue;
     const r8 = d[i * 4];
@@ -462,28 +460,65 @@ export function lightShift(work: RasterImage, fruit: Uint8Array, reading = CAST_
     const b8 = d[i * 4 + 2];
     const clipped = (r8 >= 250 ? 1 : 0) + (g8 >= 250 ? 1 : 0) + (b8 >= 250 ? 1 : 0);
     if (clipped > reading.maxClipped || Math.min(r8, g8, b8) < reading.minChannel) continue;
-    const r = LINEAR[r8];
+    const rb = r8 * 256 + b8;
+    const locusV = V[rb];
+    // outside the fitted lights
+    if (Number.isNaN(locusV)) continue;
     const g = LINEAR[g8];
-    const b = LINEAR[b8];
-    const u = Math.log(r / b);
-    const locus = locusAt(u);
     // A clipped channel bends v (a warm light clips red first, and the pixel reads green): its u, short
     // of the truth, is kept without the green-magenta test.
-    if (!locus || (!clipped && Math.abs(Math.log(g / Math.sqrt(r * b)) - locus.v) > reading.greenTolerance)) continue;
+    if (!clipped && Math.abs(Math.log(g / rootRB[rb]) - locusV) > reading.greenTolerance) continue;
     const pool = pools[clipped ? 1 : 0];
-    pool.lumas.push(0.2126 * r + 0.7152 * g + 0.0722 * b);
-    pool.us.push(u);
+    pool.lumas[pool.n] = 0.2126 * LINEAR[r8] + 0.7152 * g + 0.0722 * LINEAR[b8];
+    pool.us[pool.n++] = U[rb];
   }
   const enough = reading.minShare * w * h;
-  const clean = pools[0].us.length >= enough;
-  const lumas = clean ? pools[0].lumas : [...pools[0].lumas, ...pools[1].lumas];
-  const us = clean ? pools[0].us : [...pools[0].us, ...pools[1].us];
+  const clean = pools[0].n >= enough;
+  const join = (key: 'lumas' | 'us') =>
+    clean
+      ? pools[0][key].subarray(0, pools[0].n)
+      : concat(pools[0][key].subarray(0, pools[0].n), pools[1][key].subarray(0, pools[1].n));
+  const lumas = join('lumas');
+  const us = join('us');
   if (us.length < enough) return null;
-  // The brightest share, ties broken by pixel order (a stable sort).
-  const order = us.map((_, j) => j).sort((x, y) => lumas[y] - lumas[x] || x - y);
+  // The brightest share, ties at its edge broken by pixel order (as a stable sort of the pixels by luma).
   const k = Math.max(1, Math.round(us.length * reading.brightest));
-  const u = median(order.slice(0, k).map((j) => us[j]));
-  return round(locusAt(u)!.shift, 1);
+  const edge = Float64Array.from(lumas).sort()[lumas.length - k];
+  let atEdge = k;
+  for (const l of lumas) if (l > edge) atEdge--;
+  const chosen: number[] = [];
+  for (let j = 0; j < lumas.length; j++) {
+    if (lumas[j] > edge || (lumas[j] === edge && atEdge-- > 0)) chosen.push(us[j]);
+  }
+  return round(locusAt(median(chosen))!.shift, 1);
+}
+
+function concat(a: Float64Array, b: Float64Array): Float64Array {
+  const out = new Float64Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+/**
+ * Per 8-bit (R, B) pair, built once: u = ln(R / B) in linear light, the locus's v there (NaN outside
+ * the fitted lights) and sqrt(R B), so lightShift does one logarithm per pixel.
+ */
+let CAST_TABLES: { u: Float64Array; v: Float64Array; rootRB: Float64Array } | undefined;
+function castTables() {
+  if (CAST_TABLES) return CAST_TABLES;
+  const u = new Float64Array(65536);
+  const v = new Float64Array(65536);
+  const rootRB = new Float64Array(65536);
+  for (let r8 = 0; r8 < 256; r8++) {
+    for (let b8 = 0; b8 < 256; b8++) {
+      const k = r8 * 256 + b8;
+      u[k] = Math.log(LINEAR[r8] / LINEAR[b8]);
+      v[k] = locusAt(u[k])?.v ?? NaN;
+      rootRB[k] = Math.sqrt(LINEAR[r8] * LINEAR[b8]);
+    }
+  }
+  return (CAST_TABLES = { u, v, rootRB });
 }
 
 function invert(mask: Uint8Array): Uint8Array {
