@@ -26,6 +26,6 @@ export const PINNED_LOGITS = {
 /** Real dev photos (read from ../shared, never copied): bruise % and fruit pixels of the shipped model. */
 export const PINNED_REAL: Record<string, { percent: number; fruit: number }> = {
   'lasio_145.jpg': { percent: 69.6079, fruit: 35450 },
-  'healthy_012.jpg': { percent: 0, fruit: 23989 },
-  'aspergillus_008.jpg': { percent: 5.7884, fruit: 34742 },
+  'healthy_012.jpg': { percent: 0, fruit: 23987 },
+  'aspergillus_008.jpg': { percent: 5.7466, fruit: 34960 },
 };

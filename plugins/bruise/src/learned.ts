@@ -195,7 +195,7 @@ export async function learnedSegmentation(
   for (let l = 1; l <= first.count; l++) {
     const b = boxes[l];
     if (!b) continue;
-    const sq = fruitSquare(b.x0 * sx, b.y0 * sy, (b.x1 + 1) * sx, (b.y1 + 1) * sy);
+    const sq = fruitSquare(b.x0 * sx, b.y0 * sy, (b.x1 + 1) * sx, (b.y1 + 1) * sy, image);
     const out = await squareLogits(model, cropSquarePlanes(image, sq, s), s);
     forEachWorkPixel(sq, s, image, work, (i, at) => {
       const was = first.labels[i];

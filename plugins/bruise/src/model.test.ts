@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ModelManifestEntry, RasterImage } from '@mango/core';
-import { createContext, runPlugin } from '@mango/core';
+import { createContext, runPlugin, seededRandom } from '@mango/core';
 import { nodeImages } from '@mango/core/node';
 import { conv1x1Model, createModelLoader, sha256File } from '@mango/models';
 import bruise from './index.ts';
@@ -30,6 +30,39 @@ describe('fruit squares', () => {
     expect(FRUIT_MARGIN).toBe(0.06);
     // box 100 x 50 at (10, 20): side round(100 * 1.12) = 112, centre (60, 45)
     expect(fruitSquare(10, 20, 110, 70)).toEqual({ x0: 4, y0: -11, side: 112 });
+  });
+
+  it('places the square of a turned or mirrored picture where the turned or mirrored square lies', () => {
+    // A 224 px photo filled by its fruit: the box's centre is 112 and round(224 * 1.12) = 251 would put the
+    // corner at -13.5, which Math.round sends to -13 and a mirror to -14; the side takes the box's parity.
+    expect(fruitSquare(0, 0, 224, 224, { width: 224, height: 224 })).toEqual({ x0: -14, y0: -14, side: 252 });
+    // without the frame, the training code's rounding (as before)
+    expect(fruitSquare(0, 0, 224, 224)).toEqual({ x0: -13, y0: -13, side: 251 });
+    const random = seededRandom(7);
+    const int = (n: number) => Math.floor(random() * n);
+    let ties = 0;
+    for (let k = 0; k < 2000; k++) {
+      const W = 40 + int(300);
+      const H = 40 + int(300);
+      const x0 = int(W - 2);
+      const y0 = int(H - 2);
+      const x1 = x0 + 1 + int(W - x0 - 1);
+      const y1 = y0 + 1 + int(H - y0 - 1);
+      const sq = fruitSquare(x0, y0, x1, y1, { width: W, height: H });
+      const halfX = ((x0 + x1 - sq.side) & 1) === 1;
+      const halfY = ((y0 + y1 - sq.side) & 1) === 1;
+      if (halfX || halfY) ties++;
+      // a box centred in the frame with its corner half-way: no whole pixel is its own mirror (left alone)
+      if ((halfX && x0 + x1 === W) || (halfY && y0 + y1 === H)) continue;
+      // mirrored left-right: the box [W - x1, W - x0)
+      const m = fruitSquare(W - x1, y0, W - x0, y1, { width: W, height: H });
+      expect(m).toEqual({ x0: W - sq.x0 - sq.side, y0: sq.y0, side: sq.side });
+      // turned a quarter counter-clockwise (numpy's rot90): x' = y, y' = W - x, the frame H x W
+      const t = fruitSquare(y0, W - x1, y1, W - x0, { width: H, height: W });
+      expect(t).toEqual({ x0: sq.y0, y0: W - sq.x0 - sq.side, side: sq.side });
+    }
+    // about half the boxes have a corner half-way between two pixels on one axis (the sums' parities differ)
+    expect(ties).toBeGreaterThan(500);
   });
 
   it('averages the cells when shrinking and reads zero outside the picture', () => {

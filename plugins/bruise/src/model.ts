@@ -119,13 +119,33 @@ export interface FruitSquare {
 
 /**
  * The square around a bounding box [x0, x1) x [y0, y1) (source pixels, end exclusive), widened by
- * FRUIT_MARGIN per side, rounded as the training code rounds it.
+ * FRUIT_MARGIN per side, rounded as the training code rounds it. With the `frame` (the picture's size)
+ * the square of a turned or mirrored picture is the turned or mirrored square (Math.round always goes
+ * up, which a mirror turns into down: a one-pixel shift the network sees): the side takes the parity
+ * of the box's (x0 + x1) when (y0 + y1) has the same, so both corners fall on whole pixels; a corner
+ * still half-way between two goes to the one nearer the square centred in the frame.
  */
-export function fruitSquare(x0: number, y0: number, x1: number, y1: number): FruitSquare {
-  const side = Math.max(1, Math.round(Math.max(x1 - x0, y1 - y0) * (1 + 2 * FRUIT_MARGIN)));
+export function fruitSquare(
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
+  frame?: { width: number; height: number },
+): FruitSquare {
+  let side = Math.max(1, Math.round(Math.max(x1 - x0, y1 - y0) * (1 + 2 * FRUIT_MARGIN)));
+  const sumX = x0 + x1;
+  const sumY = y0 + y1;
+  if (frame && Number.isInteger(sumX) && Number.isInteger(sumY) && (sumX - sumY) % 2 === 0 && (sumX - side) % 2 !== 0) {
+    side++;
+  }
+  const place = (a: number, length: number | undefined) => {
+    // (+ 0: no -0 corner)
+    if (length === undefined || Math.abs(a - Math.floor(a) - 0.5) > 1e-9) return Math.round(a) + 0;
+    return (a < (length - side) / 2 ? Math.ceil(a) : Math.floor(a)) + 0;
+  };
   return {
-    x0: Math.round((x0 + x1) / 2 - side / 2),
-    y0: Math.round((y0 + y1) / 2 - side / 2),
+    x0: place((x0 + x1) / 2 - side / 2, frame?.width),
+    y0: place((y0 + y1) / 2 - side / 2, frame?.height),
     side,
   };
 }
