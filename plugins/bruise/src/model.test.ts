@@ -1,3 +1,4 @@
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +25,10 @@ function solid(w: number, h: number, rgb: [number, number, number]): RasterImage
   for (let i = 0; i < w * h; i++) data.set([...rgb, 255], i * 4);
   return { width: w, height: h, data };
 }
+
+// OpenCV (Debian's python3-opencv, which CI installs for the training) as the independent reference
+const opencv = spawnSync('/usr/bin/python3', ['-c', 'import cv2, numpy']).status === 0;
+if (!opencv) console.warn('skipped: the INTER_AREA reference needs /usr/bin/python3 with cv2 (python3-opencv)');
 
 describe('fruit squares', () => {
   it('widens the box by the margin and centres it, rounding as the training code does', () => {
@@ -64,6 +69,43 @@ describe('fruit squares', () => {
     // about half the boxes have a corner half-way between two pixels on one axis (the sums' parities differ)
     expect(ties).toBeGreaterThan(500);
   });
+
+  it.skipIf(!opencv)(
+    'shrinks a square as OpenCV INTER_AREA does (exact cell areas), partly outside the picture',
+    () => {
+      const random = seededRandom(3);
+      const [W, H] = [97, 83];
+      const img = solid(W, H, [0, 0, 0]);
+      for (let i = 0; i < W * H * 4; i++) if (i % 4 !== 3) img.data[i] = Math.floor(random() * 256);
+      const rgb = Buffer.alloc(W * H * 3);
+      for (let i = 0; i < W * H; i++) for (let c = 0; c < 3; c++) rgb[i * 3 + c] = img.data[i * 4 + c];
+      for (const sq of [
+        { x0: -7, y0: 5, side: 91, size: 40 },
+        { x0: 3, y0: -11, side: 64, size: 23 },
+        { x0: 10, y0: 10, side: 60, size: 40 },
+      ]) {
+        const ours = cropSquarePlanes(img, sq, sq.size);
+        const script = [
+          'import sys, numpy as np, cv2',
+          `a = np.frombuffer(sys.stdin.buffer.read(), np.uint8).reshape(${H}, ${W}, 3).astype(np.float32)`,
+          `side, x0, y0 = ${sq.side}, ${sq.x0}, ${sq.y0}`,
+          'canvas = np.zeros((side, side, 3), np.float32)',
+          'ys, xs = max(0, -y0), max(0, -x0)',
+          `ye, xe = min(side, ${H} - y0), min(side, ${W} - x0)`,
+          'canvas[ys:ye, xs:xe] = a[y0 + ys:y0 + ye, x0 + xs:x0 + xe]',
+          `out = cv2.resize(canvas, (${sq.size}, ${sq.size}), interpolation=cv2.INTER_AREA)`,
+          'sys.stdout.buffer.write(out.astype(np.float32).tobytes())',
+        ].join('\n');
+        const out = execFileSync('/usr/bin/python3', ['-c', script], { input: rgb });
+        const ref = new Float32Array(out.buffer, out.byteOffset, out.byteLength / 4);
+        let worst = 0;
+        for (let i = 0; i < sq.size * sq.size; i++) {
+          for (let c = 0; c < 3; c++) worst = Math.max(worst, Math.abs(ours[c][i] - ref[i * 3 + c]));
+        }
+        expect(worst).toBeLessThan(1e-3);
+      }
+    },
+  );
 
   it('averages the cells when shrinking and reads zero outside the picture', () => {
     const img = solid(4, 4, [100, 150, 200]);

@@ -151,37 +151,76 @@ export function fruitSquare(
 }
 
 /**
+ * The cells of a box reduction of `side` pixels to `size` (side > size): for cell i, the first pixel it
+ * touches and each touched pixel's share of [i f, (i + 1) f) over f (the weights sum to 1).
+ */
+function boxCells(side: number, size: number): { start: number; weights: Float64Array }[] {
+  const f = side / size;
+  const cells: { start: number; weights: Float64Array }[] = [];
+  for (let i = 0; i < size; i++) {
+    const a = (i * side) / size;
+    const b = ((i + 1) * side) / size;
+    const start = Math.floor(a);
+    const end = Math.min(side, Math.ceil(b));
+    const weights = new Float64Array(end - start);
+    for (let j = start; j < end; j++) weights[j - start] = (Math.min(b, j + 1) - Math.max(a, j)) / f;
+    cells.push({ start, weights });
+  }
+  return cells;
+}
+
+/**
  * The square `sq` of `image` resampled to size x size RGB planes (0..255; zero outside the picture):
- * the mean of the source pixels of each cell when shrinking, bilinear when enlarging.
+ * when shrinking, each cell the mean over its exact area [i f, (i + 1) f) (f = side / size; a pixel cut
+ * by the cell's edge weighs by the part inside, as PIL's BOX filter, which the training uses: the test
+ * compares the two), so the cells of a mirrored square are the mirrored cells; bilinear when enlarging.
  */
 export function cropSquarePlanes(image: RasterImage, sq: FruitSquare, size: number): Float32Array[] {
   const { width: W, height: H, data } = image;
   const planes = [0, 1, 2].map(() => new Float32Array(size * size));
   const f = sq.side / size;
   if (f > 1) {
-    const starts = new Int32Array(size + 1);
-    for (let i = 0; i <= size; i++) starts[i] = Math.floor((i * sq.side) / size);
-    for (let oy = 0; oy < size; oy++) {
-      const ya = sq.y0 + starts[oy];
-      const yb = sq.y0 + starts[oy + 1];
+    const cells = boxCells(sq.side, size);
+    // rows of the square (source rows) reduced along x: side x size x 3
+    const rows = new Float32Array(sq.side * size * 3);
+    for (let r = 0; r < sq.side; r++) {
+      const y = sq.y0 + r;
+      if (y < 0 || y >= H) continue;
       for (let ox = 0; ox < size; ox++) {
-        const xa = sq.x0 + starts[ox];
-        const xb = sq.x0 + starts[ox + 1];
-        let r = 0;
-        let g = 0;
-        let b = 0;
-        for (let y = Math.max(ya, 0); y < Math.min(yb, H); y++) {
-          for (let x = Math.max(xa, 0), j = (y * W + Math.max(xa, 0)) * 4; x < Math.min(xb, W); x++, j += 4) {
-            r += data[j];
-            g += data[j + 1];
-            b += data[j + 2];
-          }
+        const { start, weights } = cells[ox];
+        let red = 0;
+        let green = 0;
+        let blue = 0;
+        for (let k = 0; k < weights.length; k++) {
+          const x = sq.x0 + start + k;
+          if (x < 0 || x >= W) continue;
+          const j = (y * W + x) * 4;
+          red += weights[k] * data[j];
+          green += weights[k] * data[j + 1];
+          blue += weights[k] * data[j + 2];
         }
-        const inv = 1 / ((yb - ya) * (xb - xa));
+        const o = (r * size + ox) * 3;
+        rows[o] = red;
+        rows[o + 1] = green;
+        rows[o + 2] = blue;
+      }
+    }
+    for (let oy = 0; oy < size; oy++) {
+      const { start, weights } = cells[oy];
+      for (let ox = 0; ox < size; ox++) {
+        let red = 0;
+        let green = 0;
+        let blue = 0;
+        for (let k = 0; k < weights.length; k++) {
+          const o = ((start + k) * size + ox) * 3;
+          red += weights[k] * rows[o];
+          green += weights[k] * rows[o + 1];
+          blue += weights[k] * rows[o + 2];
+        }
         const o = oy * size + ox;
-        planes[0][o] = r * inv;
-        planes[1][o] = g * inv;
-        planes[2][o] = b * inv;
+        planes[0][o] = red;
+        planes[1][o] = green;
+        planes[2][o] = blue;
       }
     }
     return planes;
