@@ -15,7 +15,7 @@ import {
 } from '../testing/colour-card.ts';
 import { SHARED_MISSING, loadImageFile, sharedDir } from '../testing/node.ts';
 import { correctColours, fitColourCorrection, refineToDeltaE } from './correct.ts';
-import { detectColourCard } from './detect.ts';
+import { cardWindows, detectColourCard } from './detect.ts';
 import { fitHomography, localScale, project } from './geometry.ts';
 import { refineCardGeometry } from './refine.ts';
 import { CARD_LAB_D50 } from './reference.ts';
@@ -68,6 +68,38 @@ describe('colour conversions for D50 references', () => {
     }
     const white = labD50ToLinearRgb(100, 0, 0);
     white.forEach((v) => expect(v).toBeCloseTo(1, 3));
+  });
+});
+
+describe('the lattice windows a card can cover', () => {
+  const grid = (i0: number, j0: number, w: number, h: number) =>
+    Array.from({ length: w * h }, (_, k) => ({ i: i0 + (k % w), j: j0 + Math.floor(k / w) }));
+  const key = (ps: { i: number; j: number }[]) =>
+    ps
+      .map((p) => `${p.i},${p.j}`)
+      .sort()
+      .join(' ');
+
+  it('keeps a lattice that fits the card as it is, in either orientation', () => {
+    expect(cardWindows(grid(0, 0, 6, 4))).toEqual([grid(0, 0, 6, 4)]);
+    expect(cardWindows(grid(-3, 2, 4, 6))).toEqual([grid(-3, 2, 4, 6)]);
+  });
+
+  it('drops a region beside the card that snapped to the lattice (a 6 x 5 span): one window is the card', () => {
+    // as on AI CUP 35636.jpg under 4000 K in the card bench: 19 patches and a flat patch of the tray one row out
+    const card = grid(-3, 0, 6, 4).filter((_, k) => k % 5 !== 0);
+    const windows = cardWindows([...card, { i: 2, j: -1 }]);
+    expect(windows.map(key)).toContain(key(card));
+    for (const w of windows) expect(w.length).toBeGreaterThanOrEqual(8);
+  });
+
+  it('slides a window along a span shorter than the card on one axis and longer on the other', () => {
+    // 5 x 7: neither orientation holds it. 6 x 4 windows: columns from -1 or 0 (all 5), rows 0-3 (8 windows of
+    // 20 points); 4 x 6 windows: columns 0-1, rows 0-1 (4 of 24)
+    const sizes = cardWindows(grid(0, 0, 5, 7)).map((w) => w.length);
+    expect(sizes.filter((n) => n === 20)).toHaveLength(8);
+    expect(sizes.filter((n) => n === 24)).toHaveLength(4);
+    expect(sizes).toHaveLength(12);
   });
 });
 

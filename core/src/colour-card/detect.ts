@@ -309,6 +309,33 @@ function placements(points: { i: number; j: number }[]): Placement[] {
   return out;
 }
 
+/**
+ * The lattice points a card can cover: all of them when they fit in 6 x 4 (or 4 x 6); otherwise those in
+ * each 6 x 4 and 4 x 6 window that holds at least 8 (a flat region beside the card, a tray's tile, can
+ * snap to the lattice and widen it past the card; the colour fit then tells the windows apart).
+ */
+export function cardWindows(points: { i: number; j: number }[]): { i: number; j: number }[][] {
+  const is = points.map((p) => p.i);
+  const js = points.map((p) => p.j);
+  const [i0, i1, j0, j1] = [Math.min(...is), Math.max(...is), Math.min(...js), Math.max(...js)];
+  const fitsIn = (w: number, h: number) => i1 - i0 + 1 <= w && j1 - j0 + 1 <= h;
+  if (fitsIn(CARD_COLUMNS, CARD_ROWS) || fitsIn(CARD_ROWS, CARD_COLUMNS)) return [points];
+  const out: { i: number; j: number }[][] = [];
+  for (const [w, h] of [
+    [CARD_COLUMNS, CARD_ROWS],
+    [CARD_ROWS, CARD_COLUMNS],
+  ]) {
+    // every window start along each axis: over the points' span, or all that cover it when it is shorter
+    for (let a = Math.min(i0, i1 - w + 1); a <= Math.max(i0, i1 - w + 1); a++) {
+      for (let b = Math.min(j0, j1 - h + 1); b <= Math.max(j0, j1 - h + 1); b++) {
+        const inside = points.filter((p) => p.i >= a && p.i < a + w && p.j >= b && p.j < b + h);
+        if (inside.length >= 8) out.push(inside);
+      }
+    }
+  }
+  return out;
+}
+
 /** Lattice (i, j) of card (column, row) under a placement. */
 function latticeOf(pl: Placement, c: number, r: number): { i: number; j: number } {
   const a = (c - pl.oc) * pl.si;
@@ -353,14 +380,10 @@ export function detectColourCard(image: RasterImage, kind: ColourCardKind = 'cla
   for (const group of groups.slice(0, 4)) {
     const lattice = fitLattice(regions, group, links);
     if (!lattice) continue;
-    const is = lattice.points.map((p) => p.i);
-    const js = lattice.points.map((p) => p.j);
-    const spanI = Math.max(...is) - Math.min(...is) + 1;
-    const spanJ = Math.max(...js) - Math.min(...js) + 1;
-    const fits = (spanI <= CARD_COLUMNS && spanJ <= CARD_ROWS) || (spanI <= CARD_ROWS && spanJ <= CARD_COLUMNS);
-    if (!fits) continue;
     // In pixels of the given raster.
     const lat = lattice.homography.map((v, k) => (k < 6 ? v * scale : v));
+    const is = lattice.points.map((p) => p.i);
+    const js = lattice.points.map((p) => p.j);
     const pitchPx = localScale(lat, (Math.max(...is) + Math.min(...is)) / 2, (Math.max(...js) + Math.min(...js)) / 2);
     const cache = new Map<string, number[] | null>();
     const read = (i: number, j: number) => {
@@ -368,7 +391,7 @@ export function detectColourCard(image: RasterImage, kind: ColourCardKind = 'cla
       if (!cache.has(key)) cache.set(key, readPatch(image, lat, i, j, pitchPx));
       return cache.get(key)!;
     };
-    for (const pl of placements(lattice.points)) {
+    for (const pl of cardWindows(lattice.points).flatMap(placements)) {
       const patches: (number[] | null)[] = [];
       for (let r = 0; r < CARD_ROWS; r++) {
         for (let c = 0; c < CARD_COLUMNS; c++) {
