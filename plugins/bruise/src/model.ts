@@ -172,8 +172,9 @@ function boxCells(side: number, size: number): { start: number; weights: Float64
 /**
  * The square `sq` of `image` resampled to size x size RGB planes (0..255; zero outside the picture):
  * when shrinking, each cell the mean over its exact area [i f, (i + 1) f) (f = side / size; a pixel cut
- * by the cell's edge weighs by the part inside, as PIL's BOX filter, which the training uses: the test
- * compares the two), so the cells of a mirrored square are the mirrored cells; bilinear when enlarging.
+ * by the cell's edge weighs by the part inside, as OpenCV's INTER_AREA: the test compares the two), so the
+ * cells of a mirrored square are the mirrored cells; bilinear when enlarging. (The training's PIL BOX
+ * filter averages the pixels whose centre lies in the cell: near, not equal; it trains on random scales.)
  */
 export function cropSquarePlanes(image: RasterImage, sq: FruitSquare, size: number): Float32Array[] {
   const { width: W, height: H, data } = image;
