@@ -82,11 +82,12 @@ export async function squareLogits(
   const bruise = new Float32Array(hw);
   const data = new Float32Array(3 * hw);
   for (const view of views) {
+    const map = viewMap(s, view, false);
+    const back = viewMap(s, view, true);
     for (let c = 0; c < 3; c++) {
       const m = entry.input.mean[c] ?? 0;
       const sd = entry.input.std[c] || 1;
       const p = planes[c];
-      const map = viewMap(s, view, false);
       if (map) for (let i = 0; i < hw; i++) data[c * hw + i] = (p[map[i]] / 255 - m) / sd;
       else for (let i = 0; i < hw; i++) data[c * hw + i] = (p[i] / 255 - m) / sd;
     }
@@ -95,7 +96,6 @@ export async function squareLogits(
     if (out.dims.length !== 4 || h !== s || w !== s || channels <= Math.max(kf, kb)) {
       throw new MangoError('INVALID_INPUT', `model ${entry.id}: unexpected output shape [${out.dims.join(', ')}]`);
     }
-    const back = viewMap(s, view, true);
     const f = kf * hw;
     const b = kb * hw;
     for (let i = 0; i < hw; i++) {
