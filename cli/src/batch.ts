@@ -34,7 +34,8 @@ export async function runBatch(
   const threads = Math.max(1, Math.min(options.concurrency ?? defaultThreads(), files.length));
   // One photo runs on this thread: a worker thread would only add its start-up (loading the
   // plugins a second time) to the one job.
-  const pool = createJobPool({ threads: files.length === 1 ? 0 : threads, idleTimeout: 1000 });
+  // readAhead: each worker decodes its next photo while it analyses one (decoding runs off its thread).
+  const pool = createJobPool({ threads: files.length === 1 ? 0 : threads, idleTimeout: 1000, readAhead: true });
   // cli-progress loads only when a bar is shown.
   const progress = process.stderr.isTTY && !options.quiet && files.length > 1 ? await import('cli-progress') : null;
   const bar = progress

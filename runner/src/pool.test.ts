@@ -44,4 +44,15 @@ describe('bounded job pool', () => {
       await relaxed.destroy();
     }
   });
+
+  it('readAhead: one thread takes a second job while it works on one (its decode overlaps), a third waits', async () => {
+    pool = createJobPool({ threads: 1, maxQueue: 0, readAhead: true });
+    const first = pool.run(await resizeJob('1.png'));
+    const second = pool.run(await resizeJob('2.png'));
+    expect(pool.pending).toBe(2);
+    await expect(pool.run(await resizeJob('3.png'))).rejects.toMatchObject({ code: 'BUSY' });
+    const done = await Promise.all([first, second]);
+    expect(done.map((r) => r.ok && r.name)).toEqual(['1.png', '2.png']);
+    expect(done.map((r) => r.ok && (r.result as { width: number }).width)).toEqual([8, 8]);
+  });
 });

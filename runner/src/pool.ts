@@ -24,6 +24,13 @@ export interface JobPoolOptions {
   maxQueue?: number;
   /** per-job time limit from the moment it gets a thread, ms (default: none) */
   timeoutMs?: number;
+  /**
+   * Each worker thread takes a second job while it works on one (piscina's concurrentTasksPerWorker
+   * 2): the next photo's read and decode, which run off the JavaScript thread (sharp), overlap the
+   * current photo's analysis. The thread still analyses one photo at a time between its awaits. For
+   * batches (the CLI); a server leaves it off, so its queue and time limit count whole jobs.
+   */
+  readAhead?: boolean;
 }
 
 export function defaultThreads(): number {
@@ -82,11 +89,12 @@ export function createJobPool(options: JobPoolOptions = {}): JobPool {
         ...(import.meta.url.endsWith('.ts') ? { execArgv: [...process.execArgv, '--conditions=source'] } : {}),
         minThreads: 1,
         maxThreads: threads,
+        concurrentTasksPerWorker: options.readAhead ? 2 : 1,
         idleTimeout: options.idleTimeout ?? 30_000,
       }),
   );
   piscina.catch(() => {}); // a failure surfaces in run() and destroy()
-  const admission = new Admission(threads, options.maxQueue ?? Infinity);
+  const admission = new Admission(threads * (options.readAhead ? 2 : 1), options.maxQueue ?? Infinity);
   const { timeoutMs } = options;
   const runOnThread = async (job: ImageJob): Promise<JobResult> => {
     // Transfer the bytes instead of copying them into the worker.

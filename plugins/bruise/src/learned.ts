@@ -80,16 +80,24 @@ export async function squareLogits(
   const hw = s * s;
   const fruit = new Float32Array(hw);
   const bruise = new Float32Array(hw);
-  const data = new Float32Array(3 * hw);
+  // The input normalised once, the views then only reorder it.
+  const input = new Float32Array(3 * hw);
+  for (let c = 0; c < 3; c++) {
+    const m = entry.input.mean[c] ?? 0;
+    const sd = entry.input.std[c] || 1;
+    const p = planes[c];
+    for (let i = 0; i < hw; i++) input[c * hw + i] = (p[i] / 255 - m) / sd;
+  }
+  const data = views.length === 1 && views[0] === 'identity' ? input : new Float32Array(3 * hw);
   for (const view of views) {
     const map = viewMap(s, view, false);
     const back = viewMap(s, view, true);
-    for (let c = 0; c < 3; c++) {
-      const m = entry.input.mean[c] ?? 0;
-      const sd = entry.input.std[c] || 1;
-      const p = planes[c];
-      if (map) for (let i = 0; i < hw; i++) data[c * hw + i] = (p[map[i]] / 255 - m) / sd;
-      else for (let i = 0; i < hw; i++) data[c * hw + i] = (p[i] / 255 - m) / sd;
+    if (data !== input) {
+      for (let c = 0; c < 3; c++) {
+        const o = c * hw;
+        if (map) for (let i = 0; i < hw; i++) data[o + i] = input[o + map[i]];
+        else data.set(input.subarray(o, o + hw), o);
+      }
     }
     const out = await model.run({ data, dims: [1, 3, s, s] });
     const [, channels, h, w] = out.dims;
@@ -111,14 +119,18 @@ export async function squareLogits(
   return { fruit, bruise };
 }
 
-/** Visits the working-copy pixels the square covers, with the bilinear sample of `logits` there. */
-function forEachWorkPixel(
+/**
+ * The working-copy pixels the square covers (columns xa..xb-1, rows ya..yb-1) and the bilinear sample
+ * of each of `planes` (s x s logits) at every one of them, row by row (Float64: the sign of a sample is
+ * never rounded away).
+ */
+function sampleOnWork(
   sq: FruitSquare,
   s: number,
   image: { width: number; height: number },
   work: { width: number; height: number },
-  fn: (i: number, sample: (plane: Float32Array) => number) => void,
-) {
+  planes: Float32Array[],
+): { xa: number; xb: number; ya: number; yb: number; values: Float64Array[] } {
   const sx = image.width / work.width;
   const sy = image.height / work.height;
   const f = s / sq.side;
@@ -126,28 +138,41 @@ function forEachWorkPixel(
   const xb = Math.min(work.width, Math.ceil((sq.x0 + sq.side) / sx));
   const ya = Math.max(0, Math.floor(sq.y0 / sy));
   const yb = Math.min(work.height, Math.ceil((sq.y0 + sq.side) / sy));
-  let u0 = 0;
-  let u1 = 0;
-  let v0 = 0;
-  let v1 = 0;
-  let wu = 0;
-  let wv = 0;
-  const sample = (p: Float32Array) =>
-    (p[v0 * s + u0] * (1 - wu) + p[v0 * s + u1] * wu) * (1 - wv) +
-    (p[v1 * s + u0] * (1 - wu) + p[v1 * s + u1] * wu) * wv;
+  const cols = Math.max(0, xb - xa);
+  const rows = Math.max(0, yb - ya);
+  // per column its two sample columns and weight, the same for every row
+  const u0s = new Int32Array(cols);
+  const u1s = new Int32Array(cols);
+  const wus = new Float64Array(cols);
+  for (let x = xa; x < xb; x++) {
+    const u = ((x + 0.5) * sx - sq.x0) * f - 0.5;
+    const u0 = Math.min(Math.max(Math.floor(u), 0), s - 1);
+    u0s[x - xa] = u0;
+    u1s[x - xa] = Math.min(u0 + 1, s - 1);
+    wus[x - xa] = Math.min(Math.max(u - u0, 0), 1);
+  }
+  const values = planes.map(() => new Float64Array(cols * rows));
   for (let y = ya; y < yb; y++) {
     const v = ((y + 0.5) * sy - sq.y0) * f - 0.5;
-    v0 = Math.min(Math.max(Math.floor(v), 0), s - 1);
-    v1 = Math.min(v0 + 1, s - 1);
-    wv = Math.min(Math.max(v - v0, 0), 1);
-    for (let x = xa; x < xb; x++) {
-      const u = ((x + 0.5) * sx - sq.x0) * f - 0.5;
-      u0 = Math.min(Math.max(Math.floor(u), 0), s - 1);
-      u1 = Math.min(u0 + 1, s - 1);
-      wu = Math.min(Math.max(u - u0, 0), 1);
-      fn(y * work.width + x, sample);
+    const v0 = Math.min(Math.max(Math.floor(v), 0), s - 1);
+    const v1 = Math.min(v0 + 1, s - 1);
+    const wv = Math.min(Math.max(v - v0, 0), 1);
+    const r0 = v0 * s;
+    const r1 = v1 * s;
+    const o = (y - ya) * cols;
+    for (let k = 0; k < planes.length; k++) {
+      const p = planes[k];
+      const out = values[k];
+      for (let c = 0; c < cols; c++) {
+        const u0 = u0s[c];
+        const u1 = u1s[c];
+        const wu = wus[c];
+        out[o + c] =
+          (p[r0 + u0] * (1 - wu) + p[r0 + u1] * wu) * (1 - wv) + (p[r1 + u0] * (1 - wu) + p[r1 + u1] * wu) * wv;
+      }
     }
   }
+  return { xa, xb, ya, yb, values };
 }
 
 /** A logit as an 8-bit probability: 255 * sigmoid(logit), rounded. */
@@ -182,7 +207,11 @@ export async function learnedSegmentation(
       model.entry.tta_first ?? ['identity'],
     );
     let mask: Uint8Array = new Uint8Array(n);
-    forEachWorkPixel(whole, s, image, work, (i, at) => (mask[i] = at(fruit) > 0 ? 1 : 0));
+    const at = sampleOnWork(whole, s, image, work, [fruit]);
+    const cols = at.xb - at.xa;
+    for (let y = at.ya; y < at.yb; y++)
+      for (let x = at.xa; x < at.xb; x++)
+        mask[y * work.width + x] = at.values[0][(y - at.ya) * cols + x - at.xa] > 0 ? 1 : 0;
     mask = fillHoles(mask, work.width, work.height);
     first = dropSmall(labelComponents(mask, work.width, work.height, 8), n);
   }
@@ -197,28 +226,35 @@ export async function learnedSegmentation(
     if (!b) continue;
     const sq = fruitSquare(b.x0 * sx, b.y0 * sy, (b.x1 + 1) * sx, (b.y1 + 1) * sy, image);
     const out = await squareLogits(model, cropSquarePlanes(image, sq, s), s);
-    forEachWorkPixel(sq, s, image, work, (i, at) => {
-      const was = first.labels[i];
-      if (was !== 0 && was !== l) return; // another fruit's pixel
-      if (known) {
-        if (was !== l) return;
-        const logit = at(out.bruise);
-        if (logit > 0) bruise[i] = 1;
-        if (probability) probability[i] = probabilityByte(logit);
-        return;
+    const at = sampleOnWork(sq, s, image, work, [out.fruit, out.bruise]);
+    const [fruitAt, bruiseAt] = at.values;
+    const cols = at.xb - at.xa;
+    for (let y = at.ya; y < at.yb; y++) {
+      for (let x = at.xa; x < at.xb; x++) {
+        const i = y * work.width + x;
+        const k = (y - at.ya) * cols + x - at.xa;
+        const was = first.labels[i];
+        if (was !== 0 && was !== l) continue; // another fruit's pixel
+        if (known) {
+          if (was !== l) continue;
+          const logit = bruiseAt[k];
+          if (logit > 0) bruise[i] = 1;
+          if (probability) probability[i] = probabilityByte(logit);
+          continue;
+        }
+        if (was === 0 && labels[i] !== 0 && labels[i] !== l) continue; // claimed by a neighbour's square
+        if (fruitAt[k] > 0) {
+          const logit = bruiseAt[k];
+          labels[i] = l;
+          bruise[i] = logit > 0 ? 1 : 0;
+          if (probability) probability[i] = probabilityByte(logit);
+        } else if (labels[i] === l) {
+          labels[i] = 0;
+          bruise[i] = 0;
+          if (probability) probability[i] = 0;
+        }
       }
-      if (was === 0 && labels[i] !== 0 && labels[i] !== l) return; // claimed by a neighbour's square
-      if (at(out.fruit) > 0) {
-        const logit = at(out.bruise);
-        labels[i] = l;
-        bruise[i] = logit > 0 ? 1 : 0;
-        if (probability) probability[i] = probabilityByte(logit);
-      } else if (labels[i] === l) {
-        labels[i] = 0;
-        bruise[i] = 0;
-        if (probability) probability[i] = 0;
-      }
-    });
+    }
   }
   if (known) return { labels, count: first.count, bruise, probability };
   // The outlines may have moved: each fruit is its own pieces again, holes filled, specks dropped.

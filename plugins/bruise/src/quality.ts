@@ -451,8 +451,11 @@ export function lightShift(work: RasterImage, fruit: Uint8Array, reading = CAST_
   const { width: w, height: h, data: d } = work;
   const near = erodeSquare(invert(fruit), w, h, 3);
   const { u: U, v: V, rootRB } = castTables();
-  // Two pools: pixels with no channel clipped, and those with one (used only when the first is too small).
-  const pools = [0, 1].map(() => ({ lumas: new Float64Array(w * h), us: new Float64Array(w * h), n: 0 }));
+  // Two pools of pixel indices in one array: no channel clipped from the front, one clipped from the
+  // back (used only when the first is too small).
+  const picked = new Int32Array(w * h);
+  let clean = 0;
+  let withClip = 0;
   for (let i = 0; i < w * h; i++) {
     if (!near[i]) continue;
     const r8 = d[i * 4];
@@ -460,26 +463,27 @@ export function lightShift(work: RasterImage, fruit: Uint8Array, reading = CAST_
     const b8 = d[i * 4 + 2];
     const clipped = (r8 >= 250 ? 1 : 0) + (g8 >= 250 ? 1 : 0) + (b8 >= 250 ? 1 : 0);
     if (clipped > reading.maxClipped || Math.min(r8, g8, b8) < reading.minChannel) continue;
-    const rb = r8 * 256 + b8;
-    const locusV = V[rb];
+    const locusV = V[r8 * 256 + b8];
     // outside the fitted lights
     if (Number.isNaN(locusV)) continue;
-    const g = LINEAR[g8];
     // A clipped channel bends v (a warm light clips red first, and the pixel reads green): its u, short
     // of the truth, is kept without the green-magenta test.
-    if (!clipped && Math.abs(Math.log(g / rootRB[rb]) - locusV) > reading.greenTolerance) continue;
-    const pool = pools[clipped ? 1 : 0];
-    pool.lumas[pool.n] = 0.2126 * LINEAR[r8] + 0.7152 * g + 0.0722 * LINEAR[b8];
-    pool.us[pool.n++] = U[rb];
+    if (!clipped && Math.abs(Math.log(LINEAR[g8] / rootRB[r8 * 256 + b8]) - locusV) > reading.greenTolerance) continue;
+    if (clipped) picked[w * h - 1 - withClip++] = i;
+    else picked[clean++] = i;
   }
   const enough = reading.minShare * w * h;
-  const clean = pools[0].n >= enough;
-  const join = (key: 'lumas' | 'us') =>
-    clean
-      ? pools[0][key].subarray(0, pools[0].n)
-      : concat(pools[0][key].subarray(0, pools[0].n), pools[1][key].subarray(0, pools[1].n));
-  const lumas = join('lumas');
-  const us = join('us');
+  // the clean pixels in pixel order, then (when too few) the clipped ones in pixel order
+  const count = clean >= enough ? clean : clean + withClip;
+  const lumas = new Float64Array(count);
+  const us = new Float64Array(count);
+  for (let j = 0; j < count; j++) {
+    const i = j < clean ? picked[j] : picked[w * h - 1 - (j - clean)];
+    const r8 = d[i * 4];
+    const b8 = d[i * 4 + 2];
+    lumas[j] = 0.2126 * LINEAR[r8] + 0.7152 * LINEAR[d[i * 4 + 1]] + 0.0722 * LINEAR[b8];
+    us[j] = U[r8 * 256 + b8];
+  }
   if (us.length < enough) return null;
   // The brightest share, ties at its edge broken by pixel order (as a stable sort of the pixels by luma).
   const k = Math.max(1, Math.round(us.length * reading.brightest));
@@ -491,13 +495,6 @@ export function lightShift(work: RasterImage, fruit: Uint8Array, reading = CAST_
     if (lumas[j] > edge || (lumas[j] === edge && atEdge-- > 0)) chosen.push(us[j]);
   }
   return round(locusAt(median(chosen))!.shift, 1);
-}
-
-function concat(a: Float64Array, b: Float64Array): Float64Array {
-  const out = new Float64Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
 }
 
 /**
