@@ -331,18 +331,22 @@ export const closeDisk = (m: Uint8Array, w: number, h: number, r: number, border
  */
 export function outlineDistanceSquared(mask: Uint8Array, w: number, h: number): Float32Array {
   const g = new Float64Array(w * h);
-  for (let x = 0; x < w; x++) {
-    let d = 0; // distance to the nearest unset pixel above (row -1 is unset)
-    for (let y = 0; y < h; y++) {
-      const i = y * w + x;
-      d = mask[i] ? d + 1 : 0;
-      g[i] = d;
+  // Column distances, all columns at once row by row (the order the pixels lie in memory): down, the
+  // distance to the nearest unset pixel above (row -1 is unset), then up, the nearer of that and below.
+  const d = new Float64Array(w);
+  for (let y = 0; y < h; y++) {
+    const row = y * w;
+    for (let x = 0; x < w; x++) {
+      d[x] = mask[row + x] ? d[x] + 1 : 0;
+      g[row + x] = d[x];
     }
-    d = 0;
-    for (let y = h - 1; y >= 0; y--) {
-      const i = y * w + x;
-      d = mask[i] ? d + 1 : 0;
-      if (d < g[i]) g[i] = d;
+  }
+  d.fill(0);
+  for (let y = h - 1; y >= 0; y--) {
+    const row = y * w;
+    for (let x = 0; x < w; x++) {
+      d[x] = mask[row + x] ? d[x] + 1 : 0;
+      if (d[x] < g[row + x]) g[row + x] = d[x];
     }
   }
   const out = new Float32Array(w * h);

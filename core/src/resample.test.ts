@@ -76,6 +76,26 @@ describe('downscaleArea', () => {
     expect(Array.from(downscaleArea({ width: 2, height: 1, data }, 1, 1).data)).toEqual([11, 11, 11, 255]);
   });
 
+  it('to exactly half a side (its own fast path) gives the bytes of the general kernel', () => {
+    for (const [w, h] of [
+      [2, 2],
+      [34, 18],
+      [640, 480],
+    ]) {
+      const image = noise(w, h, w + h);
+      // an unaligned copy of the same pixels takes the general kernel
+      const unaligned = new Uint8ClampedArray(image.data.length + 1).subarray(1);
+      unaligned.set(image.data);
+      const fast = downscaleArea(image, w / 2, h / 2);
+      expect(fast).toEqual(downscaleArea({ width: w, height: h, data: unaligned }, w / 2, h / 2));
+      // and the brute-force mean of each 2x2 block, x (1 / 4) + 0.5 rounded half to even as Uint8ClampedArray does
+      const k = 4 * ((h / 2 - 1) * (w / 2) + (w / 2 - 1));
+      const at = (x: number, y: number) => image.data[4 * (y * w + x)];
+      const sum = at(w - 2, h - 2) + at(w - 1, h - 2) + at(w - 2, h - 1) + at(w - 1, h - 1);
+      expect(fast.data[k]).toBe(new Uint8ClampedArray([sum / 4 + 0.5])[0]);
+    }
+  });
+
   it('fitSize keeps the aspect ratio and never upscales', () => {
     expect(fitSize(4000, 3000, 1024)).toEqual({ width: 1024, height: 768 });
     expect(fitSize(300, 200, 1024)).toEqual({ width: 300, height: 200 });

@@ -165,6 +165,7 @@ export function downscaleArea(image: RasterImage, width: number, height: number)
   const { width: W, height: H } = image;
   if (width === W && height === H) return image;
   if (width > W || height > H) throw new RangeError('downscaleArea only shrinks');
+  if (W === 2 * width && H === 2 * height && LITTLE_ENDIAN && image.data.byteOffset % 4 === 0) return halve(image);
   return averageSamples(
     image,
     contiguous(cellStarts(W, width), W),
@@ -172,6 +173,38 @@ export function downscaleArea(image: RasterImage, width: number, height: number)
     true,
     'half-up',
   );
+}
+
+/** A 2x2 block's channel sum (0..1020) as averageSamples' 'half-up' rounds its mean: x (1 / 4) + 0.5, round-half-to-even. */
+const HALF_UP_OF_4 = (() => {
+  const t = new Uint8ClampedArray(1021);
+  for (let sum = 0; sum <= 1020; sum++) t[sum] = sum * (1 / 4) + 0.5;
+  return t;
+})();
+
+/** downscaleArea to exactly half of each side: the same bytes as the general kernel, read two rows of words at a time. */
+function halve(image: RasterImage): RasterImage {
+  const { width: W, data } = image;
+  const w = W >> 1;
+  const h = image.height >> 1;
+  const words = new Uint32Array(data.buffer, data.byteOffset, W * image.height);
+  const out = new Uint8ClampedArray(w * h * 4);
+  for (let y = 0; y < h; y++) {
+    let a = 2 * y * W;
+    let b = a + W;
+    let o = y * w * 4;
+    for (let x = 0; x < w; x++, a += 2, b += 2, o += 4) {
+      const p = words[a];
+      const q = words[a + 1];
+      const r = words[b];
+      const t = words[b + 1];
+      out[o] = HALF_UP_OF_4[(p & 255) + (q & 255) + (r & 255) + (t & 255)];
+      out[o + 1] = HALF_UP_OF_4[((p >>> 8) & 255) + ((q >>> 8) & 255) + ((r >>> 8) & 255) + ((t >>> 8) & 255)];
+      out[o + 2] = HALF_UP_OF_4[((p >>> 16) & 255) + ((q >>> 16) & 255) + ((r >>> 16) & 255) + ((t >>> 16) & 255)];
+      out[o + 3] = HALF_UP_OF_4[(p >>> 24) + (q >>> 24) + (r >>> 24) + (t >>> 24)];
+    }
+  }
+  return { width: w, height: h, data: out };
 }
 
 /** Source index (nearest neighbour) of every destination coordinate. */

@@ -16,6 +16,8 @@ import { fitHomography, invert3, localScale, project, type Homography, type Poin
 import { CARD_COLUMNS, CARD_ROWS, type ColourCardKind } from './reference.ts';
 import { refineCardGeometry } from './refine.ts';
 
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
 /** Long side of the copy the patches are looked for on (reading is done on the given raster). */
 const DETECT_MAX_SIDE = 1600;
 /**
@@ -64,31 +66,46 @@ function candidateRegions(work: RasterImage): Region[] {
   // kept as the integer 3x3 sum (9x the mean), so the edge test is exact integer arithmetic:
   // (|dx| + |dy|) / 2 / 9 <= EDGE_THRESHOLD.
   const limit = EDGE_THRESHOLD * 18;
-  // Row sums of three (edge pixels repeated), all three channels in one pass; at most 9 x 255 fits 16 bits.
-  const rows = [0, 1, 2].map(() => new Uint16Array(n));
-  const [rr, rg, rb] = rows;
+  // Row sums of three (edge pixels repeated), all three channels in one pass over the pixels as 32-bit
+  // words where the buffer allows; at most 9 x 255 fits 16 bits.
+  const rr = new Uint16Array(n);
+  const rg = new Uint16Array(n);
+  const rb = new Uint16Array(n);
+  const words = data.byteOffset % 4 === 0 && LITTLE_ENDIAN ? new Uint32Array(data.buffer, data.byteOffset, n) : null;
   for (let y = 0; y < h; y++) {
     const o = y * w;
     for (let x = 0; x < w; x++) {
       const i = o + x;
-      const l = (x > 0 ? i - 1 : i) * 4;
-      const c = i * 4;
-      const r = (x < w - 1 ? i + 1 : i) * 4;
-      rr[i] = data[l] + data[c] + data[r];
-      rg[i] = data[l + 1] + data[c + 1] + data[r + 1];
-      rb[i] = data[l + 2] + data[c + 2] + data[r + 2];
+      const l = x > 0 ? i - 1 : i;
+      const r = x < w - 1 ? i + 1 : i;
+      if (words) {
+        const a = words[l];
+        const b = words[i];
+        const c = words[r];
+        rr[i] = (a & 255) + (b & 255) + (c & 255);
+        rg[i] = ((a >>> 8) & 255) + ((b >>> 8) & 255) + ((c >>> 8) & 255);
+        rb[i] = ((a >>> 16) & 255) + ((b >>> 16) & 255) + ((c >>> 16) & 255);
+      } else {
+        rr[i] = data[l * 4] + data[i * 4] + data[r * 4];
+        rg[i] = data[l * 4 + 1] + data[i * 4 + 1] + data[r * 4 + 1];
+        rb[i] = data[l * 4 + 2] + data[i * 4 + 2] + data[r * 4 + 2];
+      }
     }
   }
-  const [sr, sg, sb] = rows.map((row) => {
-    const out = new Uint16Array(n);
-    for (let y = 0; y < h; y++) {
-      const o = y * w;
-      const u = y > 0 ? -w : 0;
-      const d = y < h - 1 ? w : 0;
-      for (let x = 0; x < w; x++) out[o + x] = row[o + x + u] + row[o + x] + row[o + x + d];
+  // Column sums of three row sums (edge rows repeated): the 3x3 sums, the three channels in one loop.
+  const sr = new Uint16Array(n);
+  const sg = new Uint16Array(n);
+  const sb = new Uint16Array(n);
+  for (let y = 0; y < h; y++) {
+    const o = y * w;
+    const u = o + (y > 0 ? -w : 0);
+    const d = o + (y < h - 1 ? w : 0);
+    for (let x = 0; x < w; x++) {
+      sr[o + x] = rr[u + x] + rr[o + x] + rr[d + x];
+      sg[o + x] = rg[u + x] + rg[o + x] + rg[d + x];
+      sb[o + x] = rb[u + x] + rb[o + x] + rb[d + x];
     }
-    return out;
-  });
+  }
   const flat = new Uint8Array(n);
   for (let y = 1; y < h - 1; y++) {
     const o = y * w;
