@@ -23,10 +23,11 @@ const DETECT_MAX_SIDE = 1600;
 /**
  * Long side of the quick look first taken when the detection copy is larger than PRECHECK_ABOVE: with
  * no group of at least 8 linked patch candidates on it there is no card (the full search is skipped).
- * Measured (README.md, "Detection"): every one of the 220 card photos of the bench has such a group at
- * 800 px (cards covering 2 % of the frame and more), 1 of the 404 dev photos without a card has one.
+ * Measured (README.md, `detect.ts`): each of the 220 card photos of the bench has such a group at 640 px
+ * (cards covering 2 % of the frame and more; the smallest largest group 10), 1 of the 51 dev photos
+ * without a card that get the quick look has one. A 1280 px decode (the model's) halves to it exactly.
  */
-const PRECHECK_MAX_SIDE = 800;
+const PRECHECK_MAX_SIDE = 640;
 const PRECHECK_ABOVE = 1000;
 /** Colour gradient (8-bit units, after a 3x3 box blur) above which a pixel is an edge. */
 const EDGE_THRESHOLD = 7;
