@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { describeGroup, mean, meanInterval, quantile, sampleSd, tQuantile975 } from './statistics.ts';
+import {
+  describeGroup,
+  kthSmallest,
+  mean,
+  meanInterval,
+  medianOf,
+  quantile,
+  sampleSd,
+  tQuantile975,
+} from './statistics.ts';
+import { seededRandom } from './testing/index.ts';
 
 describe('quantile', () => {
   it('interpolates linearly between the closest ranks, in any order of the values', () => {
@@ -90,5 +100,28 @@ describe("meanInterval: the 95 % t interval clipped to the figure's bounds", () 
     expect(inside.ci_clipped).toBe(false);
     expect(meanInterval([1], [0, 100])).toBeNull();
     expect(() => meanInterval([1, 2], [100, 0])).toThrow(/bounds/);
+  });
+});
+
+describe('selection', () => {
+  it('kthSmallest and medianOf give what a full sort gives, ties and odd or even counts included', () => {
+    const r = seededRandom(11);
+    for (const n of [1, 2, 3, 10, 101, 1000]) {
+      // few distinct values: many ties
+      const values = Float64Array.from({ length: n }, () => Math.round(r() * 20) / 4 - 2);
+      const sorted = Float64Array.from(values).sort();
+      for (const k of [0, n >> 1, n - 1]) expect(kthSmallest(values, k)).toBe(sorted[k]);
+      const m = n >> 1;
+      expect(medianOf(values)).toBe(n % 2 ? sorted[m] : (sorted[m - 1] + sorted[m]) / 2);
+      expect(medianOf(values)).toBe(quantile(values, 0.5));
+    }
+    expect(medianOf([])).toBeNaN();
+  });
+
+  it('leaves its input as it was', () => {
+    const values = [3, 1, 2];
+    medianOf(values);
+    kthSmallest(values, 0);
+    expect(values).toEqual([3, 1, 2]);
   });
 });

@@ -1,4 +1,5 @@
 /** Descriptive statistics shared by the results, the segmentation and the evaluations. Pure, browser-safe. */
+import quickselect from 'quickselect';
 
 /**
  * The q-quantile (q in 0..1) of `values`, in any order, linear between the closest ranks (R's type
@@ -13,6 +14,33 @@ export function quantile(values: ArrayLike<number>, q: number): number | null {
   const lo = Math.floor(h);
   const hi = Math.min(sorted.length - 1, lo + 1);
   return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
+}
+
+/**
+ * The k-th smallest (0-based) of `values`: the value a full ascending sort puts at index k, found by
+ * selection (Floyd-Rivest, the `quickselect` package) in linear expected time on a copy.
+ */
+export function kthSmallest(values: ArrayLike<number>, k: number): number {
+  const copy = Float64Array.from(values);
+  quickselect(copy as unknown as number[], k);
+  return copy[k];
+}
+
+/**
+ * The median of `values` (the middle one of a sorted copy, or the mean of the two middle ones) by
+ * selection instead of a sort: the same value. No values: NaN.
+ */
+export function medianOf(values: ArrayLike<number>): number {
+  const n = values.length;
+  if (n === 0) return NaN;
+  const copy = Float64Array.from(values);
+  const m = n >> 1;
+  quickselect(copy as unknown as number[], m);
+  if (n % 2) return copy[m];
+  // the largest of those selection left below the middle one
+  let below = copy[0];
+  for (let i = 1; i < m; i++) if (copy[i] > below) below = copy[i];
+  return (below + copy[m]) / 2;
 }
 
 /** The arithmetic mean of the finite values, or null when there are none. */

@@ -184,6 +184,14 @@ export function cropSquarePlanes(image: RasterImage, sq: FruitSquare, size: numb
     const cells = boxCells(sq.side, size);
     // rows of the square (source rows) reduced along x: side x size x 3
     const rows = new Float32Array(sq.side * size * 3);
+    // each output column's source columns inside the photo (those outside add nothing)
+    const from = new Int32Array(size);
+    const to = new Int32Array(size);
+    for (let ox = 0; ox < size; ox++) {
+      const first = sq.x0 + cells[ox].start;
+      from[ox] = Math.max(0, -first);
+      to[ox] = Math.min(cells[ox].weights.length, W - first);
+    }
     for (let r = 0; r < sq.side; r++) {
       const y = sq.y0 + r;
       if (y < 0 || y >= H) continue;
@@ -192,10 +200,8 @@ export function cropSquarePlanes(image: RasterImage, sq: FruitSquare, size: numb
         let red = 0;
         let green = 0;
         let blue = 0;
-        for (let k = 0; k < weights.length; k++) {
-          const x = sq.x0 + start + k;
-          if (x < 0 || x >= W) continue;
-          const j = (y * W + x) * 4;
+        let j = (y * W + sq.x0 + start + from[ox]) * 4;
+        for (let k = from[ox]; k < to[ox]; k++, j += 4) {
           red += weights[k] * data[j];
           green += weights[k] * data[j + 1];
           blue += weights[k] * data[j + 2];

@@ -10,7 +10,9 @@ import {
   downscaleArea,
   erodeSquare,
   fitSize,
+  kthSmallest,
   largestComponent,
+  medianOf as median,
   openDisk,
   outlineDistanceSquared,
   resizeMaskNearest,
@@ -371,11 +373,6 @@ function blurOnFruit(a: BruiseAnalysis, largestDiameter: number): number | null 
   return round(contrast / slope / diameter, 4);
 }
 
-function median(values: number[]): number {
-  const v = Float64Array.from(values).sort();
-  const m = v.length >> 1;
-  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
-}
 
 /**
  * How the colour of the light is read (README.md, "Photo quality", colour-cast): which background
@@ -487,7 +484,7 @@ export function lightShift(work: RasterImage, fruit: Uint8Array, reading = CAST_
   if (us.length < enough) return null;
   // The brightest share, ties at its edge broken by pixel order (as a stable sort of the pixels by luma).
   const k = Math.max(1, Math.round(us.length * reading.brightest));
-  const edge = Float64Array.from(lumas).sort()[lumas.length - k];
+  const edge = kthSmallest(lumas, lumas.length - k);
   let atEdge = k;
   for (const l of lumas) if (l > edge) atEdge--;
   const chosen: number[] = [];
