@@ -373,7 +373,6 @@ function blurOnFruit(a: BruiseAnalysis, largestDiameter: number): number | null 
   return round(contrast / slope / diameter, 4);
 }
 
-
 /**
  * How the colour of the light is read (README.md, "Photo quality", colour-cast): which background
  * pixels can be a grey under some blackbody light, and which share of the brightest of them decides.
