@@ -130,7 +130,10 @@ try {
         `(from the change event ${median(changed).toFixed(0)} ms; ${all.length} selections, ` +
         `min ${Math.min(...all).toFixed(0)}, max ${Math.max(...all).toFixed(0)})`,
     );
-    for (const p of photos) console.log(`  ${basename(p)}: bruise_percent ${[...percent.get(p)!].join(' / ')}`);
+    for (const p of photos)
+      console.log(
+        `  ${basename(p)}: median ${median(ms.get(p)!).toFixed(0)} ms; bruise_percent ${[...percent.get(p)!].join(' / ')}`,
+      );
   }
 } finally {
   console.log(`load average at end: ${load()}`);
