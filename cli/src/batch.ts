@@ -58,7 +58,14 @@ export async function runBatch(
     while (next < files.length) {
       const i = next++;
       const file = files[i];
-      const result = await pool.run({ ...makeJob(file), maxPixels: options.maxPixels });
+      let result: JobResult;
+      try {
+        result = await pool.run({ ...makeJob(file), maxPixels: options.maxPixels });
+      } catch (e) {
+        // The worker thread itself failed (out of memory, a native abort): this file fails, the batch goes on.
+        const message = `${file.relative}: the worker scoring it stopped: ${(e as Error).message}`;
+        result = { ok: false, name: file.relative, error: { code: 'INTERNAL', status: 500, message } };
+      }
       if (!result.ok) failed.push({ file, message: result.error.message });
       try {
         await options.onResult?.(file, result);

@@ -18,7 +18,8 @@ export function quantile(values: ArrayLike<number>, q: number): number | null {
 
 /**
  * The k-th smallest (0-based) of `values`: the value a full ascending sort puts at index k, found by
- * selection (Floyd-Rivest, the `quickselect` package) in linear expected time on a copy.
+ * selection (Floyd-Rivest, the `quickselect` package) in linear expected time on a copy. For values
+ * without NaN (a sort puts NaN last, selection cannot place it) and 0 <= k < length.
  */
 export function kthSmallest(values: ArrayLike<number>, k: number): number {
   const copy = Float64Array.from(values);
@@ -28,7 +29,7 @@ export function kthSmallest(values: ArrayLike<number>, k: number): number {
 
 /**
  * The median of `values` (the middle one of a sorted copy, or the mean of the two middle ones) by
- * selection instead of a sort: the same value. No values: NaN.
+ * selection instead of a sort: the same value (for values without NaN). No values: NaN.
  */
 export function medianOf(values: ArrayLike<number>): number {
   const n = values.length;

@@ -37,7 +37,7 @@ export function defaultThreads(): number {
   return Math.max(1, availableParallelism());
 }
 
-/** Waiting room in front of the threads: at most `threads` jobs run, at most `maxQueue` wait. */
+/** Waiting room in front of the threads: at most `slots` jobs run (one per thread, two with readAhead), at most `maxQueue` wait. */
 class Admission {
   private running = 0;
   private readonly waiting: (() => void)[] = [];
@@ -71,6 +71,9 @@ class Admission {
 
 export function createJobPool(options: JobPoolOptions = {}): JobPool {
   const threads = options.threads ?? defaultThreads();
+  // A second job on a busy thread would wait in piscina's own queue with its time already running.
+  if (options.readAhead && options.timeoutMs)
+    throw new RangeError('readAhead and timeoutMs do not go together: the time limit counts from a free thread');
   if (threads <= 0) {
     process.env.MANGO_ORT_THREADS ??= String(availableParallelism());
     return { threads: 0, run: runImageJob, pending: 0, destroy: async () => {} };
@@ -87,7 +90,9 @@ export function createJobPool(options: JobPoolOptions = {}): JobPool {
         // Run from the TypeScript sources (tests, dev): the worker loads them too, and resolves the
         // other packages to their sources (the `source` export condition), never to a stale dist/.
         ...(import.meta.url.endsWith('.ts') ? { execArgv: [...process.execArgv, '--conditions=source'] } : {}),
-        minThreads: 1,
+        // Reading ahead, every thread from the start: piscina would otherwise hand a second job to
+        // the one thread already up (it takes two) instead of starting another.
+        minThreads: options.readAhead ? threads : 1,
         maxThreads: threads,
         concurrentTasksPerWorker: options.readAhead ? 2 : 1,
         idleTimeout: options.idleTimeout ?? 30_000,

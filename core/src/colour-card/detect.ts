@@ -26,6 +26,9 @@ const DETECT_MAX_SIDE = 1600;
  * Measured (README.md, `detect.ts`): each of the 220 card photos of the bench has such a group at 640 px
  * (cards covering 2 % of the frame and more; the smallest largest group 10), 1 of the 51 dev photos
  * without a card that get the quick look has one. A 1280 px decode (the model's) halves to it exactly.
+ * The price: a card under about 0.6-0.7 % of the frame (a patch pitch under about 20 px on a 1600 px
+ * copy) no longer passes it, where the full search alone finds cards down to about 0.3 % (a review's
+ * renders into a 1600 x 1336 composite; 800 px: 0.5 %, 1000 px: 0.4 %). The card is asked to cover 2 %.
  */
 const PRECHECK_MAX_SIDE = 640;
 const PRECHECK_ABOVE = 1000;
