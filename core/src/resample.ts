@@ -7,6 +7,17 @@ import type { RasterImage } from './image.ts';
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
+/**
+ * The pixels as one 32-bit word each (R in the low byte) when the machine is little-endian and the
+ * buffer aligned (decoded images are), else null: whole pixels read with one load.
+ */
+export function rgbaWords(image: RasterImage): Uint32Array | null {
+  const { data } = image;
+  return LITTLE_ENDIAN && data.byteOffset % 4 === 0
+    ? new Uint32Array(data.buffer, data.byteOffset, image.width * image.height)
+    : null;
+}
+
 /** Output size with the long side at most maxSide, keeping the aspect ratio (never upscales). */
 export function fitSize(width: number, height: number, maxSide: number) {
   const s = Math.min(1, maxSide / Math.max(width, height));
@@ -40,14 +51,13 @@ function averageSamples(
   contiguousCells: boolean,
   round: 'nearest' | 'half-up',
 ): RasterImage {
-  const { width, height, data } = image;
+  const { width, data } = image;
   const sw = cols.start.length - 1;
   const sh = rows.start.length - 1;
   const out = new Uint8ClampedArray(sw * sh * 4);
   const acc = new Uint32Array(sw * 4);
   // Whole pixels read as one 32-bit word when the buffer is aligned (decoded images are).
-  const words =
-    LITTLE_ENDIAN && data.byteOffset % 4 === 0 ? new Uint32Array(data.buffer, data.byteOffset, width * height) : null;
+  const words = rgbaWords(image);
   for (let by = 0; by < sh; by++) {
     acc.fill(0);
     for (let r = rows.start[by]; r < rows.start[by + 1]; r++) {
@@ -165,7 +175,8 @@ export function downscaleArea(image: RasterImage, width: number, height: number)
   const { width: W, height: H } = image;
   if (width === W && height === H) return image;
   if (width > W || height > H) throw new RangeError('downscaleArea only shrinks');
-  if (W === 2 * width && H === 2 * height && LITTLE_ENDIAN && image.data.byteOffset % 4 === 0) return halve(image);
+  const words = W === 2 * width && H === 2 * height ? rgbaWords(image) : null;
+  if (words) return halve(image, words);
   return averageSamples(
     image,
     contiguous(cellStarts(W, width), W),
@@ -183,11 +194,10 @@ const HALF_UP_OF_4 = (() => {
 })();
 
 /** downscaleArea to exactly half of each side: the same bytes as the general kernel, read two rows of words at a time. */
-function halve(image: RasterImage): RasterImage {
-  const { width: W, data } = image;
+function halve(image: RasterImage, words: Uint32Array): RasterImage {
+  const W = image.width;
   const w = W >> 1;
   const h = image.height >> 1;
-  const words = new Uint32Array(data.buffer, data.byteOffset, W * image.height);
   const out = new Uint8ClampedArray(w * h * 4);
   for (let y = 0; y < h; y++) {
     let a = 2 * y * W;

@@ -10,13 +10,11 @@
  */
 import type { RasterImage } from '../image.ts';
 import { labelComponents } from '../mask.ts';
-import { downscaleArea, fitSize } from '../resample.ts';
+import { downscaleArea, fitSize, rgbaWords } from '../resample.ts';
 import { fitColourCorrection, type ColourCorrection } from './correct.ts';
 import { fitHomography, invert3, localScale, project, type Homography, type Point } from './geometry.ts';
 import { CARD_COLUMNS, CARD_ROWS, type ColourCardKind } from './reference.ts';
 import { refineCardGeometry } from './refine.ts';
-
-const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 /** Long side of the copy the patches are looked for on (reading is done on the given raster). */
 const DETECT_MAX_SIDE = 1600;
@@ -75,7 +73,7 @@ function candidateRegions(work: RasterImage): Region[] {
   const rr = new Uint16Array(n);
   const rg = new Uint16Array(n);
   const rb = new Uint16Array(n);
-  const words = data.byteOffset % 4 === 0 && LITTLE_ENDIAN ? new Uint32Array(data.buffer, data.byteOffset, n) : null;
+  const words = rgbaWords(work);
   for (let y = 0; y < h; y++) {
     const o = y * w;
     for (let x = 0; x < w; x++) {
