@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import type { ModelLoader, RasterImage } from '@mango/core';
-import { MangoError } from '@mango/core';
+import { MangoError, resizeMaskNearest } from '@mango/core';
 import { decodeImage, readCsv } from '@mango/core/node';
 import { analyseBruise, fullResolutionMasks, summariseBruise } from '../analyse.ts';
 import bruise from '../index.ts';
@@ -113,7 +113,9 @@ export async function evaluateBruise(opts: EvaluateBruiseOptions): Promise<Bruis
           `${f}: the truth (${truth.format}) is ${masks.width}x${masks.height}, the photo ${full.width}x${full.height}`,
         );
       }
-      per.push(scorePixelImage(f, { ...full, fruitCount: analysis.fruitCount }, masks));
+      const { width: w, height: h } = analysis.work;
+      const fruitLabels = resizeMaskNearest(analysis.fruitLabels, w, h, full.width, full.height);
+      per.push(scorePixelImage(f, { ...full, fruitCount: analysis.fruitCount, fruitLabels }, masks));
       opts.onImage?.(k + 1, files.length, f);
     }
     if (per.length === 0) {

@@ -21,6 +21,11 @@ export function formatBruiseEvaluation(ev: BruiseEvaluation): string {
     row(`max bruise_percent on ${p.clean_images} images without bruise`, f(p.clean_max_percent, 2));
     if (p.fruit_count_agreement != null)
       row('fruit count as in the truth (share of images)', f(p.fruit_count_agreement));
+    if (p.fruit_instances)
+      row(
+        'fruit matched one to one (IoU > 0.5): F1',
+        `${f(p.fruit_instances.f1)} (${p.fruit_instances.matched} of ${p.fruit_instances.truth} truth, ${p.fruit_instances.found} found)`,
+      );
   }
   if (ev.labels) {
     const l = ev.labels;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { linCcc, rocAuc, scorePixelImage, summarisePixelSet } from './metrics.ts';
+import { linCcc, matchedFruit, rocAuc, scorePixelImage, summarisePixelSet } from './metrics.ts';
 
 describe('evaluation statistics', () => {
   it('ROC AUC counts ties as one half', () => {
@@ -75,6 +75,50 @@ describe('pixel scores of one photo and of a set', () => {
       abs_error_median: null,
       abs_error_p90: null,
       clean_max_percent: null,
+    });
+  });
+});
+
+describe('fruit matched one to one', () => {
+  // 6 x 2: truth fruit A (columns 0-2) and B (columns 4-5), cut apart by column 3
+  const truth = {
+    width: 6,
+    height: 2,
+    fruit: Uint8Array.from([1, 1, 1, 0, 1, 1, 1, 1, 1, 0, 1, 1]),
+    bruise: new Uint8Array(12),
+  };
+  const pieces = Int32Array.from([1, 1, 1, 0, 2, 2, 1, 1, 1, 0, 2, 2]);
+
+  it('matches a found fruit to a truth fruit when their IoU is over 0.5', () => {
+    // the two found as one fruit over the whole row: A's IoU 6/12, B's 4/12: neither matched
+    expect(matchedFruit(Int32Array.from([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]), pieces, 2)).toBe(0);
+    // cut at column 3 into 0-3 and 4-5: A 6/8, B 4/4
+    expect(matchedFruit(Int32Array.from([1, 1, 1, 1, 2, 2, 1, 1, 1, 1, 2, 2]), pieces, 2)).toBe(2);
+    // cut at column 1: A's best is 4/6, B's found fruit 2-5 covers 4 of its 8 pixels (IoU 4/8 = 0.5, not over)
+    expect(matchedFruit(Int32Array.from([1, 1, 2, 2, 2, 2, 1, 1, 2, 2, 2, 2]), pieces, 2)).toBe(1);
+  });
+
+  it('pools the matches of a set into recall, precision and F1', () => {
+    const merged = {
+      fruit: truth.fruit,
+      bruise: truth.bruise,
+      fruitCount: 1,
+      fruitLabels: Int32Array.from(truth.fruit),
+    };
+    const split = { ...merged, fruitCount: 2, fruitLabels: pieces };
+    const per = [scorePixelImage('merged.png', merged, truth), scorePixelImage('split.png', split, truth)];
+    expect(per.map((p) => [p.truth_fruit_count, p.fruit_count, p.fruit_matched])).toEqual([
+      [2, 1, 1], // the merged fruit is A's with IoU 6/10
+      [2, 2, 2],
+    ]);
+    // truth 4, found 3, matched 3
+    expect(summarisePixelSet(per).fruit_instances).toEqual({
+      truth: 4,
+      found: 3,
+      matched: 3,
+      recall: 0.75,
+      precision: 1,
+      f1: 0.8571,
     });
   });
 });

@@ -18,6 +18,8 @@ export interface PixelImageResult {
   /** fruit found, and fruit in the truth (8-connected pieces of its fruit mask) */
   fruit_count?: number;
   truth_fruit_count?: number;
+  /** truth fruit that one found fruit covers with an IoU over 0.5 (one to one), when the labels are given */
+  fruit_matched?: number;
 }
 
 export interface PixelSetResult {
@@ -37,6 +39,18 @@ export interface PixelSetResult {
   clean_max_percent: number | null;
   /** share of photos whose fruit count equals the truth's (when counts are known) */
   fruit_count_agreement?: number | null;
+  /**
+   * each fruit as its own object (when the found labels are known): the truth fruit matched at IoU > 0.5
+   * over all truth fruit (recall), over all found fruit (precision), and their harmonic mean (F1)
+   */
+  fruit_instances?: {
+    truth: number;
+    found: number;
+    matched: number;
+    recall: number;
+    precision: number;
+    f1: number;
+  } | null;
   per_image: PixelImageResult[];
 }
 
@@ -50,9 +64,10 @@ export interface LabelSetResult {
 /** One photo's predicted full-resolution masks scored against its truth (same size). */
 export function scorePixelImage(
   filename: string,
-  predicted: { fruit: Uint8Array; bruise: Uint8Array; fruitCount?: number },
+  predicted: { fruit: Uint8Array; bruise: Uint8Array; fruitCount?: number; fruitLabels?: Int32Array },
   truth: TruthMasks,
 ): PixelImageResult {
+  const pieces = labelComponents(truth.fruit, truth.width, truth.height, 8);
   const { fruit: tf, bruise: tb } = truth;
   let nf = 0;
   let nb = 0;
@@ -71,9 +86,32 @@ export function scorePixelImage(
     fruit_iou: round4(maskIoU(predicted.fruit, tf)),
     bruise_iou: nb > 0 ? round4(maskIoU(predicted.bruise, tb)) : null,
     // fruit in the truth: its 8-connected pieces (annotations cut touching fruit apart)
-    truth_fruit_count: labelComponents(tf, truth.width, truth.height, 8).count,
+    truth_fruit_count: pieces.count,
     fruit_count: predicted.fruitCount,
+    ...(predicted.fruitLabels
+      ? { fruit_matched: matchedFruit(predicted.fruitLabels, pieces.labels, pieces.count) }
+      : {}),
   };
+}
+
+/** Truth pieces (1..truthCount) that a found fruit label covers with an IoU over 0.5: at most one each way. */
+export function matchedFruit(found: Int32Array, truth: Int32Array, truthCount: number): number {
+  const foundSize = new Map<number, number>();
+  const truthSize = new Int32Array(truthCount + 1);
+  const overlap = new Map<string, number>();
+  for (let i = 0; i < truth.length; i++) {
+    const f = found[i];
+    const t = truth[i];
+    truthSize[t]++;
+    if (f) foundSize.set(f, (foundSize.get(f) ?? 0) + 1);
+    if (f && t) overlap.set(`${t} ${f}`, (overlap.get(`${t} ${f}`) ?? 0) + 1);
+  }
+  let matched = 0;
+  for (const [key, n] of overlap) {
+    const [t, f] = key.split(' ').map(Number);
+    if (n / (truthSize[t] + foundSize.get(f)! - n) > 0.5) matched++;
+  }
+  return matched;
 }
 
 /** Lin's concordance correlation coefficient (population moments). */
@@ -117,6 +155,13 @@ export function summarisePixelSet(per: PixelImageResult[]): PixelSetResult {
   const clean = per.filter((p) => p.truth_percent === 0);
   const bruiseIous = per.map((p) => p.bruise_iou).filter((v): v is number => v !== null);
   const counted = per.filter((p) => p.fruit_count !== undefined && p.truth_fruit_count !== undefined);
+  const matched = counted.filter((p) => p.fruit_matched !== undefined);
+  const sum = (f: (p: PixelImageResult) => number) => matched.reduce((a, p) => a + f(p), 0);
+  const [truthFruit, foundFruit, matchedFruit] = [
+    sum((p) => p.truth_fruit_count!),
+    sum((p) => p.fruit_count!),
+    sum((p) => p.fruit_matched!),
+  ];
   return {
     images: per.length,
     fruit_iou_median: round4(
@@ -140,6 +185,16 @@ export function summarisePixelSet(per: PixelImageResult[]): PixelSetResult {
     clean_max_percent: clean.length ? Math.max(...clean.map((p) => p.predicted_percent)) : null,
     fruit_count_agreement: counted.length
       ? round4(counted.filter((p) => p.fruit_count === p.truth_fruit_count).length / counted.length)
+      : null,
+    fruit_instances: matched.length
+      ? {
+          truth: truthFruit,
+          found: foundFruit,
+          matched: matchedFruit,
+          recall: round4(truthFruit ? matchedFruit / truthFruit : 0),
+          precision: round4(foundFruit ? matchedFruit / foundFruit : 0),
+          f1: round4(truthFruit + foundFruit ? (2 * matchedFruit) / (truthFruit + foundFruit) : 0),
+        }
       : null,
     per_image: per,
   };
