@@ -5,7 +5,7 @@ import type { BruiseEvaluation } from './evaluate.ts';
 /** A printable summary table of an evaluation. */
 export function formatBruiseEvaluation(ev: BruiseEvaluation): string {
   const lines: string[] = [`bruise evaluation (method ${ev.method}, ${(ev.elapsed_ms / 1000).toFixed(1)} s)`];
-  const row = (k: string, v: string) => lines.push(`  ${k.padEnd(42)} ${v}`);
+  const row = (k: string, v: string) => lines.push(`  ${k.padEnd(48)} ${v}`);
   const f = (v: number | null | undefined, d = 3) =>
     v === null || v === undefined || Number.isNaN(v) ? '-' : v.toFixed(d);
   if (ev.pixel) {
