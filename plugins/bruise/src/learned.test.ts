@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LoadedModel, ModelManifestEntry, RasterImage, Tensor } from '@mango/core';
 import { TTA_VIEWS } from '@mango/core';
-import { learnedSegmentation, squareLogits, viewPlane } from './learned.ts';
+import { learnedSegmentation, MIN_FRUIT_LOGIT, squareLogits, viewPlane } from './learned.ts';
 import { rotate90 } from './invariance.ts';
 
 const entry: ModelManifestEntry = {
@@ -143,5 +143,58 @@ describe('learned two-stage segmentation', () => {
     let lesion = 0;
     for (let i = 0; i < labels.length; i++) if (r.bruise[i]) lesion++;
     expect(lesion).toBeGreaterThan(113 * 0.8);
+  });
+});
+
+describe('pieces the model is not sure of', () => {
+  /** Fruit logit 4 on yellow, `unsure` on the teal of a tray, -4 elsewhere; no lesion. */
+  const model = (unsure: number): LoadedModel => ({
+    entry,
+    run: async (t: Tensor): Promise<Tensor> => {
+      const [, , h, w] = t.dims;
+      const hw = h * w;
+      const out = new Float32Array(2 * hw).fill(-4);
+      for (let i = 0; i < hw; i++) {
+        const [r, g, b] = [t.data[i], t.data[hw + i], t.data[2 * hw + i]];
+        if (r > 0.7 && b < 0.4) out[i] = 4;
+        else if (g > 0.4 && b > 0.4 && r < 0.3) out[i] = unsure;
+      }
+      return { data: out, dims: [1, 2, h, w] };
+    },
+  });
+  /** A yellow disc (radius 20) and, apart from it, a teal bar (a tray's edge) on grey. */
+  function tray(withFruit = true): RasterImage {
+    const w = 160;
+    const h = 96;
+    const data = new Uint8ClampedArray(w * h * 4);
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        const fruit = withFruit && (x - 40) ** 2 + (y - 48) ** 2 <= 400;
+        const bar = x >= 100 && x < 150 && y >= 30 && y < 60;
+        const rgb = fruit ? [225, 185, 60] : bar ? [30, 140, 140] : [40, 40, 45];
+        data.set([...rgb, 255], (y * w + x) * 4);
+      }
+    }
+    return { width: w, height: h, data };
+  }
+  const count = (r: { labels: Int32Array }, x0: number, x1: number) =>
+    Array.from(r.labels).filter((l, i) => l > 0 && i % 160 >= x0 && i % 160 < x1).length;
+
+  it(`drops a piece whose mean fruit logit is under MIN_FRUIT_LOGIT (${MIN_FRUIT_LOGIT}) and keeps a sure one`, async () => {
+    const image = tray();
+    const unsure = await learnedSegmentation(image, image, model(MIN_FRUIT_LOGIT - 1));
+    expect(unsure.count).toBe(1);
+    expect(count(unsure, 100, 150)).toBe(0);
+    expect(count(unsure, 0, 80)).toBeGreaterThan(1200);
+    const sure = await learnedSegmentation(image, image, model(MIN_FRUIT_LOGIT + 0.5));
+    expect(sure.count).toBe(2);
+    expect(count(sure, 100, 150)).toBeGreaterThan(1300); // the bar: 50 x 30 px, its outline resampled
+  });
+
+  it('keeps the surest piece of a photo even when the model is unsure of it', async () => {
+    const image = tray(false);
+    const r = await learnedSegmentation(image, image, model(1));
+    expect(r.count).toBe(1);
+    expect(count(r, 100, 150)).toBeGreaterThan(1300); // the bar: 50 x 30 px, its outline resampled
   });
 });

@@ -153,8 +153,8 @@ export interface PhotoSource {
 /**
  * The dev photos that the other tests analyse for features, by name: the analysis page's browser test
  * (web/e2e/analysis.e2e.test.ts: its healthy photo) and `mango measure` (cli/src/measure.test.ts: two
- * AI CUP tray photos, 34737.jpg also per fruit in perFruit.test.ts). The other photos those tests use
- * are among the first ones picked below.
+ * AI CUP tray photos). The other photos those tests use are among the first ones picked below
+ * (perFruit.test.ts runs the reference on its own fruit crops).
  */
 export const FEATURE_TEST_PHOTOS = [
   'senmango_real_lesions/images/healthy_001.jpg',
