@@ -3,7 +3,8 @@
  * the frame, any angle, perspective, blur, a glare spot, a shadow over part of the card, noise), then
  * light casts in linear light, exposure, JPEG q30 and noise. Measures: card found, patch CIEDE2000
  * after correction, px/cm from the card against the truth, and the change of bruise % per photo
- * across the casts with the card (colourCard auto) and without it (the same photo without a card).
+ * across the casts with the card (colourCard auto) and without it (the same photo without a card), and
+ * with the card over the variants whose photos pass the quality checks (apart from the JPEG flag).
  * Also checks that no card is found in any dev photo (--scan-dev).
  * Usage: node --conditions=source --import tsx plugins/bruise/bench/colour-card.ts [--count 20] [--method auto|classical] [--scan-dev]
  *   (--conditions=source: @mango/core from its TypeScript sources; without it, from its built dist)
@@ -50,6 +51,7 @@ import { cardOutline } from '@mango/core';
 import { createModelLoader } from '@mango/models';
 import { analyseBruise, summariseBruise, type BruiseAnalysis } from '../src/analyse.ts';
 import { BruiseOptions } from '../src/schema.ts';
+import { measureQuality, qualityFlags } from '../src/quality.ts';
 import { args, devDir, flag } from './common.ts';
 
 const dev = devDir();
@@ -159,6 +161,7 @@ const rows: {
   without: number[];
   missed: string[];
   oracle: number[];
+  accepted: number[];
 }[] = [];
 /** px/cm error with its sign (card-only), to tell a bias from noise */
 const signedScale: { cover: number; err: number }[] = [];
@@ -167,6 +170,11 @@ const bruiseOf = async (img: RasterImage, o: BruiseOptions) => {
   const a = await analyseBruise(img, o, { models });
   return { percent: summariseBruise(a).bruise_percent, card: a.card ?? null, a };
 };
+/** quality flags of the with-card variants, by flag id (every variant is JPEG q30, so `jpeg-compression` is always raised) */
+const flagged = new Map<string, number>();
+const flagsOf = (r: Awaited<ReturnType<typeof bruiseOf>>, img: RasterImage) =>
+  qualityFlags(measureQuality(r.a, img, options), Boolean(r.card)).map((f) => f.id);
+const notJpeg = (id: string) => id !== 'jpeg-compression';
 
 /** The percentage of the daylight photo's fruit pixels with a channel at 0 or 255 in `raw` (the photo under a light, before correction). */
 function clippedShare(ref: BruiseAnalysis, raw: RasterImage): number {
@@ -330,6 +338,8 @@ for (const [k, path] of sample.entries()) {
     without: [] as number[],
     missed: [] as string[],
     oracle: [] as number[],
+    /** the change with the card where the product accepts both photos (no quality flag: --strict-quality) */
+    accepted: [] as number[],
   };
   const variant = async (img: RasterImage, kelvin: number, ev: number, seed: number) =>
     degrade === 'jpeg'
@@ -377,6 +387,7 @@ for (const [k, path] of sample.entries()) {
   }
   const refWith = await bruiseOf(await variant(withCard, 6504, 0, 1), options);
   const refWithout = await bruiseOf(await variant(photo, 6504, 0, 1), options);
+  const refFlags = flagsOf(refWith, await variant(withCard, 6504, 0, 1));
   // --diag's oracle: each light corrected by the exact inverse of its cast (times the daylight fit), the card
   // painted over, scored with colourCard off: what a perfect fit would leave (clipping, JPEG, noise).
   const refRaw = await variant(withCard, 6504, 0, 1);
@@ -418,6 +429,9 @@ for (const [k, path] of sample.entries()) {
         `  ${kelvin} K ${ev} EV: ${diagnose(refWith.a, a.a, kelvin, ev)}, fruit clipped ${fmt(clippedShare(refWith.a, raw!), 1)} %; bruise ${fmt(refWith.percent)} -> ${fmt(a.percent)}, oracle ${fmt(oracleRef)} -> ${fmt(byOracle)}`,
       );
     row.withCard.push(Math.abs(a.percent - refWith.percent));
+    const flags = flagsOf(a, raw!);
+    for (const id of flags) flagged.set(id, (flagged.get(id) ?? 0) + 1);
+    if (!flags.some(notJpeg) && !refFlags.some(notJpeg)) row.accepted.push(Math.abs(a.percent - refWith.percent));
     const b = await bruiseOf(await variant(photo, kelvin, ev, 2), options);
     row.without.push(Math.abs(b.percent - refWithout.percent));
     const key = `${kelvin} K ${ev} EV`;
@@ -552,6 +566,22 @@ console.log(
         0.9,
       ),
     )}, max ${fmt(Math.max(...all((r) => r.without)))}`,
+);
+console.log(
+  `bruise % change with the card where both photos pass the quality checks (apart from the JPEG q30 every variant has): ` +
+    `${all((r) => r.accepted).length} of ${all((r) => r.withCard).length} variants, p50 ${fmt(
+      quantile(
+        all((r) => r.accepted),
+        0.5,
+      ),
+    )}, ` +
+    `p90 ${fmt(
+      quantile(
+        all((r) => r.accepted),
+        0.9,
+      ),
+    )}, max ${fmt(Math.max(...all((r) => r.accepted)))}; ` +
+    `flagged variants: ${[...flagged].map(([id, n]) => `${id} ${n}`).join(', ') || 'none'}`,
 );
 if (diag)
   console.log(
