@@ -429,3 +429,41 @@ describe.skipIf(!tray || !existsSync(tray))(
     });
   },
 );
+
+const trayPhoto = shared && join(shared, 'data/bruise-dev/aicup_defect_boxes/images/24954.jpg');
+
+describe.skipIf(!trayPhoto || !existsSync(trayPhoto))(
+  `a card at 2 % of the frame on a tray's machinery, over-exposed${shared ? '' : ` (${SHARED_MISSING})`}`,
+  () => {
+    it('is found at +1 EV, where its white and light grey patches clip and read 3 apart the wrong way', async () => {
+      // The bench's card in 24954.jpg (2026-11-28): on the tray's machinery, +1 EV. The grey row read
+      // 760, 763, 664, 495, 314, 192 (R + G + B): the clipped light grey 3 above the clipped white, which
+      // the grey-row check (then at most 2 lighter) took for no card.
+      const pose: CardPose = {
+        x: 921.2,
+        y: 476.73,
+        pitchPx: 24.887,
+        angleDeg: 326.35,
+        tiltX: -0.03412,
+        tiltY: -0.03341,
+      };
+      const h = poseHomography(pose);
+      const photo = await loadImageFile(trayPhoto!);
+      const card = renderColourCard(photo, h, {
+        blur: 2,
+        glare: { u: 1.9217, v: 0.387, radius: 0.35, strength: 0.4 },
+        shadow: { at: 3.6286, slope: 0.03515, depth: 0.2 },
+        noise: 2,
+        seed: 16,
+      });
+      const img = addNoise(await jpeg(applyLightCast(card, 6504, 1), 30), 2, 2);
+      const found = detectColourCard(img, 'classic');
+      expect(found).not.toBeNull();
+      expect(Math.abs(found!.pitchPx / localScale(h, 2.5, 1.5) - 1)).toBeLessThan(0.01);
+      const p = project(found!.homography, 0, 0);
+      const q = project(h, 0, 0);
+      expect(Math.hypot(p.x - q.x, p.y - q.y)).toBeLessThan(pose.pitchPx / 10);
+      expect(detectColourCard(photo)).toBeNull();
+    });
+  },
+);

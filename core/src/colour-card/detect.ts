@@ -38,6 +38,12 @@ const MIN_REGION = 9;
 const SNAP = 0.3;
 /** Median CIEDE2000 of the read patches after the fitted correction above which it is not a card. */
 const MAX_FIT_DELTA_E = 6;
+/**
+ * How much lighter (sum of R, G and B) a grey patch may read than the one before it on the grey row:
+ * two clipped patches (white and the light grey under +1 EV) are equal up to noise and JPEG, which moved
+ * one such pair 3 apart; neighbouring greys of a card lie 60-150 apart otherwise.
+ */
+const GREY_NOISE = 12;
 /** Card outline around the patch centres, in pitches (the black frame of a Classic). */
 export const CARD_MARGIN = { columns: 0.6, rows: 0.9 } as const;
 
@@ -433,10 +439,10 @@ export function detectColourCard(image: RasterImage, kind: ColourCardKind = 'cla
       }
       if (patches.filter(Boolean).length < 20) continue;
       // The grey row darkens from white to black on any card, whatever the light (equal where
-      // overexposure clipped the lightest greys).
+      // overexposure clipped the lightest greys, up to the noise: GREY_NOISE).
       const greys = patches.slice(18).map((p) => (p ? p[0] + p[1] + p[2] : NaN));
       let monotone = greys[0] - greys[5] > 60;
-      for (let k = 1; k < greys.length; k++) if (!(greys[k] <= greys[k - 1] + 2)) monotone = false;
+      for (let k = 1; k < greys.length; k++) if (!(greys[k] <= greys[k - 1] + GREY_NOISE)) monotone = false;
       if (!monotone) continue;
       const correction = fitColourCorrection(patches, kind);
       if (!correction) continue;
