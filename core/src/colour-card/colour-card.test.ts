@@ -177,6 +177,18 @@ async function jpeg(image: RasterImage, quality: number): Promise<RasterImage> {
 }
 
 const shared = sharedDir();
+/** The card found in `img` where homography `h` drew it: pitch within 1 %, patch centres within a tenth of a pitch. */
+function expectCardAt(img: RasterImage, h: number[]) {
+  const found = detectColourCard(img, 'classic');
+  expect(found).not.toBeNull();
+  const truthPitch = localScale(h, 2.5, 1.5);
+  expect(Math.abs(found!.pitchPx / truthPitch - 1)).toBeLessThan(0.01);
+  const p = project(found!.homography, 0, 0);
+  const q = project(h, 0, 0);
+  expect(Math.hypot(p.x - q.x, p.y - q.y)).toBeLessThan(truthPitch / 10);
+  return found!;
+}
+
 const composite = shared && join(shared, 'data/bruise-dev/synthetic_composites/images/syn_mangodc_3-Center_1.jpg');
 
 describe.skipIf(!composite || !existsSync(composite))(
@@ -228,17 +240,10 @@ describe.skipIf(!composite || !existsSync(composite))(
           seed: 7,
         });
         img = addNoise(await jpeg(applyLightCast(img, c.kelvin, c.ev), 30), 2, 3);
-        const found = detectColourCard(img, 'classic');
-        expect(found).not.toBeNull();
-        const truthPitch = localScale(h, 2.5, 1.5);
-        expect(Math.abs(found!.pitchPx / truthPitch - 1)).toBeLessThan(0.01);
-        expect(found!.correction.after.median).toBeLessThan(c.maxMedian ?? 2);
-        expect(found!.correction.after.max).toBeLessThan(5);
-        // the patch centres are where the card was drawn (within a tenth of a pitch)
-        const p = project(found!.homography, 0, 0);
-        const q = project(h, 0, 0);
-        expect(Math.hypot(p.x - q.x, p.y - q.y)).toBeLessThan(truthPitch / 10);
-        const corrected = correctColours(img, found!.correction.matrix);
+        const found = expectCardAt(img, h);
+        expect(found.correction.after.median).toBeLessThan(c.maxMedian ?? 2);
+        expect(found.correction.after.max).toBeLessThan(5);
+        const corrected = correctColours(img, found.correction.matrix);
         expect(corrected.width).toBe(img.width);
       });
     }
@@ -457,12 +462,7 @@ describe.skipIf(!trayPhoto || !existsSync(trayPhoto))(
         seed: 16,
       });
       const img = addNoise(await jpeg(applyLightCast(card, 6504, 1), 30), 2, 2);
-      const found = detectColourCard(img, 'classic');
-      expect(found).not.toBeNull();
-      expect(Math.abs(found!.pitchPx / localScale(h, 2.5, 1.5) - 1)).toBeLessThan(0.01);
-      const p = project(found!.homography, 0, 0);
-      const q = project(h, 0, 0);
-      expect(Math.hypot(p.x - q.x, p.y - q.y)).toBeLessThan(pose.pitchPx / 10);
+      expectCardAt(img, h);
       expect(detectColourCard(photo)).toBeNull();
     });
   },
