@@ -12,11 +12,12 @@ import {
   poseHomography,
   renderColourCard,
   type CardPose,
+  type CardRendering,
 } from '../testing/colour-card.ts';
 import { SHARED_MISSING, loadImageFile, sharedDir } from '../testing/node.ts';
 import { correctColours, fitColourCorrection, refineToDeltaE } from './correct.ts';
 import { cardWindows, detectColourCard } from './detect.ts';
-import { fitHomography, localScale, project } from './geometry.ts';
+import { fitHomography, localScale, project, type Homography } from './geometry.ts';
 import { refineCardGeometry } from './refine.ts';
 import { CARD_LAB_D50 } from './reference.ts';
 
@@ -176,9 +177,21 @@ async function jpeg(image: RasterImage, quality: number): Promise<RasterImage> {
   return decodeImage(buf, 'x.jpg');
 }
 
+/** A card drawn into `photo` by `h`, then as the bench makes a photo: a light (kelvin, EV), JPEG q30, noise 2. */
+async function cardUnderLight(
+  photo: RasterImage,
+  h: Homography,
+  rendering: CardRendering,
+  kelvin: number,
+  ev: number,
+  noiseSeed: number,
+): Promise<RasterImage> {
+  return addNoise(await jpeg(applyLightCast(renderColourCard(photo, h, rendering), kelvin, ev), 30), 2, noiseSeed);
+}
+
 const shared = sharedDir();
 /** The card found in `img` where homography `h` drew it: pitch within 1 %, patch centres within a tenth of a pitch. */
-function expectCardAt(img: RasterImage, h: number[]) {
+function expectCardAt(img: RasterImage, h: Homography) {
   const found = detectColourCard(img, 'classic');
   expect(found).not.toBeNull();
   const truthPitch = localScale(h, 2.5, 1.5);
@@ -232,14 +245,14 @@ describe.skipIf(!composite || !existsSync(composite))(
       it(`${c.name}: found, patches corrected, pitch within 1 %`, async () => {
         const photo = await loadImageFile(composite!);
         const h = poseHomography(c.pose);
-        let img = renderColourCard(photo, h, {
+        const rendering = {
           blur: 1,
           glare: { u: 1.2, v: 0.8, radius: 0.4, strength: 0.5 },
           shadow: { at: 4.3, slope: 0.3, depth: 0.25 },
           noise: 3,
           seed: 7,
-        });
-        img = addNoise(await jpeg(applyLightCast(img, c.kelvin, c.ev), 30), 2, 3);
+        };
+        const img = await cardUnderLight(photo, h, rendering, c.kelvin, c.ev, 3);
         const found = expectCardAt(img, h);
         expect(found.correction.after.median).toBeLessThan(c.maxMedian ?? 2);
         expect(found.correction.after.max).toBeLessThan(5);
@@ -298,14 +311,14 @@ describe.skipIf(!smallCardPhoto || !existsSync(smallCardPhoto))(
     /** The card drawn (blur 1 or 2 px), under a light, through JPEG q30 (4:2:0) and noise, as the bench makes it. */
     const variant = async (kelvin: number, ev: number, blur = 1) => {
       const photo = await loadImageFile(smallCardPhoto!);
-      const card = renderColourCard(photo, h, {
+      const rendering = {
         blur,
         glare: { u: 3.208, v: 0.234, radius: 0.35, strength: 0.4 },
         shadow: { at: 3.553, slope: -0.405, depth: 0.2 },
         noise: 2,
         seed: 7,
-      });
-      return { photo, img: addNoise(await jpeg(applyLightCast(card, kelvin, ev), 30), 2, 2) };
+      };
+      return { photo, img: await cardUnderLight(photo, h, rendering, kelvin, ev, 2) };
     };
 
     it('is found under 2800 K -1 EV though its best-linked patch lost both row neighbours (the lattice basis is not two rows)', async () => {
@@ -454,15 +467,14 @@ describe.skipIf(!trayPhoto || !existsSync(trayPhoto))(
       };
       const h = poseHomography(pose);
       const photo = await loadImageFile(trayPhoto!);
-      const card = renderColourCard(photo, h, {
+      const rendering = {
         blur: 2,
         glare: { u: 1.9217, v: 0.387, radius: 0.35, strength: 0.4 },
         shadow: { at: 3.6286, slope: 0.03515, depth: 0.2 },
         noise: 2,
         seed: 16,
-      });
-      const img = addNoise(await jpeg(applyLightCast(card, 6504, 1), 30), 2, 2);
-      expectCardAt(img, h);
+      };
+      expectCardAt(await cardUnderLight(photo, h, rendering, 6504, 1, 2), h);
       expect(detectColourCard(photo)).toBeNull();
     });
   },

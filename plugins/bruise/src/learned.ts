@@ -220,8 +220,8 @@ export async function learnedSegmentation(
   }
   const labels = known ? first.labels : new Int32Array(first.labels);
   const bruise = new Uint8Array(n);
-  // each pixel's fruit logit from the square that made it fruit (NaN: none did, a filled hole)
-  const fruitLogit = known ? undefined : new Float32Array(n).fill(NaN);
+  // each pixel's fruit logit from the square that made it fruit (read where `labels` holds a fruit)
+  const fruitLogit = known ? undefined : new Float32Array(n);
   const probability = want.probability ? new Uint8Array(n) : undefined;
   const boxes = labelBoxes(first.labels, work.width, work.height, first.count);
   const sx = image.width / work.width;
@@ -258,7 +258,6 @@ export async function learnedSegmentation(
           labels[i] = 0;
           bruise[i] = 0;
           if (probability) probability[i] = 0;
-          fruitLogit![i] = NaN;
         }
       }
     }
@@ -269,7 +268,7 @@ export async function learnedSegmentation(
   for (let i = 0; i < n; i++) union[i] = labels[i] ? 1 : 0;
   const filled = fillHoles(union, work.width, work.height);
   dropBackgroundColour(work, filled);
-  const pieces = dropUnsure(dropSmall(labelComponents(filled, work.width, work.height, 8), n), fruitLogit!);
+  const pieces = dropUnsure(dropSmall(labelComponents(filled, work.width, work.height, 8), n), labels, fruitLogit!);
   for (let i = 0; i < n; i++)
     if (!pieces.labels[i]) {
       bruise[i] = 0;
@@ -325,17 +324,17 @@ export function dropBackgroundColour(work: RasterImage, fruit: Uint8Array): void
 export const MIN_FRUIT_LOGIT = 2.5;
 
 /**
- * The pieces whose mean fruit logit (over the pixels a square called fruit) is at least
+ * The pieces whose mean fruit logit (over the pixels a square called fruit: `scored` non-zero) is at least
  * MIN_FRUIT_LOGIT, and the surest piece whatever its mean, renumbered: a real fruit is fruit to the
  * model throughout (a mean logit of 3.5 or more on the dev photos), while the tray machinery, glare and
  * leaves it half takes for fruit stay near the threshold (a mean of 1-2).
  */
-function dropUnsure(c: { labels: Int32Array; count: number }, logit: Float32Array) {
+function dropUnsure(c: { labels: Int32Array; count: number }, scored: Int32Array, logit: Float32Array) {
   const sum = new Float64Array(c.count + 1);
   const counted = new Float64Array(c.count + 1);
   for (let i = 0; i < c.labels.length; i++) {
     const l = c.labels[i];
-    if (l && !Number.isNaN(logit[i])) {
+    if (l && scored[i]) {
       sum[l] += logit[i];
       counted[l]++;
     }

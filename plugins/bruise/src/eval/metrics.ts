@@ -96,20 +96,25 @@ export function scorePixelImage(
 
 /** Truth pieces (1..truthCount) that a found fruit label covers with an IoU over 0.5: at most one each way. */
 export function matchedFruit(found: Int32Array, truth: Int32Array, truthCount: number): number {
-  const foundSize = new Map<number, number>();
+  let foundCount = 0;
+  for (const f of found) if (f > foundCount) foundCount = f;
+  const stride = foundCount + 1;
+  const foundSize = new Int32Array(stride);
   const truthSize = new Int32Array(truthCount + 1);
-  const overlap = new Map<string, number>();
+  // pixels of truth piece t under found label f, at t * stride + f
+  const overlap = new Map<number, number>();
   for (let i = 0; i < truth.length; i++) {
     const f = found[i];
     const t = truth[i];
     truthSize[t]++;
-    if (f) foundSize.set(f, (foundSize.get(f) ?? 0) + 1);
-    if (f && t) overlap.set(`${t} ${f}`, (overlap.get(`${t} ${f}`) ?? 0) + 1);
+    foundSize[f]++;
+    if (f && t) overlap.set(t * stride + f, (overlap.get(t * stride + f) ?? 0) + 1);
   }
   let matched = 0;
   for (const [key, n] of overlap) {
-    const [t, f] = key.split(' ').map(Number);
-    if (n / (truthSize[t] + foundSize.get(f)! - n) > 0.5) matched++;
+    const t = Math.floor(key / stride);
+    const f = key - t * stride;
+    if (n / (truthSize[t] + foundSize[f] - n) > 0.5) matched++;
   }
   return matched;
 }
