@@ -5,6 +5,7 @@ import {
   PATCH_PITCH_MM,
   cardOutline,
   createContext,
+  downscaleArea,
   localScale,
   project,
   runPlugin,
@@ -13,7 +14,9 @@ import {
 import { applyLightCast, poseHomography, renderColourCard, renderPhotographedCard } from '@mango/core/testing';
 import { SHARED_MISSING, loadImageFile, sharedDir } from '@mango/core/testing/node';
 import { nodeImages } from '@mango/core/node';
+import { createModelLoader } from '@mango/models';
 import bruise from './index.ts';
+import { CLIPPED_LEVEL, clearClipped } from './analyse.ts';
 
 const shared = sharedDir();
 const photo = shared && join(shared, 'data/bruise-dev/synthetic_composites/images/syn_mangodc_3-Center_2.jpg');
@@ -123,3 +126,48 @@ describe.skipIf(!photo || !existsSync(photo))(
     });
   },
 );
+
+const overexposed = shared && join(shared, 'data/bruise-dev/aicup_defect_boxes/images/10870.jpg');
+describe.skipIf(!overexposed || !existsSync(overexposed))(
+  `clipped peel under a card, the shipped model${shared ? '' : ` (${SHARED_MISSING})`}`,
+  () => {
+    // on the grey cloth left of the tray, clear of the fruit
+    const pose = { x: 150, y: 190, pitchPx: 30, angleDeg: 8 };
+    const ctx = () => createContext(nodeImages, { models: createModelLoader(), want: ['bruise-mask'] });
+
+    it('over-exposed peel the card brings down is not lesion: +1 EV scores as the photo as taken', async () => {
+      const withCard = renderPhotographedCard(await loadImageFile(overexposed!), pose);
+      const asTaken = await runPlugin(bruise, withCard, { method: 'model' }, ctx());
+      const bright = applyLightCast(withCard, 6504, 1);
+      const r = await runPlugin(bruise, bright, { method: 'model' }, ctx());
+      expect(asTaken.colour_card?.found).toBe(true);
+      expect(r.colour_card?.found).toBe(true);
+      // measured: 0 EV 0 %, +1 EV 0.12 %; without clearClipped +1 EV read 11.70 % (the clipped peel as lesion)
+      expect(Math.abs(r.bruise_percent - asTaken.bruise_percent)).toBeLessThan(0.5);
+      // no lesion pixel of the result sits where the photo as taken clipped
+      const mask = r.images['bruise-mask'];
+      if (mask?.kind !== 'mask') throw new Error('bruise mask expected');
+      const taken = downscaleArea(bright, mask.mask.width, mask.mask.height);
+      let onClipped = 0;
+      for (let i = 0; i < mask.mask.data.length; i++)
+        if (
+          mask.mask.data[i] &&
+          Math.max(taken.data[i * 4], taken.data[i * 4 + 1], taken.data[i * 4 + 2]) >= CLIPPED_LEVEL
+        )
+          onClipped++;
+      expect(onClipped).toBe(0);
+    }, 60_000);
+  },
+);
+
+describe('clearClipped', () => {
+  it('clears lesion and probability where a channel of the photo as taken is at CLIPPED_LEVEL or above, only there', () => {
+    const data = new Uint8ClampedArray([255, 180, 40, 255, 120, 80, 40, 255, 249, 249, 249, 255, 10, 10, 250, 255]);
+    const taken: RasterImage = { width: 4, height: 1, data };
+    const bruiseMask = new Uint8Array([1, 1, 1, 1]);
+    const probability = new Uint8Array([200, 200, 200, 200]);
+    clearClipped(taken, bruiseMask, probability);
+    expect([...bruiseMask]).toEqual([0, 1, 1, 0]);
+    expect([...probability]).toEqual([0, 200, 200, 0]);
+  });
+});
