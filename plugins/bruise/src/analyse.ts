@@ -59,6 +59,11 @@ export interface BruiseAnalysis {
   card?: ColourCardDetection | null;
   /** the long side of the raster the card's homography and pitch are in */
   cardRasterWidth?: number;
+  /**
+   * The photo as taken at the working copy's size, when a colour card corrected the photo (`work` is
+   * then the corrected copy): what the camera clipped is judged on it (clearClipped, the exposure checks).
+   */
+  taken?: RasterImage;
 }
 
 export interface AnalyseInput {
@@ -198,7 +203,8 @@ export async function analyseBruise(
     });
   }
   // A corrected photo's clipped pixels are not lesion (clearClipped).
-  if (card) clearClipped(downscaleArea(taken, work.width, work.height), bruise, probability);
+  const takenWork = card ? downscaleArea(taken, work.width, work.height) : undefined;
+  if (takenWork) clearClipped(takenWork, bruise, probability);
   if (input.probability) {
     probability ??= colourDistanceMap(seen, labels, count, bruise, 4 * params.darkening);
     for (let i = 0; i < n; i++) if (!fruit[i]) probability[i] = 0;
@@ -218,6 +224,7 @@ export async function analyseBruise(
     ...(probability ? { probability } : {}),
     ...(reference !== undefined ? { reference } : {}),
     ...(card !== undefined ? { card, cardRasterWidth } : {}),
+    ...(takenWork ? { taken: takenWork } : {}),
   };
 }
 

@@ -142,6 +142,12 @@ describe.skipIf(!overexposed || !existsSync(overexposed))(
       const r = await runPlugin(bruise, bright, { method: 'model' }, ctx());
       expect(asTaken.colour_card?.found).toBe(true);
       expect(r.colour_card?.found).toBe(true);
+      // clipping is judged on the photo as taken, not on the corrected copy (which the card darkens at +1 EV)
+      const over = (q: typeof r) => q.quality!.flags.find((f) => f.id === 'overexposed')?.value ?? 0;
+      // measured: as taken 0.129 (this tray photo clips a little itself), +1 EV 0.643 (read on the corrected
+      // copy, which the card darkens, it was under 0.10 and not flagged)
+      expect(over(asTaken)).toBeLessThan(0.2);
+      expect(over(r)).toBeGreaterThan(0.5);
       // measured: 0 EV 0 %, +1 EV 0.12 %; without clearClipped +1 EV read 11.70 % (the clipped peel as lesion)
       expect(Math.abs(r.bruise_percent - asTaken.bruise_percent)).toBeLessThan(0.5);
       // no lesion pixel of the result sits where the photo as taken clipped

@@ -117,7 +117,11 @@ export function measureQuality(
   // No fruit found, or only a fragment under 1 % of the frame (a photo too dark or too bright to
   // segment): the whole frame's clipping.
   const fruitShare = a.fruit.reduce((n, v) => n + v, 0) / a.fruit.length;
-  const exposure = clipping(work, fruitShare >= 0.01 ? healthyPeel(a) : new Uint8Array(a.fruit.length).fill(1));
+  // Clipping is judged on the photo as taken (a card's correction may brighten or darken it).
+  const exposure = clipping(
+    a.taken ?? work,
+    fruitShare >= 0.01 ? healthyPeel(a) : new Uint8Array(a.fruit.length).fill(1),
+  );
   // The copy lesions are found on: the working copy, or for the model the larger copy it reads.
   const longWork = Math.max(work.width, work.height);
   const longPhoto = Math.max(a.width, a.height);
