@@ -265,11 +265,16 @@ const REF_MIN_PARTNER = 20;
 /** Blocks (pixels) the channel ratios are gathered in. */
 const RATIO_BLOCK = 16;
 
+/** Smoothing sweeps over the blocks without a reference of their own (see channelRatios). */
+const RATIO_SMOOTH_SWEEPS = 60;
+
 /**
  * Channel ratios for highlight reconstruction: for each ordered pair (c, d) of channels and each
  * RATIO_BLOCK block, sum c and sum d (linear) over pixels with c bright but unclipped and d unclipped;
- * blocks with none take the nearest block's (grown ring by ring over the block grid). Null when no
- * pixel of the photo has a clipped channel.
+ * blocks with none take the nearest block's (grown ring by ring over the block grid), then the mean of
+ * their four neighbours, RATIO_SMOOTH_SWEEPS times (the blocks with a reference held), so a clipped
+ * area's ratio runs smoothly between its borders instead of in steps. Null when no pixel of the photo
+ * has a clipped channel. `ratioAt` reads them bilinearly between block centres.
  */
 function channelRatios(image: RasterImage, lin: Float32Array) {
   const { width: w, height: h, data } = image;
@@ -307,6 +312,8 @@ function channelRatios(image: RasterImage, lin: Float32Array) {
   for (let k = 0; k < 9; k++) {
     const off = k * nb;
     let frontier: number[] = [];
+    // the blocks given a ratio by their neighbours, in the order they were reached
+    const filled: number[] = [];
     for (let b = 0; b < nb; b++)
       if (sumD[off + b] > 0) {
         ratio[off + b] = sumC[off + b] / sumD[off + b];
@@ -329,13 +336,47 @@ function channelRatios(image: RasterImage, lin: Float32Array) {
           if (Number.isNaN(ratio[off + n])) {
             ratio[off + n] = ratio[off + b];
             next.push(n);
+            filled.push(n);
           }
         }
       }
       frontier = next;
     }
+    if (!filled.length) continue;
+    for (let sweep = 0; sweep < RATIO_SMOOTH_SWEEPS; sweep++)
+      for (const b of filled) {
+        const bx = b % bw;
+        const byy = (b - bx) / bw;
+        let sum = 0;
+        let n = 0;
+        for (const [ok, nb4] of [
+          [bx > 0, b - 1],
+          [bx < bw - 1, b + 1],
+          [byy > 0, b - bw],
+          [byy < bh - 1, b + bw],
+        ] as const)
+          if (ok) {
+            sum += ratio[off + nb4];
+            n++;
+          }
+        ratio[off + b] = sum / n;
+      }
   }
-  return { ratio, bw, nb };
+  return { ratio, bw, bh, nb };
+}
+
+/** A channel ratio of `channelRatios` at pixel (x, y), bilinear between the four nearest block centres. */
+function ratioAt(r: { ratio: Float32Array; bw: number; bh: number; nb: number }, pair: number, x: number, y: number) {
+  const fx = Math.min(Math.max((x + 0.5) / RATIO_BLOCK - 0.5, 0), r.bw - 1);
+  const fy = Math.min(Math.max((y + 0.5) / RATIO_BLOCK - 0.5, 0), r.bh - 1);
+  const x0 = Math.floor(fx);
+  const y0 = Math.floor(fy);
+  const x1 = Math.min(x0 + 1, r.bw - 1);
+  const y1 = Math.min(y0 + 1, r.bh - 1);
+  const tx = fx - x0;
+  const ty = fy - y0;
+  const at = (bx: number, by: number) => r.ratio[pair * r.nb + by * r.bw + bx];
+  return (1 - ty) * ((1 - tx) * at(x0, y0) + tx * at(x1, y0)) + ty * ((1 - tx) * at(x0, y1) + tx * at(x1, y1));
 }
 
 /**
@@ -378,10 +419,9 @@ export function correctColours(
       if (partner >= 0 && src[p + partner] >= REF_MIN_PARTNER) {
         const px = (p >> 2) % w;
         const py = ((p >> 2) - px) / w;
-        const blk = Math.floor(py / RATIO_BLOCK) * ratios.bw + Math.floor(px / RATIO_BLOCK);
         for (let k = 0; k < 3; k++) {
           if (src[p + k] < CLIPPED_PIXEL) continue;
-          const r = ratios.ratio[(k * 3 + partner) * ratios.nb + blk];
+          const r = ratioAt(ratios, k * 3 + partner, px, py);
           if (r > 0) v[k] = Math.max(v[k], r * v[partner]);
         }
       }
