@@ -349,16 +349,22 @@ function channelRatios(image: RasterImage, lin: Float32Array) {
         const byy = (b - bx) / bw;
         let sum = 0;
         let n = 0;
-        for (const [ok, nb4] of [
-          [bx > 0, b - 1],
-          [bx < bw - 1, b + 1],
-          [byy > 0, b - bw],
-          [byy < bh - 1, b + bw],
-        ] as const)
-          if (ok) {
-            sum += ratio[off + nb4];
-            n++;
-          }
+        if (bx > 0) {
+          sum += ratio[off + b - 1];
+          n++;
+        }
+        if (bx < bw - 1) {
+          sum += ratio[off + b + 1];
+          n++;
+        }
+        if (byy > 0) {
+          sum += ratio[off + b - bw];
+          n++;
+        }
+        if (byy < bh - 1) {
+          sum += ratio[off + b + bw];
+          n++;
+        }
         ratio[off + b] = sum / n;
       }
   }
@@ -381,7 +387,7 @@ function ratioAt(r: { ratio: Float32Array; bw: number; bh: number; nb: number },
 
 /**
  * The image with its colours corrected by `matrix` (linear RGB, row-major 3x3); alpha and `source` kept.
- * A channel the camera clipped (>= 250) while another channel of the pixel was not is first
+ * A channel the camera clipped (>= CLIPPED_PIXEL, 240) while another channel of the pixel was not is first
  * reconstructed from that other channel (the brightest unclipped one) times their ratio among the bright
  * unclipped pixels of its neighbourhood (highlight reconstruction by colour ratio, as raw developers
  * do): under a warm light the red of an orange fruit clips, and the correction, which scales red down,

@@ -202,13 +202,14 @@ export async function analyseBruise(
       minLesionFraction: params.minLesionFraction,
     });
   }
-  // A corrected photo's clipped pixels are not lesion (clearClipped).
-  const takenWork = card ? downscaleArea(taken, work.width, work.height) : undefined;
-  if (takenWork) clearClipped(takenWork, bruise, probability);
   if (input.probability) {
     probability ??= colourDistanceMap(seen, labels, count, bruise, 4 * params.darkening);
     for (let i = 0; i < n; i++) if (!fruit[i]) probability[i] = 0;
   }
+  // A corrected photo's clipped pixels are not lesion (clearClipped), in the mask and in the probability
+  // map alike (cleared after the map is made, so the classical map's healthy peel leaves them out as well).
+  const takenWork = card ? downscaleArea(taken, work.width, work.height) : undefined;
+  if (takenWork) clearClipped(takenWork, bruise, probability);
   const full = sourceSize(image);
   return {
     width: full.width,
@@ -232,8 +233,9 @@ export async function analyseBruise(
 export const CLIPPED_LEVEL = 250;
 
 /**
- * No lesion where the photo as taken (`taken`, at the working copy's size) had a channel at CLIPPED_LEVEL
- * or above; used only when a colour card corrected the photo. A clipped channel holds "brighter than the
+ * No lesion where the photo as taken (`taken`, at the working copy's size: each pixel the mean of the
+ * photo's pixels it covers, so a working pixel on the rim of a clipped area, half clipped, stays) had a
+ * channel at CLIPPED_LEVEL or above; used only when a colour card corrected the photo. A clipped channel holds "brighter than the
  * sensor could tell", not a colour: the card's correction maps it to a flat, dull colour (overexposed
  * orange peel whose red clipped, brought down by the correction, turns flat tan) that the model reads
  * as lesion, where the uncorrected bright peel reads clean. Lesions are darker than the peel around them
@@ -241,6 +243,8 @@ export const CLIPPED_LEVEL = 250;
  * changes the bruise % of 15, by at most 0.36 point (README.md, "Clipped pixels under a card").
  */
 export function clearClipped(taken: RasterImage, bruise: Uint8Array, probability: Uint8Array | undefined) {
+  if (taken.width * taken.height !== bruise.length)
+    throw new Error('clearClipped: the copy and the mask differ in size');
   const d = taken.data;
   for (let i = 0; i < bruise.length; i++)
     if (d[i * 4] >= CLIPPED_LEVEL || d[i * 4 + 1] >= CLIPPED_LEVEL || d[i * 4 + 2] >= CLIPPED_LEVEL) {
