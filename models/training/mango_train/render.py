@@ -399,6 +399,43 @@ def sticker(rng, rgb, fruit):
     return out, m
 
 
+def machinery(rng, rgb, fruit):
+    """Tray machinery touching the fruit, as the AI CUP grading line shows it (bars of grey metal, dark
+    rubber or teal plastic with a sheen): 1-3 straight bars from a point on the fruit's outline outward,
+    painted over the background only. Not fruit (ANNOTATION.md: trays); the truth is unchanged. An
+    experiment's negative (train.py --machinery), off in the shipped recipe."""
+    from PIL import Image, ImageDraw
+
+    h, w = fruit.shape
+    edge = fruit & ~ndimage.binary_erosion(fruit)
+    ys, xs = np.nonzero(edge)
+    if len(ys) == 0:
+        return rgb
+    size = np.sqrt(fruit.sum())
+    out = rgb.copy()
+    for _ in range(int(rng.choice([1, 1, 2, 3]))):
+        i = rng.integers(len(ys))
+        y0, x0 = float(ys[i]), float(xs[i])
+        cy, cx = np.mean(ys), np.mean(xs)
+        # outward from the fruit's centre, give or take 60 degrees
+        a = np.arctan2(y0 - cy, x0 - cx) + rng.uniform(-1.05, 1.05)
+        length = rng.uniform(0.4, 1.5) * size
+        width = max(2, int(rng.uniform(0.04, 0.14) * size))
+        im = Image.new('L', (w, h), 0)
+        ImageDraw.Draw(im).line([(x0, y0), (x0 + length * np.cos(a), y0 + length * np.sin(a))], fill=255, width=width)
+        m = (np.asarray(im) > 0) & ~fruit
+        if not m.any():
+            continue
+        base = np.array([[0.55, 0.57, 0.6], [0.12, 0.12, 0.13], [0.05, 0.42, 0.42], [0.85, 0.86, 0.88]][rng.integers(4)], np.float32)
+        # shading across the bar and a specular streak along it
+        yy, xx = np.nonzero(m)
+        across = ((yy - y0) * np.cos(a) - (xx - x0) * np.sin(a)) / (width / 2 + 1e-6)
+        shade = 0.75 + 0.35 * (1 - np.clip(np.abs(across), 0, 1))
+        glint = np.exp(-(((across - rng.uniform(-0.5, 0.5)) / 0.15) ** 2)) * rng.uniform(0, 0.6)
+        out[yy, xx] = np.clip(base[None, :] * shade[:, None] + glint[:, None], 0, 1)
+    return out
+
+
 def sensor_noise(rng, rgb):
     """Gaussian sensor noise, sigma 1-6 of 255."""
     s = np.float32(rng.uniform(1, 6) / 255)

@@ -64,6 +64,8 @@ def scene(rng, p, side):
             bruise = bruise | (t & fruit)
     if fruit.sum() >= 400 and rng.random() < 0.2:
         rgb = render.marker_ink(rng, rgb, fruit)
+    if fruit.sum() >= 400 and rng.random() < MACHINERY_SHARE:
+        rgb = render.machinery(rng, rgb, fruit)
     if fruit.sum() >= 400 and rng.random() < 0.08:
         rgb, m = render.sticker(rng, rgb, fruit)
         fruit = fruit & ~m
@@ -104,6 +106,10 @@ def sample_pair(rng, p, side):
     f, b, w = fruit.astype(np.float32), bruise.astype(np.float32), pixel_weight(bruise, fruit)
     return (x1, f, b, w), (x2, f, b, w)
 
+
+# Share of the views given tray machinery touching the fruit (render.machinery; train.py --machinery):
+# 0 in the shipped recipe.
+MACHINERY_SHARE = 0.0
 
 # Share of the views cut from a composite (29 of ~200 photos; their faint painted bruises are the only
 # pixel truth of slight bruising, so they are drawn more often than their count).
@@ -202,6 +208,8 @@ def main(argv=None):
     ap.add_argument('--seed', type=int, default=20261126)
     ap.add_argument('--limit', type=int, default=0, help='use only this many photos (smoke test)')
     ap.add_argument('--threads', type=int, default=2)
+    ap.add_argument('--machinery', type=float, default=0.0,
+                    help='share of the views given tray machinery touching the fruit (an experiment; 0 in the shipped recipe)')
     ap.add_argument('--canon', choices=['grey', 'exposure'], default=None,
                     help='inside the network (net.Canon): grey-world white balance and exposure, or exposure only')
     ap.add_argument('--consistency', type=float, default=0.0,
@@ -210,6 +218,8 @@ def main(argv=None):
     ap.add_argument('--consistency-mode', choices=['symmetric', 'teacher'], default='symmetric',
                     help='symmetric: both views pulled together; teacher: the cast view pulled to the first view (fixed)')
     a = ap.parse_args(argv)
+    global MACHINERY_SHARE
+    MACHINERY_SHARE = a.machinery
 
     torch.manual_seed(a.seed)
     np.random.seed(a.seed)
@@ -267,6 +277,7 @@ def main(argv=None):
         'loss_last_100': float(np.mean(log[-100:])), 'torch': torch.__version__,
         'init': os.path.basename(a.init_onnx) if a.init_onnx else None, 'canon': a.canon, 'consistency': a.consistency or None, 'consistency_mode': a.consistency_mode if a.consistency else None,
         'pair_cast_share': PAIR_CAST_SHARE if a.consistency else None, 'correction_share': CORRECTION_SHARE if extra else None,
+        'machinery': a.machinery or None,
     }
     with open(os.path.join(a.out, 'train.json'), 'w') as fh:
         json.dump(info, fh, indent=2)
