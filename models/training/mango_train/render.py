@@ -413,10 +413,10 @@ def machinery(rng, rgb, fruit):
         return rgb
     size = np.sqrt(fruit.sum())
     out = rgb.copy()
+    cy, cx = np.mean(ys), np.mean(xs)
     for _ in range(int(rng.choice([1, 1, 2, 3]))):
         i = rng.integers(len(ys))
         y0, x0 = float(ys[i]), float(xs[i])
-        cy, cx = np.mean(ys), np.mean(xs)
         # outward from the fruit's centre, give or take 60 degrees
         a = np.arctan2(y0 - cy, x0 - cx) + rng.uniform(-1.05, 1.05)
         length = rng.uniform(0.4, 1.5) * size

@@ -385,12 +385,13 @@ for (const [k, path] of sample.entries()) {
     );
     continue;
   }
-  const refWith = await bruiseOf(await variant(withCard, 6504, 0, 1), options);
+  // the daylight photo with the card, made once: the reference of the lights, their flags and the oracle
+  const refRaw = await variant(withCard, 6504, 0, 1);
+  const refWith = await bruiseOf(refRaw, options);
   const refWithout = await bruiseOf(await variant(photo, 6504, 0, 1), options);
-  const refFlags = flagsOf(refWith, await variant(withCard, 6504, 0, 1));
+  const refFlags = flagsOf(refWith, refRaw);
   // --diag's oracle: each light corrected by the exact inverse of its cast (times the daylight fit), the card
   // painted over, scored with colourCard off: what a perfect fit would leave (clipping, JPEG, noise).
-  const refRaw = await variant(withCard, 6504, 0, 1);
   const oracle = async (raw: RasterImage, kelvin: number, ev: number) => {
     if (!refWith.a.card) return null;
     const white = blackbodyWhite(6504);

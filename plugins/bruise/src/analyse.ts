@@ -235,12 +235,13 @@ export const CLIPPED_LEVEL = 250;
 /**
  * No lesion where the photo as taken (`taken`, at the working copy's size: each pixel the mean of the
  * photo's pixels it covers, so a working pixel on the rim of a clipped area, half clipped, stays) had a
- * channel at CLIPPED_LEVEL or above; used only when a colour card corrected the photo. A clipped channel holds "brighter than the
- * sensor could tell", not a colour: the card's correction maps it to a flat, dull colour (overexposed
- * orange peel whose red clipped, brought down by the correction, turns flat tan) that the model reads
- * as lesion, where the uncorrected bright peel reads clean. Lesions are darker than the peel around them
- * and do not clip: on the 281 annotated dev photos, clearing every clipped pixel (as if each had a card)
- * changes the bruise % of 15, by at most 0.36 point (README.md, "Clipped pixels under a card").
+ * channel at CLIPPED_LEVEL or above; used only when a colour card corrected the photo. A clipped channel
+ * holds "brighter than the sensor could tell", not a colour: the card's correction maps it to a flat,
+ * dull colour (overexposed orange peel whose red clipped, brought down by the correction, turns flat tan)
+ * that the model reads as lesion, where the uncorrected bright peel reads clean. Lesions are darker than
+ * the peel around them and do not clip: on the 281 annotated dev photos, clearing every clipped pixel (as
+ * if each had a card) changes the bruise % of 15, by at most 0.36 point (README.md, "Clipped pixels under
+ * a card"). The exposure checks (quality.ts) count clipped channels at the same level.
  */
 export function clearClipped(taken: RasterImage, bruise: Uint8Array, probability: Uint8Array | undefined) {
   if (taken.width * taken.height !== bruise.length)
