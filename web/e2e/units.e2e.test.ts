@@ -52,10 +52,10 @@ describe('reference scale and grades in the web app', () => {
     await lot.waitFor();
     expect(await lot.innerText()).toMatch(/codex-mango – 2 of 2 fruit graded, accepted: 2 \(100\.0 %\)/);
     const counts = await lot.locator('tbody tr').allInnerTexts();
-    // The shipped model's reading of this synthetic scene (sha256 a50f686f…): the painted 3.5 cm² bruise
-    // reads 3.54 cm² (Class I) and the right fruit none (Extra); the model before it (310da39a…) read 3.84 cm²,
-    // the one before that (e7cedefb…) 4.3 cm² (Class II) and 0.9 cm² of false lesion on the right fruit
-    // (Class I). The page must show the grades the stored run holds.
+    // The shipped model's reading of this synthetic scene (sha256 a2b980ed…): the painted 3.5 cm² bruise
+    // reads 3.55 cm² (Class I) and the right fruit none (Extra); the 4000-step model (a50f686f…) 3.54 cm², the
+    // 2000-step one (310da39a…) 3.84 cm², the one before that (e7cedefb…) 4.3 cm² (Class II) and 0.9 cm² of
+    // false lesion on the right fruit (Class I). The page must show the grades the stored run holds.
     expect(counts.map((t) => t.replace(/\s+/g, ' ').trim())).toEqual([
       'Extra 1 yes',
       'Class I 1 yes',
