@@ -232,6 +232,15 @@ export async function analyseBruise(
 /** An 8-bit level at or above which a channel of the photo as taken is clipped (JPEG and noise spread 255). */
 export const CLIPPED_LEVEL = 250;
 
+/** How many of the R, G, B channels of pixel `i` of RGBA `d` are at CLIPPED_LEVEL or above (0-3). */
+export function clippedChannels(d: Uint8ClampedArray | Uint8Array, i: number): number {
+  return (
+    (d[i * 4] >= CLIPPED_LEVEL ? 1 : 0) +
+    (d[i * 4 + 1] >= CLIPPED_LEVEL ? 1 : 0) +
+    (d[i * 4 + 2] >= CLIPPED_LEVEL ? 1 : 0)
+  );
+}
+
 /**
  * No lesion where the photo as taken (`taken`, at the working copy's size: each pixel the mean of the
  * photo's pixels it covers, so a working pixel on the rim of a clipped area, half clipped, stays) had a
@@ -248,7 +257,7 @@ export function clearClipped(taken: RasterImage, bruise: Uint8Array, probability
     throw new Error('clearClipped: the copy and the mask differ in size');
   const d = taken.data;
   for (let i = 0; i < bruise.length; i++)
-    if (d[i * 4] >= CLIPPED_LEVEL || d[i * 4 + 1] >= CLIPPED_LEVEL || d[i * 4 + 2] >= CLIPPED_LEVEL) {
+    if (clippedChannels(d, i) > 0) {
       bruise[i] = 0;
       if (probability) probability[i] = 0;
     }

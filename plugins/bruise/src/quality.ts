@@ -18,7 +18,7 @@ import {
   resizeMaskNearest,
   srgbToLinear,
 } from '@mango/core';
-import { CLIPPED_LEVEL, type BruiseAnalysis } from './analyse.ts';
+import { clippedChannels, type BruiseAnalysis } from './analyse.ts';
 import type { BruiseOptions } from './schema.ts';
 
 /** One failed check: its id, why in words, the measured figure and the threshold it passed. */
@@ -310,7 +310,7 @@ function clipping(work: RasterImage, fruit: Uint8Array) {
     const r = d[i * 4];
     const g = d[i * 4 + 1];
     const b = d[i * 4 + 2];
-    if ((r >= CLIPPED_LEVEL ? 1 : 0) + (g >= CLIPPED_LEVEL ? 1 : 0) + (b >= CLIPPED_LEVEL ? 1 : 0) >= 2) over++;
+    if (clippedChannels(d, i) >= 2) over++;
     else if (0.299 * r + 0.587 * g + 0.114 * b <= 16) under++;
   }
   return { over: over / n, under: under / n };
@@ -461,7 +461,7 @@ export function lightShift(work: RasterImage, fruit: Uint8Array, reading = CAST_
     const r8 = d[i * 4];
     const g8 = d[i * 4 + 1];
     const b8 = d[i * 4 + 2];
-    const clipped = (r8 >= CLIPPED_LEVEL ? 1 : 0) + (g8 >= CLIPPED_LEVEL ? 1 : 0) + (b8 >= CLIPPED_LEVEL ? 1 : 0);
+    const clipped = clippedChannels(d, i);
     if (clipped > reading.maxClipped || Math.min(r8, g8, b8) < reading.minChannel) continue;
     const locusV = V[r8 * 256 + b8];
     // outside the fitted lights
