@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { convexHull, keepLabels, labelBoxes, maskCentroid, maskIoU, maskOverlap } from './measure.ts';
+import {
+  convexHull,
+  grownHull,
+  hullMask,
+  labelHulls,
+  keepLabels,
+  pixelHull,
+  labelBoxes,
+  maskCentroid,
+  maskIoU,
+  maskOverlap,
+} from './measure.ts';
 import { seededRandom } from './testing/index.ts';
 
 describe('maskOverlap, maskIoU', () => {
@@ -49,6 +60,98 @@ describe('labelBoxes', () => {
           }
       expect(boxes[k]).toEqual({ x0, y0, x1, y1, area });
     }
+  });
+});
+
+describe('pixelHull, hullMask', () => {
+  const set = (w: number, h: number, pixels: [number, number][]) => {
+    const m = new Uint8Array(w * h);
+    for (const [x, y] of pixels) m[y * w + x] = 1;
+    return m;
+  };
+
+  it('gives a filled rectangle its own area (solidity 1) and its own pixels back', () => {
+    const w = 8;
+    const h = 6;
+    const m = new Uint8Array(w * h);
+    for (let y = 1; y < 4; y++) for (let x = 2; x < 7; x++) m[y * w + x] = 1;
+    const hull = pixelHull((i) => m[i] === 1, w, h);
+    expect(hull.pixels).toBe(15);
+    expect(hull.area).toBe(15);
+    expect(Array.from(hullMask(hull, w, h))).toEqual(Array.from(m));
+  });
+
+  it('measures the hull of the pixel squares: an L of three pixels has area 3.5 (solidity 6/7)', () => {
+    const m = set(4, 4, [
+      [0, 0],
+      [1, 0],
+      [0, 1],
+    ]);
+    const hull = pixelHull((i) => m[i] === 1, 4, 4);
+    expect(hull.pixels).toBe(3);
+    expect(hull.area).toBeCloseTo(3.5, 12);
+  });
+
+  it('gives a thin arm on a disc a low solidity, the disc alone a high one', () => {
+    const w = 120;
+    const h = 60;
+    const disc = new Uint8Array(w * h);
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++) if ((x - 30) ** 2 + (y - 30) ** 2 <= 400) disc[y * w + x] = 1;
+    const armed = disc.slice();
+    for (let y = 28; y < 33; y++) for (let x = 50; x < 110; x++) armed[y * w + x] = 1;
+    const a = pixelHull((i) => disc[i] === 1, w, h);
+    const b = pixelHull((i) => armed[i] === 1, w, h);
+    expect(a.pixels / a.area).toBeGreaterThan(0.95);
+    expect(b.pixels / b.area).toBeLessThan(0.7);
+    expect(a.pixels).toBe(1257);
+  });
+
+  it('gives every label its own hull in one pass (labelHulls), as pixelHull does one by one', () => {
+    const w = 40;
+    const h = 30;
+    const labels = new Int32Array(w * h);
+    const rnd = seededRandom(4);
+    for (let i = 0; i < labels.length; i++) labels[i] = Math.floor(rnd() * 4); // 0..3, scattered
+    const all = labelHulls(labels, 3, w, h);
+    for (let l = 1; l <= 3; l++) {
+      const one = pixelHull((i) => labels[i] === l, w, h);
+      expect(all[l].pixels).toBe(one.pixels);
+      expect(all[l].area).toBeCloseTo(one.area, 9);
+      expect(Array.from(all[l].rows)).toEqual(Array.from(one.rows));
+    }
+  });
+
+  it('grows a hull by a margin: a 10 x 10 square grown by 3 covers the pixels within 3 of it, not 4', () => {
+    const w = 30;
+    const h = 30;
+    const m = new Uint8Array(w * h);
+    for (let y = 10; y < 20; y++) for (let x = 10; x < 20; x++) m[y * w + x] = 1;
+    const grown = hullMask(
+      grownHull(
+        pixelHull((i) => m[i] === 1, w, h),
+        3,
+        h,
+      ),
+      w,
+      h,
+    );
+    // distance from a pixel centre to the square [10, 20] x [10, 20]
+    const dist = (x: number, y: number) =>
+      Math.hypot(Math.max(10 - (x + 0.5), 0, x + 0.5 - 20), Math.max(10 - (y + 0.5), 0, y + 0.5 - 20));
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++) {
+        const d = dist(x, y);
+        if (d <= 3) expect(grown[y * w + x]).toBe(1);
+        if (d > 3.02) expect(grown[y * w + x]).toBe(0);
+      }
+  });
+
+  it('is empty (area 0) for no pixels', () => {
+    const hull = pixelHull(() => false, 5, 5);
+    expect(hull.pixels).toBe(0);
+    expect(hull.area).toBe(0);
+    expect(Array.from(hullMask(hull, 5, 5)).every((v) => v === 0)).toBe(true);
   });
 });
 

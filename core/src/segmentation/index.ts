@@ -16,7 +16,7 @@
 import type { RasterImage } from '../image.ts';
 import { rgbaToLabPlanes } from '../color.ts';
 import { closeDisk, dilateSquare, erodeSquare, fillHoles, labelComponents, openDisk } from '../mask.ts';
-import { convexHull } from '../measure.ts';
+import { hullMask, labelHulls } from '../measure.ts';
 import {
   borderIndices,
   clusterBorder,
@@ -249,38 +249,6 @@ const BAY_DARKER_THAN_MODE = 20;
 const BAY_MIN_SHARE = 0.005;
 const BAY_MAX_SHARE = 0.6;
 
-/** Per row y (0..h-1) of the convex hull of points (flat x, y pairs): [minX, maxX], or [1, 0] when the row misses it. */
-function convexHullRows(points: number[], h: number): Float64Array {
-  const hull = convexHull(points);
-  const nv = hull.length / 2;
-  const rows = new Float64Array(2 * h);
-  for (let y = 0; y < h; y++) {
-    rows[2 * y] = Infinity;
-    rows[2 * y + 1] = -Infinity;
-  }
-  const widen = (y: number, x: number) => {
-    if (y < 0 || y >= h) return;
-    if (x < rows[2 * y]) rows[2 * y] = x;
-    if (x > rows[2 * y + 1]) rows[2 * y + 1] = x;
-  };
-  for (let k = 0; k < nv; k++) {
-    const j = (k + 1) % nv;
-    const xa = hull[2 * k];
-    const ya = hull[2 * k + 1];
-    const xb = hull[2 * j];
-    const yb = hull[2 * j + 1];
-    const y0 = Math.min(ya, yb);
-    const y1 = Math.max(ya, yb);
-    for (let y = Math.ceil(y0); y <= y1; y++) {
-      const t = yb === ya ? 0 : (y - ya) / (yb - ya);
-      widen(y, xa + t * (xb - xa));
-      if (yb === ya) widen(y, xb);
-    }
-  }
-  for (let y = 0; y < h; y++) if (rows[2 * y] > rows[2 * y + 1]) [rows[2 * y], rows[2 * y + 1]] = [1, 0];
-  return rows;
-}
-
 /**
  * Dark lesions that reach the outline (stem-end rot, large rots) can look like a shadow of the
  * background and leave a bay in the fruit. A fruit is convex: a bay inside a fruit's convex hull
@@ -297,32 +265,16 @@ function fillDarkBays(
   h: number,
 ) {
   if (count === 0 || modes.length === 0) return;
+  const hulls = labelHulls(labels, count, w, h);
   for (let k = 1; k <= count; k++) {
-    const points: number[] = [];
-    let area = 0;
+    const hull = hulls[k];
+    const area = hull.pixels;
     let sumL = 0;
-    for (let y = 0; y < h; y++) {
-      let lo = -1;
-      let hi = -1;
-      for (let x = 0; x < w; x++) {
-        const i = y * w + x;
-        if (labels[i] !== k) continue;
-        if (lo < 0) lo = x;
-        hi = x;
-        area++;
-        sumL += lab.L[i];
-      }
-      // The row's pixel squares: corners (lo, y), (hi + 1, y), (lo, y + 1), (hi + 1, y + 1).
-      if (lo >= 0) points.push(lo, y, hi + 1, y, lo, y + 1, hi + 1, y + 1);
-    }
+    for (let i = 0; i < w * h; i++) if (labels[i] === k) sumL += lab.L[i];
     if (area === 0) continue;
-    const rows = convexHullRows(points, h);
+    const inHull = hullMask(hull, w, h);
     const bay = new Uint8Array(w * h);
-    for (let y = 0; y < h; y++) {
-      const x0 = Math.max(0, Math.ceil(rows[2 * y] - 0.5));
-      const x1 = Math.min(w - 1, Math.floor(rows[2 * y + 1] - 0.5));
-      for (let x = x0; x <= x1; x++) if (!mask[y * w + x]) bay[y * w + x] = 1;
-    }
+    for (let i = 0; i < w * h; i++) if (inHull[i] && !mask[i]) bay[i] = 1;
     const bays = labelComponents(bay, w, h, 8);
     if (bays.count === 0) continue;
     const fruitL = sumL / area;

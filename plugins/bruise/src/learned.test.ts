@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LoadedModel, ModelManifestEntry, RasterImage, Tensor } from '@mango/core';
 import { TTA_VIEWS } from '@mango/core';
-import { learnedSegmentation, MIN_FRUIT_LOGIT, squareLogits, viewPlane } from './learned.ts';
+import { CORE_FRUIT_LOGIT, learnedSegmentation, MIN_FRUIT_LOGIT, squareLogits, viewPlane } from './learned.ts';
 import { rotate90 } from './invariance.ts';
 
 const entry: ModelManifestEntry = {
@@ -146,22 +146,25 @@ describe('learned two-stage segmentation', () => {
   });
 });
 
+/** Fruit logit `fruit` on yellow, `tray` on the teal of a tray, -4 elsewhere; no lesion. */
+const trayModel = (fruit: number, tray: number): LoadedModel => ({
+  entry,
+  run: async (t: Tensor): Promise<Tensor> => {
+    const [, , h, w] = t.dims;
+    const hw = h * w;
+    const out = new Float32Array(2 * hw).fill(-4);
+    for (let i = 0; i < hw; i++) {
+      const [r, g, b] = [t.data[i], t.data[hw + i], t.data[2 * hw + i]];
+      if (r > 0.7 && b < 0.4) out[i] = fruit;
+      else if (g > 0.4 && b > 0.4 && r < 0.3) out[i] = tray;
+    }
+    return { data: out, dims: [1, 2, h, w] };
+  },
+});
+
 describe('pieces the model is not sure of', () => {
-  /** Fruit logit 4 on yellow, `unsure` on the teal of a tray, -4 elsewhere; no lesion. */
-  const model = (unsure: number): LoadedModel => ({
-    entry,
-    run: async (t: Tensor): Promise<Tensor> => {
-      const [, , h, w] = t.dims;
-      const hw = h * w;
-      const out = new Float32Array(2 * hw).fill(-4);
-      for (let i = 0; i < hw; i++) {
-        const [r, g, b] = [t.data[i], t.data[hw + i], t.data[2 * hw + i]];
-        if (r > 0.7 && b < 0.4) out[i] = 4;
-        else if (g > 0.4 && b > 0.4 && r < 0.3) out[i] = unsure;
-      }
-      return { data: out, dims: [1, 2, h, w] };
-    },
-  });
+  /** Fruit logit 4 on yellow, `unsure` on the teal of a tray. */
+  const model = (unsure: number) => trayModel(4, unsure);
   /** A yellow disc (radius 20) and, apart from it, a teal bar (a tray's edge) on grey. */
   function tray(withFruit = true): RasterImage {
     const w = 160;
@@ -196,5 +199,60 @@ describe('pieces the model is not sure of', () => {
     const r = await learnedSegmentation(image, image, model(1));
     expect(r.count).toBe(1);
     expect(count(r, 100, 150)).toBeGreaterThan(1300); // the bar: 50 x 30 px, its outline resampled
+  });
+});
+
+describe('something attached to a fruit (dropAttached)', () => {
+  /** Fruit logit CORE_FRUIT_LOGIT + 1 on yellow, `attached` on teal. */
+  const model = (attached: number) => trayModel(CORE_FRUIT_LOGIT + 1, attached);
+  const w = 160;
+  const h = 96;
+  /**
+   * On grey: a yellow disc (radius 22) and a teal bar (a tray's rail, 50 x 14 px) touching its right side;
+   * or a crescent (the disc less an overlapping disc) whose tips are teal (less sure fruit).
+   */
+  function scene(shape: 'disc' | 'crescent'): RasterImage {
+    const data = new Uint8ClampedArray(w * h * 4);
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        const inDisc = (x - 50) ** 2 + (y - 48) ** 2 <= 484;
+        // a neighbour behind another fruit: a disc less an overlapping disc (not convex, all fruit)
+        const fruit = shape === 'disc' ? inDisc : inDisc && (x - 60) ** 2 + (y - 48) ** 2 > 484;
+        // the bar beside the disc; the crescent's tips, which the model is less sure of
+        const bar = shape === 'disc' ? x >= 70 && x < 120 && y >= 41 && y < 55 : fruit && Math.abs(y - 48) > 12;
+        const rgb = fruit ? [225, 185, 60] : bar ? [30, 140, 140] : [40, 40, 45];
+        data.set([...rgb, 255], (y * w + x) * 4);
+      }
+    }
+    return { width: w, height: h, data };
+  }
+  const count = (r: { labels: Int32Array }, x0: number, x1: number) =>
+    Array.from(r.labels).filter((l, i) => l > 0 && i % w >= x0 && i % w < x1).length;
+
+  it('cuts a piece that is not convex to the convex body of its sure pixels', async () => {
+    const image = scene('disc');
+    // the bar is fruit to the model, but less sure than the fruit: one piece, kept by dropUnsure
+    const r = await learnedSegmentation(image, image, model(MIN_FRUIT_LOGIT + 0.5));
+    expect(r.count).toBe(1);
+    expect(count(r, 76, 160)).toBe(0); // the bar beyond the disc's margin is gone
+    expect(count(r, 0, 76)).toBeGreaterThan(1450); // the disc: 1517 px, its outline resampled
+    expect(count(r, 0, 76)).toBeLessThan(1600);
+    // a sure bar is the fruit's body too: the piece stays as it is
+    const sure = await learnedSegmentation(image, image, model(CORE_FRUIT_LOGIT + 1));
+    expect(count(sure, 76, 160)).toBeGreaterThan(550);
+  });
+
+  it('leaves a crescent (a neighbour half hidden) as it is, its less sure tips too', async () => {
+    const image = scene('crescent');
+    const r = await learnedSegmentation(image, image, model(MIN_FRUIT_LOGIT + 0.5));
+    const truth = Array.from({ length: w * h }, (_, i) => {
+      const [x, y] = [i % w, Math.floor(i / w)];
+      return (x - 50) ** 2 + (y - 48) ** 2 <= 484 && (x - 60) ** 2 + (y - 48) ** 2 > 484 ? 1 : 0;
+    });
+    const kept = Array.from(r.labels).filter((l) => l > 0).length;
+    const both = Array.from(r.labels).filter((l, i) => l > 0 && truth[i]).length;
+    const t = truth.reduce((a: number, b) => a + b, 0);
+    expect(r.count).toBe(1);
+    expect(both / (kept + t - both)).toBeGreaterThan(0.9); // IoU with the crescent
   });
 });
