@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { silentLogger } from '@mango/core';
 import { startTestServer, type TestServer } from '../testing/index.ts';
-import { client, signUp } from '../testing/accounts.ts';
-import { createJob, jobView, stuckJobs } from './store.ts';
+import { unqueuedJob } from '../testing/jobs.ts';
+import { jobView, stuckJobs } from './store.ts';
 import { giveUpPhoto } from './work.ts';
-import { planRun } from '../runs/service.ts';
 import { registry } from '@mango/plugins';
 
 describe('a photo out of retries, and stuck jobs', () => {
@@ -18,19 +15,8 @@ describe('a photo out of retries, and stuck jobs', () => {
 
   it('stores the given-up photo as failed with the reason, counts it once, and reports the idle job as stuck', async () => {
     const { db, jobs, pool } = server.ctx;
-    const alice = await signUp(client(server));
-    const user = await db
-      .selectFrom('users')
-      .select('id')
-      .where('username', '=', alice.username)
-      .executeTakeFirstOrThrow();
-    const spooled = join(server.dataDir, 'spooled-photo');
-    writeFileSync(spooled, 'bytes of a photo');
     // Created, not handed to the queue: nothing scores it while the test looks.
-    const job = { operation: 'bruise', ...planRun(registry, 'bruise', {}) };
-    const id = await createJob(db, jobs.store, { userId: user.id, organization: 'Lab' }, job, [
-      { name: 'crate-7.jpg', path: spooled, size: 16 },
-    ]);
+    const id = await unqueuedJob(server, 'crate-7.jpg');
     expect((await stuckJobs(db, 0)).map((j) => j.id)).toContain(id);
 
     const deps = {

@@ -9,7 +9,7 @@ import { copyFile, mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runKindFor, type MetaProvenance, type PhotoMeta, type PluginRegistry, type RunKind } from '@mango/core';
 import type { JobProgress, JobState } from '@mango/core/jobs';
-import type { ExpressionBuilder } from 'kysely';
+import type { ExpressionBuilder, Transaction } from 'kysely';
 import type { DB } from '../db/index.ts';
 import type { Database, RunPhotosTable } from '../db/schema.ts';
 import { now } from '../db/index.ts';
@@ -334,6 +334,7 @@ export async function recordPhoto(
   item: RunItemRow,
   failed: boolean,
   photo: RunPhotosTable | null = null,
+  registry?: PluginRegistry,
 ): Promise<boolean> {
   try {
     return await db.transaction().execute(async (trx) => {
@@ -367,6 +368,8 @@ export async function recordPhoto(
       // Cancelled meanwhile: the result is not kept.
       if (!row) throw new JobNotActive();
       if (row.done + row.failed < row.total) return false;
+      // The run's figures in the same transaction: whoever sees the job done reads a finished run.
+      if (registry) await writeRunFigures(trx, registry, jobId);
       await trx.updateTable('jobs').set({ state: 'done', updated_at: now() }).where('id', '=', jobId).execute();
       return true;
     });
@@ -376,10 +379,9 @@ export async function recordPhoto(
   }
 }
 
-/** Ends a job: its run gets its count, summary and plugin figures; its photos are deleted. */
-export async function closeJob(db: DB, store: PhotoStore, registry: PluginRegistry, jobId: string): Promise<void> {
+/** A job's run gets its count, summary and plugin figures from the items stored so far. */
+async function writeRunFigures(db: DB | Transaction<Database>, registry: PluginRegistry, jobId: string) {
   const job = await db.selectFrom('jobs').select(['run_id', 'operation']).where('id', '=', jobId).executeTakeFirst();
-  await store.removeJob(db, jobId);
   if (!job?.run_id) return;
   const items = await db
     .selectFrom('run_items')
@@ -392,6 +394,12 @@ export async function closeJob(db: DB, store: PhotoStore, registry: PluginRegist
     .set({ item_count: items.length, ...runFigures(jobKind(registry, job.operation), items) })
     .where('id', '=', job.run_id)
     .execute();
+}
+
+/** Ends a job: its run gets its count, summary and plugin figures; its photos are deleted. */
+export async function closeJob(db: DB, store: PhotoStore, registry: PluginRegistry, jobId: string): Promise<void> {
+  await store.removeJob(db, jobId);
+  await writeRunFigures(db, registry, jobId);
 }
 
 /** Cancels the caller's active job; false when there is no such job of theirs or it has ended. */

@@ -32,7 +32,7 @@ type Job = NonNullable<Awaited<ReturnType<typeof jobForPhoto>>>;
 async function store(deps: JobWorkDeps, job: Job, position: number, scored: ScoredPhoto) {
   const item = { ...scored.item!, run_id: job.run_id, position };
   const photo = await keptPhotoRow(deps.runPhotos ?? null, job.run_id, position, scored);
-  const completed = await recordPhoto(deps.db, job.id, item, !scored.result.ok, photo);
+  const completed = await recordPhoto(deps.db, job.id, item, !scored.result.ok, photo, deps.registry);
   // A directory store wrote the file first: it goes again when its row was not inserted (a
   // duplicate of a retried photo keeps the first one's row, so its file is kept).
   if (photo && deps.runPhotos && !deps.runPhotos.inDatabase && !(await hasKeptPhoto(deps.db, job.run_id, position)))
