@@ -326,15 +326,16 @@ class JobNotActive extends Error {}
 
 /**
  * Stores one photo's result and counts it, once: a second result for the same photo is dropped.
- * Answers true when this call completed the job (every photo has a result or an error).
+ * Answers true when this call completed the job (every photo has a result or an error); then the run's
+ * figures are written in the same transaction that sets the job done, and only its photos are left to remove.
  */
 export async function recordPhoto(
   db: DB,
   jobId: string,
   item: RunItemRow,
   failed: boolean,
-  photo: RunPhotosTable | null = null,
-  registry?: PluginRegistry,
+  photo: RunPhotosTable | null,
+  registry: PluginRegistry,
 ): Promise<boolean> {
   try {
     return await db.transaction().execute(async (trx) => {
@@ -369,7 +370,7 @@ export async function recordPhoto(
       if (!row) throw new JobNotActive();
       if (row.done + row.failed < row.total) return false;
       // The run's figures in the same transaction: whoever sees the job done reads a finished run.
-      if (registry) await writeRunFigures(trx, registry, jobId);
+      await writeRunFigures(trx, registry, jobId);
       await trx.updateTable('jobs').set({ state: 'done', updated_at: now() }).where('id', '=', jobId).execute();
       return true;
     });
@@ -396,7 +397,7 @@ async function writeRunFigures(db: DB | Transaction<Database>, registry: PluginR
     .execute();
 }
 
-/** Ends a job: its run gets its count, summary and plugin figures; its photos are deleted. */
+/** Ends a job cut short (cancelled, failed): its run gets its count, summary and plugin figures; its photos are deleted. */
 export async function closeJob(db: DB, store: PhotoStore, registry: PluginRegistry, jobId: string): Promise<void> {
   await store.removeJob(db, jobId);
   await writeRunFigures(db, registry, jobId);

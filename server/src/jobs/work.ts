@@ -10,7 +10,7 @@ import type { DB } from '../db/index.ts';
 import type { ModelRegistry } from '../models/registry.ts';
 import { keptPhotoRow, planRun, runWhenFree, scoreUploads, type ScoredPhoto } from '../runs/service.ts';
 import type { RunPhotoStore } from '../runs/photos.ts';
-import { closeJob, hasKeptPhoto, hasResult, jobForPhoto, PhotoGone, recordPhoto, type PhotoStore } from './store.ts';
+import { hasKeptPhoto, hasResult, jobForPhoto, PhotoGone, recordPhoto, type PhotoStore } from './store.ts';
 
 export interface JobWorkDeps {
   db: DB;
@@ -38,7 +38,8 @@ async function store(deps: JobWorkDeps, job: Job, position: number, scored: Scor
   if (photo && deps.runPhotos && !deps.runPhotos.inDatabase && !(await hasKeptPhoto(deps.db, job.run_id, position)))
     await deps.runPhotos.discard(job.run_id, position);
   if (completed) {
-    await closeJob(deps.db, deps.store, deps.registry, job.id);
+    // recordPhoto wrote the run's figures with the job's last photo: what is left is its spooled photos
+    await deps.store.removeJob(deps.db, job.id);
     deps.logger.info(`job ${job.id} done`);
   }
 }
