@@ -245,37 +245,70 @@ function fitLattice(regions: Region[], group: number[], links: number[][]): Latt
     if (m === 0) break;
     v = { x: v.x - m * u.x, y: v.y - m * u.y };
   }
-  let h: Homography | null = [u.x, v.x, s0.x, u.y, v.y, s0.y, 0, 0, 1];
   const assigned = new Map<number, { i: number; j: number }>([[seed, { i: 0, j: 0 }]]);
   const taken = new Map<string, number>([['0,0', seed]]);
-  for (let round = 0; round < 30 && h; round++) {
-    const inv = invert3(h);
-    if (!inv) return null;
-    let added = 0;
-    for (const k of group) {
-      if (assigned.has(k)) continue;
-      const p = project(inv, regions[k].x, regions[k].y);
-      const i = Math.round(p.x);
-      const j = Math.round(p.y);
-      if (Math.abs(p.x - i) > SNAP || Math.abs(p.y - j) > SNAP) continue;
-      const key = `${i},${j}`;
-      if (taken.has(key)) continue;
-      // Grow locally: a lattice neighbour must already be placed.
-      let near = false;
-      for (let di = -1; di <= 1 && !near; di++)
-        for (let dj = -1; dj <= 1 && !near; dj++) if (taken.has(`${i + di},${j + dj}`)) near = true;
-      if (!near) continue;
-      assigned.set(k, { i, j });
-      taken.set(key, k);
-      added++;
-    }
-    if (!added) break;
-    const ks = [...assigned.keys()];
-    h = fitHomography(
+  const fitAssigned = (skip = -1) => {
+    const ks = [...assigned.keys()].filter((k) => k !== skip);
+    return fitHomography(
       ks.map((k) => ({ x: assigned.get(k)!.i, y: assigned.get(k)!.j })),
       ks.map((k) => regions[k]),
     );
+  };
+  /** Snaps the group's free regions to the lattice of `start`, next to placed points, refitting each round. */
+  const grow = (start: Homography | null) => {
+    let h = start;
+    for (let round = 0; round < 30 && h; round++) {
+      const inv = invert3(h);
+      if (!inv) return null;
+      let added = 0;
+      for (const k of group) {
+        if (assigned.has(k)) continue;
+        const p = project(inv, regions[k].x, regions[k].y);
+        const i = Math.round(p.x);
+        const j = Math.round(p.y);
+        if (Math.abs(p.x - i) > SNAP || Math.abs(p.y - j) > SNAP) continue;
+        const key = `${i},${j}`;
+        if (taken.has(key)) continue;
+        // Grow locally: a lattice neighbour must already be placed.
+        let near = false;
+        for (let di = -1; di <= 1 && !near; di++)
+          for (let dj = -1; dj <= 1 && !near; dj++) if (taken.has(`${i + di},${j + dj}`)) near = true;
+        if (!near) continue;
+        assigned.set(k, { i, j });
+        taken.set(key, k);
+        added++;
+      }
+      if (!added) break;
+      h = fitAssigned();
+    }
+    return h;
+  };
+  let h = grow([u.x, v.x, s0.x, u.y, v.y, s0.y, 0, 0, 1]);
+  if (!h || assigned.size < 8) return null;
+  // A point snapped early, while the map was still the seed's affine guess, can sit on the wrong node
+  // (a clipped white taken for the light grey beside it): the homography then bends to it and puts the
+  // nodes beyond it a pitch off. Each point is checked against the map fitted to the others: the one
+  // farthest from its node (in pitches, along either lattice axis) is dropped while it lies more than
+  // SNAP off, keeping at least 8; the lattice is then grown again from the refit.
+  let trimmed = false;
+  while (assigned.size > 8) {
+    let worst = -1;
+    let off = SNAP;
+    for (const [k, c] of assigned) {
+      const others = fitAssigned(k);
+      const inv = others && invert3(others);
+      if (!inv) continue;
+      const p = project(inv, regions[k].x, regions[k].y);
+      const d = Math.max(Math.abs(p.x - c.i), Math.abs(p.y - c.j));
+      if (d > off) [worst, off] = [k, d];
+    }
+    if (worst < 0) break;
+    const c = assigned.get(worst)!;
+    taken.delete(`${c.i},${c.j}`);
+    assigned.delete(worst);
+    trimmed = true;
   }
+  if (trimmed) h = grow(fitAssigned());
   if (!h || assigned.size < 8) return null;
   // Drop points the final map places more than a third of a pitch away, and refit.
   const pitch = localScale(h, 0, 0);
