@@ -15,6 +15,8 @@
  *   [--half tune|held] (the tuning or the held-out half of the photos, split by photo with seed 2626)
  *   [--only a.jpg,b.jpg] (of the sample, these photos only, with the poses of the full run)
  *   [--save-missed DIR] (each variant with no card found, as DIR/<photo>-<K>K<EV>EV.png)
+ *   [--save-overlays DIR] (each light's overlay of fruit and lesion on the working copy with the card, corrected
+ *   when the card was found, as DIR/<photo>-<K>K<EV>EV.png)
  *   [--dump-patches FILE] (the patch readings of every variant found, as JSON, to try fits on offline)
  *   [--degrade both|jpeg|noise|none] (what follows the light: JPEG q30 then noise (default), one of them, neither)
  *   [--models-dir DIR] (the models of DIR/manifest.json instead of the installed ones)
@@ -52,6 +54,7 @@ import { createModelLoader } from '@mango/models';
 import { analyseBruise, summariseBruise, type BruiseAnalysis } from '../src/analyse.ts';
 import { BruiseOptions } from '../src/schema.ts';
 import { measureQuality, qualityFlags } from '../src/quality.ts';
+import { overlayOfMasks } from '../src/corrected.ts';
 import { args, devDir, flag } from './common.ts';
 
 const dev = devDir();
@@ -78,6 +81,13 @@ const savePng = (image: RasterImage, path: string) =>
   })
     .png()
     .toFile(path);
+// --save-overlays DIR: each light's overlay of the masks on the working copy the model saw
+const saveOverlays = flag('--save-overlays');
+const saveOverlay = (a: BruiseAnalysis, path: string) =>
+  savePng(
+    overlayOfMasks(a.work, { width: a.work.width, height: a.work.height, fruit: a.fruit, bruise: a.bruise }, 1600),
+    path,
+  );
 
 const fmt = (v: number | null, d = 2) => (v === null ? '-' : v.toFixed(d));
 
@@ -412,6 +422,8 @@ for (const [k, path] of sample.entries()) {
     const raw = kelvin === 6504 && ev === 0 ? null : await variant(withCard, kelvin, ev, 2);
     const a = raw ? await bruiseOf(raw, options) : refWith;
     row.variants++;
+    const stem = row.name.replace(/\.\w+$/, '');
+    if (saveOverlays) await saveOverlay(a.a, join(saveOverlays, `${stem}-${kelvin}K${ev}EV.png`));
     if (!a.card) row.missed.push(`${kelvin} K ${ev} EV`);
     if (a.card) {
       row.found++;
