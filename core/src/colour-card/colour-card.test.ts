@@ -16,7 +16,7 @@ import {
 } from '../testing/colour-card.ts';
 import { SHARED_MISSING, loadImageFile, sharedDir } from '../testing/node.ts';
 import { correctColours, fitColourCorrection, refineToDeltaE } from './correct.ts';
-import { cardWindows, detectColourCard } from './detect.ts';
+import { cardWindows, detectColourCard, spansPlane } from './detect.ts';
 import { fitHomography, localScale, project, type Homography } from './geometry.ts';
 import { refineCardGeometry } from './refine.ts';
 import { CARD_LAB_D50 } from './reference.ts';
@@ -101,6 +101,25 @@ describe('the lattice windows a card can cover', () => {
     expect(sizes.filter((n) => n === 20)).toHaveLength(8);
     expect(sizes.filter((n) => n === 24)).toHaveLength(4);
     expect(sizes).toHaveLength(12);
+  });
+});
+
+describe('lattice points that pin a homography', () => {
+  it('needs two rows, or two columns, of at least 2 points each', () => {
+    const row = Array.from({ length: 8 }, (_, i) => ({ i, j: 0 }));
+    // a row and one point off it: the solver returns entries of 1e14, not null
+    expect(spansPlane([...row, { i: 5, j: 1 }])).toBe(false);
+    expect(spansPlane([...row, { i: 5, j: 1 }, { i: 2, j: 1 }])).toBe(true);
+    // a diagonal has no two points on any row or column
+    expect(spansPlane(Array.from({ length: 8 }, (_, i) => ({ i, j: i })))).toBe(false);
+    expect(
+      spansPlane([
+        { i: 0, j: 0 },
+        { i: 0, j: 1 },
+        { i: 3, j: 2 },
+        { i: 3, j: 5 },
+      ]),
+    ).toBe(true);
   });
 });
 
