@@ -496,8 +496,8 @@ const trayCards: {
     ev: 1,
   },
   {
-    // Upside down on bright machinery. The clipped light grey is no patch candidate; the white beside it
-    // snapped to the light grey's node while the map was the seed's affine guess, the homography bent to it
+    // Upside down on bright machinery. The clipped white snapped to the light grey's node while the map was
+    // the seed's affine guess (the light grey then found its node taken), the homography bent to it
     // (perspective 0.11 per pitch) and put the grey row's end a pitch off: the white read 425 (R + G + B),
     // and the grey-row check refused the only placement whose colours fit. Against the map of the other
     // points, that point lies 0.87 pitch off its node.
