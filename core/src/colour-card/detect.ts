@@ -37,12 +37,11 @@ const MIN_REGION = 9;
 /** A lattice point is taken when it lies within this many pitches of an integer position. */
 const SNAP = 0.3;
 /**
- * A lattice point lying more than this many pitches (along either axis) from its node under the map fitted
- * to the other points sits on the wrong node (fitLattice): it would not have snapped (SNAP) to that map. A
- * wrong node reads about 1; at 0.5 one bent lattice of the card bench (24954.jpg, 2800 K) was kept, and its
- * patches' largest CIEDE2000 after correction read 6.58 instead of 5.31. At most MAX_WRONG_NODES are dropped.
+ * At most this many lattice points are dropped as lying on a wrong node (fitLattice): more than SNAP from
+ * their node under the map fitted to the other points, where they would not have snapped. A wrong node reads
+ * about 1; at 0.5 one bent lattice of the card bench (24954.jpg, 2800 K) was kept, and its patches' largest
+ * CIEDE2000 after correction read 6.58 instead of 5.31.
  */
-const WRONG_NODE = SNAP;
 const MAX_WRONG_NODES = 3;
 /** Median CIEDE2000 of the read patches after the fitted correction above which it is not a card. */
 const MAX_FIT_DELTA_E = 6;
@@ -309,11 +308,11 @@ function fitLattice(regions: Region[], group: number[], links: number[][]): Latt
   // (a clipped white taken for the light grey beside it): the homography then bends to it and puts the
   // nodes beyond it a pitch off. Each point is checked against the map fitted to the others: the one
   // farthest from its node (in pitches, along either lattice axis) is dropped while it lies more than
-  // WRONG_NODE off, at most MAX_WRONG_NODES times and keeping at least 8; the lattice is then grown again
+  // SNAP off, at most MAX_WRONG_NODES times and keeping at least 8; the lattice is then grown again
   // from the refit, the dropped points barred from the nodes they were dropped from.
   while (assigned.size > 8 && barred.size < MAX_WRONG_NODES) {
     let worst = -1;
-    let off = WRONG_NODE;
+    let off = SNAP;
     for (const [k, c] of assigned) {
       // the others must pin a homography: two lattice rows, or two columns, of at least 2 points each
       // (points on one line and one off it pass the solver with entries of 1e14)

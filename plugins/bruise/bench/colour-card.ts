@@ -333,8 +333,11 @@ for (const [k, path] of sample.entries()) {
     seed: k + 1,
   });
   const truthPxPerCm = localScale(h, 2.5, 1.5) / (PATCH_PITCH_MM.classic / 10);
+  const name = path.split('/').pop()!;
+  /** the saved PNGs' name: DIR/<stem>-<K>K<EV>EV.png */
+  const stem = name.replace(/\.\w+$/, '');
   const row = {
-    name: path.split('/').pop()!,
+    name,
     half: halfOf(path),
     cover,
     found: 0,
@@ -366,7 +369,7 @@ for (const [k, path] of sample.entries()) {
       row.variants++;
       if (!card) {
         row.missed.push(`${kelvin} K ${ev} EV`);
-        if (saveMissed) await savePng(img, join(saveMissed, `${row.name.replace(/\.\w+$/, '')}-${kelvin}K${ev}EV.png`));
+        if (saveMissed) await savePng(img, join(saveMissed, `${stem}-${kelvin}K${ev}EV.png`));
         continue;
       }
       row.found++;
@@ -422,7 +425,6 @@ for (const [k, path] of sample.entries()) {
     const raw = kelvin === 6504 && ev === 0 ? null : await variant(withCard, kelvin, ev, 2);
     const a = raw ? await bruiseOf(raw, options) : refWith;
     row.variants++;
-    const stem = row.name.replace(/\.\w+$/, '');
     if (saveOverlays) await saveOverlay(a.a, join(saveOverlays, `${stem}-${kelvin}K${ev}EV.png`));
     if (!a.card) row.missed.push(`${kelvin} K ${ev} EV`);
     if (a.card) {
