@@ -50,6 +50,9 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,
+          // A page under load (CI, or another suite beside it) can take more than expect.poll's default
+          // 1 s to fetch and render; a poll that is still wrong after 15 s fails.
+          expect: { poll: { timeout: 15_000 } },
         },
       },
     ],
