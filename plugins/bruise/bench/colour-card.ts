@@ -21,8 +21,8 @@
  *   [--degrade both|jpeg|noise|none] (what follows the light: JPEG q30 then noise (default), one of them, neither)
  *   [--models-dir DIR] (the models of DIR/manifest.json instead of the installed ones)
  */
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import {
   PATCH_PITCH_MM,
@@ -75,12 +75,14 @@ async function jpegRoundTrip(image: RasterImage, quality: number): Promise<Raste
 
 // --save-missed DIR: each variant where no card is found, as a PNG (to look at the detection stages on it)
 const saveMissed = flag('--save-missed');
-const savePng = (image: RasterImage, path: string) =>
-  sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), {
+const savePng = (image: RasterImage, path: string) => {
+  mkdirSync(dirname(path), { recursive: true });
+  return sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), {
     raw: { width: image.width, height: image.height, channels: 4 },
   })
     .png()
     .toFile(path);
+};
 // --save-overlays DIR: each light's overlay of the masks on the working copy the model saw
 const saveOverlays = flag('--save-overlays');
 const saveOverlay = (a: BruiseAnalysis, path: string) =>
