@@ -4,6 +4,7 @@
  */
 import { createJobPool, defaultThreads, type ImageJob, type JobResult } from '@mango/runner';
 import type { InputFile } from './inputs.ts';
+import { printable } from './util.ts';
 
 export interface BatchOptions {
   concurrency?: number;
@@ -99,7 +100,7 @@ export function summarise(outcome: BatchOutcome, what: string): number {
   console.error(`${what}: ${ok} of ${outcome.results.length} images in ${outcome.seconds.toFixed(1)} s${rate}`);
   if (outcome.failed.length > 0) {
     console.error(`${outcome.failed.length} failed:`);
-    for (const f of outcome.failed) console.error(`  ${f.file.path}: ${failureText(f)}`);
+    for (const f of outcome.failed) console.error(`  ${printable(f.file.path)}: ${printable(failureText(f))}`);
   }
   return outcome.failed.length > 0 ? 1 : 0;
 }

@@ -59,6 +59,29 @@ describe('mango: loud, recorded failures', () => {
     }
   });
 
+  it('names a failed file with control characters as escapes on the terminal; features and bruise give the same reason', async () => {
+    const hostile = join(dir, 'hostile');
+    mkdirSync(hostile);
+    const name = 'bad\nname\u001b[31m.jpg';
+    writeFileSync(join(hostile, name), 'not a photo');
+    writeFileSync(join(hostile, 'good.png'), await encodeImage(createImage(40, 30, [200, 140, 40, 255]), 'png'));
+    const r = await mango(['bruise', hostile, '--method', 'classical', '--out', join(dir, 'hostile.csv')]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).not.toContain('\u001b');
+    const listed = r.stderr.split('\n').filter((l) => l.startsWith('  '));
+    expect(listed).toEqual([
+      `  ${join(hostile, 'bad\\nname\\x1b[31m.jpg')}: not a supported image (JPEG or PNG expected)`,
+    ]);
+    const f = await mango(['features', hostile, '--features', 'rgb', '--out', join(dir, 'hostile.json')]);
+    expect(f.code).toBe(1);
+    const items = JSON.parse(readFileSync(join(dir, 'hostile.json'), 'utf8')) as {
+      image_name: string;
+      error?: string;
+    }[];
+    expect(items.find((i) => i.image_name === name)?.error).toBe('not a supported image (JPEG or PNG expected)');
+    expect(items.find((i) => i.image_name === 'good.png')?.error).toBeUndefined();
+  });
+
   it('follows symbolic links to files and folders, searches a folder once (no loop) and skips a dead link', async () => {
     const links = join(dir, 'links');
     mkdirSync(links);

@@ -6,7 +6,7 @@
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
 import { SERVER_UPLOAD } from '@mango/core';
-import { UsageError } from './util.ts';
+import { printable, UsageError } from './util.ts';
 
 /** The help of the batch commands' <inputs...>: '... (recursive; .jpg, .jpeg, .png, .webp, .tif, .tiff)'. */
 export const INPUTS_HELP = `image files or directories (recursive; ${SERVER_UPLOAD.extensions.join(', ')})`;
@@ -82,8 +82,8 @@ export async function collectInputs(
  */
 export async function requireInputs(args: string[]): Promise<InputFile[]> {
   const { files, missing, broken } = await collectInputs(args);
-  if (missing.length) throw new UsageError(`not found: ${missing.join(', ')}`);
-  for (const b of broken) console.error(`warning: ${b}: a symbolic link to nothing, skipped`);
+  if (missing.length) throw new UsageError(`not found: ${missing.map(printable).join(', ')}`);
+  for (const b of broken) console.error(`warning: ${printable(b)}: a symbolic link to nothing, skipped`);
   if (files.length === 0) {
     throw new UsageError(`no images found in ${args.join(', ')} (looked for ${SERVER_UPLOAD.extensions.join(', ')})`);
   }

@@ -21,7 +21,7 @@ import {
 } from '@mango/core';
 import { parseMetaCsv } from '@mango/core/meta-csv';
 import { registry } from '@mango/plugins';
-import { UsageError } from './util.ts';
+import { printable, UsageError } from './util.ts';
 
 export interface MetaFlags {
   meta?: string;
@@ -81,7 +81,7 @@ export function loadMeta(o: MetaFlags, operations: readonly string[]): CliMeta |
     provenance: metaProvenance(found)!,
     of(name) {
       const { meta, warnings } = metaFor(found, name);
-      if (!warned.has(name)) for (const w of warnings) console.error(`warning: ${w}`);
+      if (!warned.has(name)) for (const w of warnings) console.error(`warning: ${printable(w)}`);
       warned.add(name);
       return meta;
     },

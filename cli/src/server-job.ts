@@ -8,7 +8,7 @@ import { SingleBar, Presets } from 'cli-progress';
 import { followJob, type JobProgress } from '@mango/core/jobs';
 import { ResultsFile } from '@mango/core/results';
 import type { InputFile } from './inputs.ts';
-import { parseOrExit, UsageError } from './util.ts';
+import { parseOrExit, printable, UsageError } from './util.ts';
 
 export interface ServerJobOptions {
   server: string;
@@ -94,7 +94,7 @@ export async function bruiseOnServer(
   const sent = await fetch(`${base}/api-node/jobs`, { method: 'POST', body: form, headers: auth });
   if (sent.status !== 202) throw new Error(`the server refused the job: ${await answerError(sent)}`);
   const { id, warnings } = (await sent.json()) as { id: string; warnings?: string[] };
-  for (const w of warnings ?? []) console.error(`warning: ${w}`);
+  for (const w of warnings ?? []) console.error(`warning: ${printable(w)}`);
   console.error(`job ${id}: ${files.length} photo(s) sent to ${base}`);
 
   const end = await followServerJob(base, id, o.apiKey, files.length);

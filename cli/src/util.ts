@@ -21,3 +21,16 @@ export async function readResultsFile(input: string): Promise<ResultsFile> {
   }
   return parseOrExit(ResultsFile, raw);
 }
+
+/**
+ * Text for the terminal: control characters (C0, DEL, C1) written as escapes (`\n`, `\t`, `\x1b`, `\x9b`),
+ * so a file named with a newline or an escape sequence cannot split the failure list into false lines or
+ * recolour the terminal. Everything else, Unicode included, is left as it is.
+ */
+const ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+export const printable = (text: string): string =>
+  text.replace(
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
+    /[\u0000-\u001f\u007f-\u009f]/g,
+    (c) => ESCAPES[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  );

@@ -21,7 +21,7 @@ import { VERSION } from '../version.ts';
 import { addGradeOptions, readGradeFlags, reportLot, type GradeFlags } from '../grades.ts';
 import { failuresByPath, runBatch, summarise } from '../batch.ts';
 import { addSchemaOptions, readSchemaOptions, type FlagHelp } from '../schemaOptions.ts';
-import { parseOrExit, UsageError } from '../util.ts';
+import { parseOrExit, printable, UsageError } from '../util.ts';
 import { bruiseOnServer, serverApiKey } from '../server-job.ts';
 import { addMetaOptions, loadMeta, type MetaFlags } from '../meta.ts';
 import { bruiseFiguresOf, fruitTableCsv, imageTableCsv, type ImageRow } from '@mango/plugin-bruise/tables';
@@ -110,7 +110,8 @@ export const BRUISE_FLAG_HELP: Record<string, FlagHelp> = {
 
 /** Each photo's warnings (a reference object not found, ...) on stderr, one line each. */
 function printWarnings(items: readonly BruiseFigures[]) {
-  for (const item of items) for (const w of item.warnings ?? []) console.error(`warning: ${item.filename}: ${w}`);
+  for (const item of items)
+    for (const w of item.warnings ?? []) console.error(`warning: ${printable(item.filename)}: ${printable(w)}`);
 }
 
 export function bruiseCommand(program: Command) {
@@ -311,7 +312,7 @@ async function bruiseViaServer(
     if (items.length) process.stdout.write(imageTableCsv(rows));
   } else if (o.out.toLowerCase().endsWith('.json')) await writeFile(o.out, JSON.stringify(file, null, 2) + '\n');
   else await writeWithProvenance(o.out, imageTableCsv(rows), file.provenance);
-  for (const f of failed) console.error(`failed: ${f.filename}: ${f.error}`);
+  for (const f of failed) console.error(`failed: ${printable(f.filename)}: ${printable(f.error)}`);
   console.error(`${items.length} photo(s) scored on the server (run ${runId})${o.out ? `, written to ${o.out}` : ''}`);
   return failed.length ? 1 : 0;
 }

@@ -4,6 +4,7 @@ import { planRun } from '@mango/core';
 import { registry } from '@mango/plugins';
 import { FEATURE_VALUE_NAMES, FeaturesOptions } from '@mango/plugin-features';
 import { INPUTS_HELP, requireInputs } from '../inputs.ts';
+import { failuresByPath } from '../batch.ts';
 import { addMaxMegapixels, maxPixelsOf } from '../limits.ts';
 import { runBatch, summarise } from '../batch.ts';
 import { addSchemaOptions, readSchemaOptions } from '../schemaOptions.ts';
@@ -76,11 +77,12 @@ export function featuresCommand(program: Command) {
           concurrency: o.concurrency,
           maxPixels,
         });
+        const reasons = failuresByPath(outcome);
         const items: FeatureResultItem[] = outcome.results.map(({ file, result }) => {
           const photoMeta = meta ? { meta: meta.of(file.relative) } : {};
           return result.ok
             ? { image_name: file.relative, ...(result.result as object), ...photoMeta }
-            : { image_name: file.relative, error: result.error.message, ...photoMeta };
+            : { image_name: file.relative, error: reasons.get(file.path) ?? result.error.message, ...photoMeta };
         });
         const text = o.out?.toLowerCase().endsWith('.csv')
           ? featuresCsv(items, ids)
