@@ -335,6 +335,7 @@ describe('mango CLI', () => {
     const r = await mango(['resize', join(dir, 'in'), '--width', '100', '--out-dir', join(dir, 'x')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('Please enter both width and height!');
+    expect(r.stderr).toContain('(mango resize --help lists its options)');
     // the bruise flags are BruiseOptions': their schema checks them, in mango bruise and mango eval bruise
     const scale = await mango(['bruise', join(dir, 'in'), '--px-per-cm', '-3']);
     expect(scale.code).toBe(2);
@@ -342,5 +343,6 @@ describe('mango CLI', () => {
     const method = await mango(['eval', 'bruise', '--method', 'best']);
     expect(method.code).toBe(2);
     expect(method.stderr).toMatch(/"auto"\|"classical"\|"model"/);
+    expect(method.stderr).toContain('(mango eval bruise --help lists its options)');
   });
 });

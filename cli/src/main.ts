@@ -54,6 +54,18 @@ export async function main(argv: string[]): Promise<number> {
       return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' ? 0 : 2;
     if (e instanceof UsageError) {
       console.error(`error: ${e.message}`);
+      if (e.options) {
+        // the command (and subcommand) the words after the script name
+        const words: string[] = [];
+        let cmd: Command = program;
+        for (const a of argv.slice(2)) {
+          const sub = cmd.commands.find((c) => c.name() === a);
+          if (!sub) break;
+          words.push(a);
+          cmd = sub;
+        }
+        if (words.length) console.error(`(mango ${words.join(' ')} --help lists its options)`);
+      }
       return 2;
     }
     console.error(`error: ${(e as Error).message}`);

@@ -2,12 +2,15 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { ResultsFile } from '@mango/core/results';
 
-export class UsageError extends Error {}
+export class UsageError extends Error {
+  /** true when the options failed their schema: the message then points to the command's --help */
+  options = false;
+}
 
 /** Validates options with a plugin schema; a failure is a usage error with zod's readable message. */
 export function parseOrExit<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const r = schema.safeParse(value);
-  if (!r.success) throw new UsageError(z.prettifyError(r.error));
+  if (!r.success) throw Object.assign(new UsageError(z.prettifyError(r.error)), { options: true });
   return r.data;
 }
 
