@@ -6,6 +6,9 @@
 The class of each photo is its SenMango label (labels.csv). Per class: photos, bruise % absolute error
 median / p90 / max (points), Lin's CCC, fruit IoU median and minimum, lesion IoU median (over photos whose
 truth has a lesion), fruit count right (share). Quantiles are linear, as `quantile` of `@mango/core`.
+With `--invariance R,R,..` (invariance.ts reports with `per_photo`, e.g. the five fold models' on their own
+held-out photos), also per class and variant: the change of bruise % p90 / max and how many photos move by
+more than 1 point.
 """
 import argparse
 import csv
@@ -38,6 +41,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('report')
     ap.add_argument('--labels', required=True)
+    ap.add_argument('--invariance', help='invariance.ts reports, comma-separated')
     ap.add_argument('--out')
     a = ap.parse_args()
     label = {r['filename']: r['class'] for r in csv.DictReader(open(a.labels))}
@@ -50,6 +54,21 @@ def main():
         print(f"{k:16s} n {f['photos']:3d}  error {f['error_median']} / {f['error_p90']} / {f['error_max']}  CCC {f['ccc']}  "
               f"fruit IoU {f['fruit_iou_median']} (min {f['fruit_iou_min']})  lesion IoU {f['lesion_iou_median']}  "
               f"count right {f['fruit_count_right']}")
+    if a.invariance:
+        changes = {}
+        for f in a.invariance.split(','):
+            for r in json.load(open(f))['per_photo']:
+                changes[r['file']] = r['change']
+        inv = {}
+        for f, change in changes.items():
+            for k, v in change.items():
+                inv.setdefault(label[f], {}).setdefault(k, []).append(v)
+        out['invariance'] = {c: {k: {'photos': len(v), 'change_p90': round(quantile(v, 0.9), 2), 'change_max': round(max(v), 2),
+                                     'over_1_point': sum(x > 1 for x in v)} for k, v in sorted(by_variant.items())}
+                             for c, by_variant in sorted(inv.items())}
+        for c, by_variant in out['invariance'].items():
+            print(f'{c:16s} ' + '  '.join(f"{k} {v['change_p90']}/{v['change_max']} ({v['over_1_point']} > 1)"
+                                          for k, v in by_variant.items() if k in ('warm', 'cool', 'ev+0.5', 'ev-0.5')))
     if a.out:
         write_report(a.out, out)
 
