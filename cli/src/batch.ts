@@ -75,7 +75,7 @@ export async function runBatch(
       }
       results[i] = { file, result: withoutPictures(result) };
       done++;
-      bar?.update(done, { file: file.relative });
+      bar?.update(done, { file: printable(file.relative) });
     }
   };
   try {

@@ -280,6 +280,8 @@ describe('mango CLI', () => {
     fs.writeFileSync(join(dir, 'not-results.json'), '{"photos": []}');
     const bad = await mango(['report', join(dir, 'not-results.json'), '--out', report]);
     expect(bad.code).toBe(2);
+    // a file that fails its schema is not an option: no pointer to --help
+    expect(bad.stderr).not.toContain('--help');
     // The report is the one the results' kind of run declares: a kind without one is refused, by name.
     const other = JSON.parse(fs.readFileSync(results, 'utf8'));
     other.provenance.operation = 'analyze';

@@ -72,6 +72,16 @@ describe('mango: loud, recorded failures', () => {
     expect(listed).toEqual([
       `  ${join(hostile, 'bad\\nname\\x1b[31m.jpg')}: not a supported image (JPEG or PNG expected)`,
     ]);
+    // a dead link named with an escape sequence: its warning line too, and a missing input's usage error
+    symlinkSync(join(dir, 'gone.png'), join(hostile, 'dead\u001b[2J.png'));
+    const again = await mango(['bruise', hostile, join(dir, 'no\nsuch.jpg')]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(`not found: ${join(dir, 'no\\nsuch.jpg')}`);
+    const warned = await mango(['bruise', hostile, '--method', 'classical', '--out', join(dir, 'hostile.csv')]);
+    expect(warned.stderr).toContain(
+      `warning: ${join(hostile, 'dead\\x1b[2J.png')}: a symbolic link to nothing, skipped`,
+    );
+    expect(warned.stderr).not.toContain('\u001b');
     const f = await mango(['features', hostile, '--features', 'rgb', '--out', join(dir, 'hostile.json')]);
     expect(f.code).toBe(1);
     const items = JSON.parse(readFileSync(join(dir, 'hostile.json'), 'utf8')) as {

@@ -82,7 +82,7 @@ export async function collectInputs(
  */
 export async function requireInputs(args: string[]): Promise<InputFile[]> {
   const { files, missing, broken } = await collectInputs(args);
-  if (missing.length) throw new UsageError(`not found: ${missing.map(printable).join(', ')}`);
+  if (missing.length) throw new UsageError(`not found: ${missing.join(', ')}`);
   for (const b of broken) console.error(`warning: ${printable(b)}: a symbolic link to nothing, skipped`);
   if (files.length === 0) {
     throw new UsageError(`no images found in ${args.join(', ')} (looked for ${SERVER_UPLOAD.extensions.join(', ')})`);

@@ -6,7 +6,7 @@ import { featuresCommand } from './commands/features.ts';
 import { measureCommand } from './commands/measure.ts';
 import { cropCommand, kmeansCommand } from './commands/single.ts';
 import { bruiseCommand, evalCommand } from './commands/bruise.ts';
-import { UsageError } from './util.ts';
+import { printable, UsageError } from './util.ts';
 
 import { reportCommand } from './commands/report.ts';
 import { seriesCommand } from './commands/series.ts';
@@ -53,7 +53,9 @@ export async function main(argv: string[]): Promise<number> {
     if (e instanceof CommanderError)
       return e.code === 'commander.helpDisplayed' || e.code === 'commander.version' ? 0 : 2;
     if (e instanceof UsageError) {
-      console.error(`error: ${e.message}`);
+      // zod's message of failed options spans lines; any other message is one line, whatever it quotes
+      const text = e.options ? e.message.split('\n').map(printable).join('\n') : printable(e.message);
+      console.error(`error: ${text}`);
       if (e.options) {
         // the command (and subcommand) the words after the script name
         const words: string[] = [];
@@ -68,7 +70,7 @@ export async function main(argv: string[]): Promise<number> {
       }
       return 2;
     }
-    console.error(`error: ${(e as Error).message}`);
+    console.error(`error: ${printable((e as Error).message)}`);
     return 1;
   }
 }

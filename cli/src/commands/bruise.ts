@@ -142,7 +142,7 @@ export function bruiseCommand(program: Command) {
     .option('--server <url>', 'score on a Mango server as one batch job, with its progress (default: here)')
     .option('--api-key <key>', 'the API key for --server (default: MANGO_API_KEY)')
     .action(async (inputs: string[], o: BruiseFlags) => {
-      const options = parseOrExit(BruiseOptions, readSchemaOptions(BruiseOptions, o));
+      const options = parseOrExit(BruiseOptions, readSchemaOptions(BruiseOptions, o), { options: true });
       // The options the plugin runs with (and provenance records): method, the scale and strict quality when given.
       const pluginOptions = {
         method: options.method,
@@ -368,9 +368,11 @@ export function evalCommand(program: Command) {
         const { method, referenceMm } = parseOrExit(
           BruiseOptions.pick({ method: true, referenceMm: true }),
           readSchemaOptions(BruiseOptions.pick({ method: true, referenceMm: true }), o),
+          { options: true },
         );
         const onImage = process.stderr.isTTY
-          ? (done: number, total: number, name: string) => process.stderr.write(`\r${done}/${total} ${name}`.padEnd(60))
+          ? (done: number, total: number, name: string) =>
+              process.stderr.write(`\r${done}/${total} ${printable(name)}`.padEnd(60))
           : undefined;
         // The installed models (onnxruntime-node loads only when a model runs).
         const models = method === 'classical' ? undefined : (await import('@mango/models')).createModelLoader();

@@ -4,9 +4,8 @@ import { planRun } from '@mango/core';
 import { registry } from '@mango/plugins';
 import { FEATURE_VALUE_NAMES, FeaturesOptions } from '@mango/plugin-features';
 import { INPUTS_HELP, requireInputs } from '../inputs.ts';
-import { failuresByPath } from '../batch.ts';
 import { addMaxMegapixels, maxPixelsOf } from '../limits.ts';
-import { runBatch, summarise } from '../batch.ts';
+import { failuresByPath, runBatch, summarise } from '../batch.ts';
 import { addSchemaOptions, readSchemaOptions } from '../schemaOptions.ts';
 import { parseOrExit, UsageError } from '../util.ts';
 import { addMetaOptions, loadMeta, type MetaFlags } from '../meta.ts';
@@ -28,7 +27,7 @@ const FeatureList = FeaturesOptions.pick({ features: true });
 export function parseFeatureList(o: { features?: string[]; all?: boolean }): FeatureId[] {
   if (o.all) return [...FEATURE_IDS];
   if (!o.features) throw new UsageError('give --features rgb,glcm,... or --all');
-  const { features: ids } = parseOrExit(FeatureList, readSchemaOptions(FeatureList, o));
+  const { features: ids } = parseOrExit(FeatureList, readSchemaOptions(FeatureList, o), { options: true });
   return FEATURE_IDS.filter((id) => ids.includes(id));
 }
 

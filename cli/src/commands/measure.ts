@@ -68,7 +68,7 @@ export function measureCommand(program: Command) {
   cmd.action(async (inputs: string[], o: MeasureFlags) => {
     if (!o.out) throw new UsageError('give --out table.csv (or results.json)');
     const ids = parseFeatureList(o);
-    const fruit = parseOrExit(FruitOptions, readSchemaOptions(FruitOptions, o));
+    const fruit = parseOrExit(FruitOptions, readSchemaOptions(FruitOptions, o), { options: true });
     const options = {
       features: ids,
       perFruit: true,

@@ -19,7 +19,7 @@ export function cropCommand(program: Command) {
   addMaxMegapixels(cmd);
   addSchemaOptions(cmd, crop.options);
   cmd.action(async (input: string, o: Record<string, unknown>) => {
-    const options = parseOrExit(crop.options, readSchemaOptions(crop.options, o));
+    const options = parseOrExit(crop.options, readSchemaOptions(crop.options, o), { options: true });
     const image = await decodeImage(await readFile(input), input, maxPixelsOf(o));
     const result = (await runPlugin(crop, image, options, createContext(nodeImages))) as {
       image: Parameters<typeof encodeImage>[0];

@@ -23,7 +23,10 @@ export function transformCommand(
   addMaxMegapixels(cmd);
   addSchemaOptions(cmd, plugin.options);
   cmd.action(async (inputs: string[], o: Record<string, unknown>) => {
-    const options = parseOrExit(plugin.options, readSchemaOptions(plugin.options, o)) as Record<string, unknown>;
+    const options = parseOrExit(plugin.options, readSchemaOptions(plugin.options, o), { options: true }) as Record<
+      string,
+      unknown
+    >;
     const maxPixels = maxPixelsOf(o as { maxMegapixels?: string });
     const files = await requireInputs(inputs);
     const outDir = String(o.outDir);
