@@ -10,6 +10,7 @@
  * spread. The AI CUP photos never train any model, so every fold model scores all of them. The
  * classical method is scored on the same photos for the side-by-side table.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -47,7 +48,25 @@ const foldsCsv = ['full', ...Array.from({ length: k }, (_, f) => `fold-${f}`)]
   .map((d) => join(runs, d, 'folds.csv'))
   .find((p) => existsSync(p));
 if (!foldsCsv) throw new Error(`no folds.csv under ${runs}: train the folds first`);
-for (const r of readCsv(foldsCsv)) foldOf.set(`${r.set}/${r.filename}`, Number(r.fold));
+const foldOfGroup = new Map<string, number>();
+for (const r of readCsv(foldsCsv)) {
+  foldOf.set(`${r.set}/${r.filename}`, Number(r.fold));
+  foldOfGroup.set(r.group, Number(r.fold));
+}
+/**
+ * A labelled SenMango photo the folds.csv does not list (outside the recipe's training set) is scored once:
+ * by the fold that held out its source group, else (no model trained on that group) by fold sha1(group)
+ * mod k. Before 2026-11-29 every fold model scored it, so it stood k times in the pooled AUC, scored too by
+ * models that trained on its source fruit (analysis/labels_once.py).
+ */
+const senmangoGroup = new Map(
+  readCsv(join(data, 'senmango_real_lesions/provenance.csv')).map((r) => [r.filename, r.source_group]),
+);
+const unlistedFold = (name: string): number | undefined => {
+  const group = senmangoGroup.get(name);
+  if (group === undefined) return undefined;
+  return foldOfGroup.get(group) ?? Number(BigInt(`0x${createHash('sha1').update(group).digest('hex')}`) % BigInt(k));
+};
 const shipped = shippedBruiseEntry();
 
 /** A model loader offering only this fold's model, with the shipped model's pre-processing. */
@@ -75,7 +94,7 @@ if (trained.length < k && !values.partial) {
 if (trained.length === 0) throw new Error('no fold is trained yet');
 /** Photos of the given folds (the AI CUP photos train no model, so they belong to every fold). */
 const inFolds = (fs: number[]) => (name: string) => {
-  const fold = foldOf.get(`composites/${name}`) ?? foldOf.get(`senmango/${name}`);
+  const fold = foldOf.get(`composites/${name}`) ?? foldOf.get(`senmango/${name}`) ?? unlistedFold(name);
   return fold === undefined || fs.includes(fold);
 };
 const perFold: BruiseEvaluation[] = [];

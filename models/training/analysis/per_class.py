@@ -14,8 +14,17 @@ import argparse
 import csv
 import statistics as st
 
-from head_to_head import ccc, quantile, write_report
 import json
+import os
+
+from head_to_head import ccc, quantile, write_report
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..'))
+
+
+def from_root(path):
+    """A path as the repository's root sees it (what the output records)."""
+    return os.path.relpath(os.path.abspath(path), ROOT)
 
 
 def figures(rows):
@@ -49,12 +58,13 @@ def main():
     by = {}
     for r in rows:
         by.setdefault(label[r['filename']], []).append(r)
-    out = {'report': a.report, 'classes': {k: figures(v) for k, v in sorted(by.items())}, 'all': figures(rows)}
+    out = {'report': from_root(a.report), 'classes': {k: figures(v) for k, v in sorted(by.items())}, 'all': figures(rows)}
     for k, f in list(out['classes'].items()) + [('all', out['all'])]:
         print(f"{k:16s} n {f['photos']:3d}  error {f['error_median']} / {f['error_p90']} / {f['error_max']}  CCC {f['ccc']}  "
               f"fruit IoU {f['fruit_iou_median']} (min {f['fruit_iou_min']})  lesion IoU {f['lesion_iou_median']}  "
               f"count right {f['fruit_count_right']}")
     if a.invariance:
+        out['invariance_reports'] = [from_root(f) for f in a.invariance.split(',')]
         changes = {}
         for f in a.invariance.split(','):
             for r in json.load(open(f))['per_photo']:
