@@ -104,6 +104,12 @@ def main():
         write_report(a.out, out)
 
 
+def from_root(path):
+    """A path as the repository's root sees it (what a report records of its inputs)."""
+    root = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..'))
+    return os.path.relpath(os.path.abspath(path), root)
+
+
 def write_report(path, obj):
     """Writes a report as JSON, formatted as the repository's prettier formats it, so `npm run lint`
     stays green after a run (prettier runs from the repository's root: from a subfolder it finds no file)."""

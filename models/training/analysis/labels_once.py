@@ -17,9 +17,8 @@ import collections
 import csv
 import hashlib
 import json
-import os
 
-from head_to_head import write_report
+from head_to_head import from_root, write_report
 
 
 def auc(rows):
@@ -71,8 +70,7 @@ def main():
     as_reported = auc(rows)
     counted_once = auc(once)
     out = {
-        'report': os.path.relpath(os.path.abspath(a.report),
-                                  os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..'))),
+        'report': from_root(a.report),
         'rows_in_report': len(rows),
         'photos_listed_by_every_fold': len(every),
         'of_those_source_group_trained_by_other_folds': held_group,

@@ -15,16 +15,8 @@ import csv
 import statistics as st
 
 import json
-import os
 
-from head_to_head import ccc, quantile, write_report
-
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..'))
-
-
-def from_root(path):
-    """A path as the repository's root sees it (what the output records)."""
-    return os.path.relpath(os.path.abspath(path), ROOT)
+from head_to_head import ccc, from_root, quantile, write_report
 
 
 def figures(rows):
