@@ -14,7 +14,9 @@ const LATIN_ALLOWED = new Set(
     // product names, and the identifiers a metadata pattern and CSV use (code, not prose: {name}, image, fruit_id)
     'ColorChecker Classic Passport image name fruit SVG zip Student ' +
     // annotation formats and tools (the run page's annotations)
-    'COCO CVAT Label Studio'
+    'COCO CVAT Label Studio ' +
+    // a statistic named after its author (Lin's concordance correlation coefficient)
+    'Lin CCC'
   ).split(' '),
 );
 

@@ -549,12 +549,12 @@ export const th: Record<string, string> = {
   'size {{group}}, estimated': 'ขนาด {{group}} (ประมาณ)',
   '{{graded}} of {{total}} fruit graded': 'จัดเกรดแล้ว {{graded}} จาก {{total}} ผล',
   'ROC AUC, healthy vs lesioned photos': 'ROC AUC ระหว่างรูปผลปกติกับผลที่มีรอยโรค',
-  'bruise model, grouped 5-fold cross-validation by source fruit: 335 real SenMango photos, each scored by a model that never saw that fruit (2026-11-25; folds 0.930-0.978)':
-    'โมเดลรอยช้ำ ตรวจสอบไขว้ 5 ส่วนแบบจัดกลุ่มตามผลต้นทาง: รูปจริงจาก SenMango 335 รูป แต่ละรูปถูกประเมินโดยโมเดลที่ไม่เคยเห็นผลนั้น (25 พ.ย. 2569; แต่ละส่วน 0.930-0.978)',
-  '0.29 points': '0.29 จุด',
-  'median bruise % error': 'ค่ามัธยฐานความคลาดเคลื่อนของ % รอยช้ำ',
-  'same cross-validation, 29 photos with pixel truth (synthetic bruises on real fruit); 90th percentile 2.64 points':
-    'การตรวจสอบไขว้เดียวกัน รูป 29 รูปที่มีค่าจริงระดับพิกเซล (รอยช้ำสังเคราะห์บนผลจริง); เปอร์เซ็นไทล์ที่ 90 คือ 2.64 จุด',
+  'bruise model, grouped 5-fold cross-validation by source fruit: 335 real SenMango photos, each scored once by a model that never saw that fruit (the model of 2026-11-28)':
+    'โมเดลรอยช้ำ ตรวจสอบไขว้ 5 ส่วนแบบจัดกลุ่มตามผลต้นทาง: รูปจริงจาก SenMango 335 รูป แต่ละรูปถูกประเมินครั้งเดียวโดยโมเดลที่ไม่เคยเห็นผลนั้น (โมเดลวันที่ 28 พ.ย. 2569)',
+  '0.56 points': '0.56 จุด',
+  'median bruise % error on real diseased fruit': 'ค่ามัธยฐานความคลาดเคลื่อนของ % รอยช้ำบนผลที่เป็นโรคจริง',
+  "same cross-validation, 281 real photos with fruit and lesion masks drawn by hand to a written rule; 90th percentile 5.47 points, Lin's CCC 0.986":
+    'การตรวจสอบไขว้เดียวกัน รูปจริง 281 รูปที่มีหน้ากากผลและรอยโรควาดด้วยมือตามกฎที่เขียนไว้; เปอร์เซ็นไทล์ที่ 90 คือ 5.47 จุด, สัมประสิทธิ์ความสอดคล้อง (CCC) ของ Lin 0.986',
   'relative difference from scikit-image': 'ความต่างสัมพัทธ์จาก scikit-image',
   'every feature value on 17 test images and 7 real photos (Gabor ≤ 1e-4)':
     'ค่าคุณลักษณะทุกค่าบนภาพทดสอบ 17 ภาพและรูปจริง 7 รูป (Gabor ≤ 1e-4)',
