@@ -2,8 +2,8 @@
 
   new FILE [--start border|grabcut|none]   write a pass-1 spec skeleton for a photo (FILE relative to the dev split)
   view SPEC|FILE [--zoom x0,y0,x1,y1]...    render grid + overlay (+ zoomed crops) PNGs into --out (default /tmp/annot)
-  build [--out annotations/real-dev.coco.json]   every pass-1 spec -> masks -> one COCO file (RLE) + summary CSV
-  agree                                     IoU between pass 1 and pass 2 (specs with "pass": 2) of the same photos
+  build [--set S] [--out F]                 every pass-1 spec of a set -> masks -> one COCO file (RLE) + summary CSV
+  agree [--set S] [--json F]                IoU between pass 1 and pass 2 (specs with "pass": 2) of the same photos
 """
 from __future__ import annotations
 
@@ -19,6 +19,9 @@ from PIL import Image, ImageDraw, ImageFont
 from scipy import ndimage as ndi
 
 from .masks import DATA, HERE, SPECS, build, fruit_instances, load_photo, spec_paths
+
+TRAINING_SET = 'senmango_real_lesions'
+EVALUATION_SET = 'aicup_defect_boxes'
 
 CLASSES = {
     'Alternaria': 'alternaria', 'Anthracnose': 'anthracnose', 'Black Mould Rot': 'black-mould-rot',
@@ -183,7 +186,9 @@ def cmd_build(a):
     groups, labels = provenance()
     images, anns, rows = [], [], []
     aid = 1
-    paths = spec_paths(SPECS, 1)
+    # One set per COCO file: the SenMango photos train the model; the AI CUP photos (terms unknown) are
+    # evaluation only and are never built into the training file.
+    paths = [p for p in spec_paths(SPECS, 1) if json.load(open(p))['file'].split('/')[0] == a.set]
     if a.per_class:
         # Only the first N photos of each class in pick order (skipped ones count: they were drawn).
         ranked = sorted(paths, key=lambda p: pick_rank(json.load(open(p))['file']))
@@ -219,9 +224,10 @@ def cmd_build(a):
         rows.append({'file': rel, 'class': labels.get(rel, ''), 'fruits': len(fruit_instances(fruit)), 'fruit_pixels': int(fruit.sum()),
                      'bruise_pixels': int(lesion.sum()), 'bruise_percent': round(100 * lesion.sum() / max(1, fruit.sum()), 4),
                      'confidence': spec.get('confidence', ''), 'skip': ''})
-    coco = {'info': {'description': 'Mango Bruise Tracker: real dev-split photos annotated to models/training/ANNOTATION.md (masks rebuilt from annotations/specs by python3 -m mango_annotate build)'},
+    described = 'real dev-split photos' if a.set == TRAINING_SET else f'real dev-split photos of {a.set}, for evaluation only'
+    coco = {'info': {'description': f'Mango Bruise Tracker: {described} annotated to models/training/ANNOTATION.md (masks rebuilt from annotations/specs by python3 -m mango_annotate build)'},
             'categories': [{'id': 1, 'name': 'fruit'}, {'id': 2, 'name': 'bruise'}], 'images': images, 'annotations': anns}
-    out = a.out or os.path.join(HERE, '..', 'annotations', 'real-dev.coco.json')
+    out = a.out or os.path.join(HERE, '..', 'annotations', 'real-dev.coco.json' if a.set == TRAINING_SET else 'aicup-eval.coco.json')
     with open(out, 'w') as f:
         json.dump(coco, f, separators=(',', ':'))
     with open(os.path.splitext(out)[0].replace('.coco', '') + '.csv', 'w', newline='') as f:
@@ -235,6 +241,8 @@ def cmd_agree(a):
     res = []
     for p in spec_paths(SPECS, 2):
         s2 = json.load(open(p))
+        if s2['file'].split('/')[0] != a.set:
+            continue
         p1 = spec_path_for(s2['file'], 1)
         if not os.path.exists(p1):
             continue
@@ -270,9 +278,13 @@ def main():
     n.add_argument('--pass', dest='pass_', type=int, default=1, help='2 = the blind second pass (<stem>.pass2.json)')
     b = sub.add_parser('build')
     b.add_argument('--out')
+    b.add_argument('--set', default=TRAINING_SET, choices=[TRAINING_SET, EVALUATION_SET],
+                   help=f'the photos to build: {TRAINING_SET} (annotations/real-dev.coco.json, trains the model) or '
+                   f'{EVALUATION_SET} (annotations/aicup-eval.coco.json, evaluation only)')
     b.add_argument('--per-class', type=int, default=0,
                    help='only the first N annotated photos of each class in pick order (sha1 of the name); 0: all')
     g = sub.add_parser('agree')
+    g.add_argument('--set', default=TRAINING_SET, choices=[TRAINING_SET, EVALUATION_SET])
     g.add_argument('--json')
     a = ap.parse_args()
     {'view': cmd_view, 'new': cmd_new, 'build': cmd_build, 'agree': cmd_agree}[a.cmd](a)
