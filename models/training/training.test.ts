@@ -227,3 +227,41 @@ describe.skipIf(!torch)('cast-consistency training (train.py --consistency W)', 
     expect(r.teacher_grad_second).toBeGreaterThan(0);
   }, 120_000);
 });
+
+describe.skipIf(skip)('the AI CUP evaluation masks (annotations/aicup-eval.coco.json)', () => {
+  const annotations = resolve(import.meta.dirname, 'annotations');
+  const images = (file: string) =>
+    (JSON.parse(readFileSync(join(annotations, file), 'utf8')) as { images: { path: string }[] }).images;
+
+  it('are their own file: none of the training file’s photos is an AI CUP photo, every one of theirs is', () => {
+    const training = images('real-dev.coco.json');
+    const evaluation = images('aicup-eval.coco.json');
+    expect(training.length).toBeGreaterThan(280);
+    expect(training.filter((i) => i.path.startsWith('aicup_defect_boxes/'))).toEqual([]);
+    expect(evaluation.length).toBe(40);
+    expect(evaluation.every((i) => i.path.startsWith('aicup_defect_boxes/images/'))).toBe(true);
+  });
+
+  it('the blind second passes rebuild from their specs to the committed agreement', () => {
+    const out = mkdtempSync(join(tmpdir(), 'mango-agree-'));
+    try {
+      execFileSync(
+        '/usr/bin/python3',
+        ['-m', 'mango_annotate', 'agree', '--set', 'aicup_defect_boxes', '--json', join(out, 'agree.json')],
+        {
+          cwd: import.meta.dirname,
+          stdio: 'pipe',
+          env: { ...process.env, MANGO_DATA: join(shared!, 'data', 'bruise-dev') },
+        },
+      );
+      const rebuilt = JSON.parse(readFileSync(join(out, 'agree.json'), 'utf8'));
+      const committed = JSON.parse(
+        readFileSync(resolve(import.meta.dirname, 'experiments/aicup-eval/annotator-agreement.json'), 'utf8'),
+      );
+      expect(rebuilt).toHaveLength(4);
+      expect(rebuilt).toEqual(committed);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

@@ -210,9 +210,13 @@ def cmd_build(a):
         h, w = fruit.shape
         iid = k + 1
         starts = spec.get('fruit', {}).get('start', 'none')
+        # `started_from` (optional): an outline the annotator traced from a colour threshold of their
+        # own before fixing it by hand, recorded as such (the spec itself holds only the polygons).
+        started = spec.get('fruit', {}).get('started_from') or (
+            'colour segmentation (' + starts + ') + polygons' if starts != 'none' else 'polygons')
         images.append({'id': iid, 'file_name': os.path.basename(rel), 'path': rel, 'width': w, 'height': h,
                        'source_group': groups.get(rel) or ('aicup:' + os.path.basename(rel)), 'class': labels.get(rel, ''),
-                       'fruit_started_from': 'colour segmentation (' + starts + ') + polygons' if starts != 'none' else 'polygons',
+                       'fruit_started_from': started,
                        'lesion_started_from': 'polygons + local colour rule', 'confidence': spec.get('confidence', ''),
                        'annotator': spec.get('annotator', ''), 'note': spec.get('note', '')})
         for inst in fruit_instances(fruit):
