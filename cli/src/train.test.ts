@@ -7,7 +7,7 @@
  * (their COCO is in models/training/annotations; the photos are read from ../shared).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -98,4 +98,28 @@ describe.skipIf(!torch || !shared)('mango train bruise, then mango models', () =
     const back = await mango(['models', 'rollback', '--data-dir', dataDir]);
     expect(back.stdout.trim()).toBe(`bruise-segmentation: tiny-test -> ${shipped.id}`);
   }, 300_000);
+});
+
+describe.skipIf(!shared)('mango train bruise refuses the AI CUP photos (evaluation only)', () => {
+  it('names the photo and trains nothing when a correction is an AI CUP photo', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mango-train-aicup-'));
+    try {
+      const r = await mango([
+        'train',
+        'bruise',
+        '--annotations',
+        resolve(MODELS_DIR, 'training/annotations/aicup-eval.coco.json'),
+        '--images',
+        join(shared!, 'data/bruise-dev/aicup_defect_boxes/images'),
+        '--data-dir',
+        join(dir, 'data'),
+      ]);
+      expect(r.code).not.toBe(0);
+      expect(r.stderr).toMatch(/00595\.jpg: an AI CUP photo \(source group aicup:00595\.jpg\): evaluation only/);
+      // refused before any training: nothing was written to the data folder
+      expect(existsSync(join(dir, 'data', 'models'))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -91,6 +91,9 @@ function sourceGroups(path: string): Map<string, string> {
   return groups;
 }
 
+/** The source group of the AI CUP photos (annotations/aicup-eval.coco.json): terms unknown, evaluation only. */
+export const EVALUATION_ONLY_GROUP = 'aicup:';
+
 /** The corrections of the photos in `images` (the first file that has truth for a photo wins). */
 export async function readCorrections(annotations: readonly string[], images: string): Promise<Correction[]> {
   const truths = annotations.map((a) => ({ truth: openTruth(a), groups: sourceGroups(a) }));
@@ -102,7 +105,12 @@ export async function readCorrections(annotations: readonly string[], images: st
     for (const { truth, groups } of truths) {
       const masks = await truth.masks(file);
       if (masks) {
-        out.push({ file, group: groups.get(file) ?? file, masks });
+        const group = groups.get(file) ?? file;
+        if (group.startsWith(EVALUATION_ONLY_GROUP))
+          throw new Error(
+            `${file}: an AI CUP photo (source group ${group}): evaluation only, it never trains a model (models/training/README.md)`,
+          );
+        out.push({ file, group, masks });
         break;
       }
     }

@@ -228,7 +228,7 @@ def cmd_build(a):
         rows.append({'file': rel, 'class': labels.get(rel, ''), 'fruits': len(fruit_instances(fruit)), 'fruit_pixels': int(fruit.sum()),
                      'bruise_pixels': int(lesion.sum()), 'bruise_percent': round(100 * lesion.sum() / max(1, fruit.sum()), 4),
                      'confidence': spec.get('confidence', ''), 'skip': ''})
-    described = 'real dev-split photos' if a.set == TRAINING_SET else f'real dev-split photos of {a.set}, for evaluation only'
+    described = 'real dev-split photos' if a.set == TRAINING_SET else f'real dev-split photos of {a.set} (evaluation only),'
     coco = {'info': {'description': f'Mango Bruise Tracker: {described} annotated to models/training/ANNOTATION.md (masks rebuilt from annotations/specs by python3 -m mango_annotate build)'},
             'categories': [{'id': 1, 'name': 'fruit'}, {'id': 2, 'name': 'bruise'}], 'images': images, 'annotations': anns}
     out = a.out or os.path.join(HERE, '..', 'annotations', 'real-dev.coco.json' if a.set == TRAINING_SET else 'aicup-eval.coco.json')

@@ -49,6 +49,17 @@ def rle_decode(seg, h, w):
     return flat.reshape(w, h).T.astype(bool)
 
 
+def evaluation_only(im):
+    """An AI CUP photo (`annotations/aicup-eval.coco.json`, or a correction of one): its terms are unknown
+    and the data README calls it test material, so it evaluates and never trains."""
+    return str(im.get('path', '')).startswith('aicup_defect_boxes/') or str(im.get('source_group', '')).startswith('aicup:')
+
+
+def _refuse_evaluation_only(im, coco_file):
+    if evaluation_only(im):
+        raise SystemExit(f"train: {im.get('file_name')} in {coco_file} is an AI CUP photo: evaluation only, it never trains a model")
+
+
 def list_photos(data_dir, coco_path, extra=()):
     """Annotated real photos (COCO) and composites, with their source groups; then the corrections of
     `extra` ((coco file, images folder) pairs: `mango train bruise`), grouped by their COCO image's
@@ -56,6 +67,7 @@ def list_photos(data_dir, coco_path, extra=()):
     photos = []
     for coco_file, images_dir in extra:
         for im in json.load(open(coco_file))['images']:
+            _refuse_evaluation_only(im, coco_file)
             photos.append(Photo('correction', im['file_name'], im.get('source_group') or im['file_name'],
                                 images_dir=images_dir, coco=coco_file))
     if not data_dir:
@@ -63,6 +75,7 @@ def list_photos(data_dir, coco_path, extra=()):
     if coco_path and os.path.exists(coco_path):
         coco = json.load(open(coco_path))
         for im in coco['images']:
+            _refuse_evaluation_only(im, coco_path)
             photos.append(Photo('senmango', im['file_name'], im['source_group'], im.get('class', '')))
     comp = os.path.join(data_dir, 'synthetic_composites')
     groups = {r['filename']: r['source_group'] for r in read_csv(os.path.join(comp, 'provenance.csv'))}
