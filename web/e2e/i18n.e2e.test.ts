@@ -27,6 +27,18 @@ describe('Thai and English in the web app', () => {
     const sw = page.getByRole('group', { name: 'Language / ภาษา' });
     expect(await sw.getByRole('button').allInnerTexts()).toEqual(['English', 'ไทย']);
     expect(await sw.getByRole('button', { name: 'English' }).getAttribute('aria-pressed')).toBe('true');
+    // at the end of the page, below its content: it covers none of it (on a desktop screen too)
+    const placed = await page.evaluate(() => {
+      const el = document.querySelector('.language-switch')!;
+      const main = document.querySelector('main')!;
+      return {
+        position: getComputedStyle(el).position,
+        top: el.getBoundingClientRect().top + scrollY,
+        mainBottom: main.getBoundingClientRect().bottom + scrollY,
+      };
+    });
+    expect(placed.position).toBe('absolute');
+    expect(placed.top).toBeGreaterThanOrEqual(placed.mainBottom);
 
     await sw.getByRole('button', { name: 'ไทย' }).click();
     await page.getByRole('heading', { name: 'ทำอะไรได้บ้าง' }).waitFor();

@@ -1,8 +1,9 @@
 /**
  * Layout and language (issue 27 item 8): every signed-in page at 1280 px and on a 390 px phone, in
  * English and in Thai, has no horizontal overflow (the page's scrollWidth at most the viewport's);
- * at 1280 px the navigation is one line; on the phone a menu button opens it, the avatar stays on
- * the bar's row and the language switch covers no content. Thai is drawn with the shipped Sarabun
+ * at 1280 px the navigation is one line; on the phone a menu button opens it and the avatar stays on
+ * the bar's row; at both widths the language switch covers no content (it is not fixed, and it starts
+ * below the page's main). Thai is drawn with the shipped Sarabun
  * webfont, served by the app. One browser, one signed-in user; the pages that show a run get one
  * made through the API. Also the views that open over a page: the compare page of two runs with
  * metadata (its plots, and the runs as one series), the stored run with the mask editor open, and the re-scoring side by side

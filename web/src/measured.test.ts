@@ -20,7 +20,9 @@ describe('measured figures', () => {
   it('have a Thai text for every value with words, every label and every note', () => {
     const missing: string[] = [];
     for (const f of figures) {
-      const texts = [f.label, f.note, /[a-z]{2}/i.test(f.value) ? f.value : undefined];
+      // a value with any letter besides a number's exponent (1e-6) is words or a unit: it needs its Thai
+      const words = /[a-z]/i.test(f.value.replace(/\d(\.\d+)?e[-+]?\d/gi, ''));
+      const texts = [f.label, f.note, words ? f.value : undefined];
       for (const text of texts) {
         if (text === undefined) continue;
         const thai = (th as Record<string, string>)[text];

@@ -554,7 +554,7 @@ export const th: Record<string, string> = {
   '0.56 points': '0.56 จุด',
   'median bruise % error on real diseased fruit': 'ค่ามัธยฐานความคลาดเคลื่อนของ % รอยช้ำบนผลที่เป็นโรคจริง',
   "same cross-validation, 281 real photos with fruit and lesion masks drawn by hand to a written rule; 90th percentile 5.47 points, Lin's CCC 0.986":
-    'การตรวจสอบไขว้เดียวกัน รูปจริง 281 รูปที่มีหน้ากากผลและรอยโรควาดด้วยมือตามกฎที่เขียนไว้; เปอร์เซ็นไทล์ที่ 90 คือ 5.47 จุด, สัมประสิทธิ์ความสอดคล้อง (CCC) ของ Lin 0.986',
+    'การตรวจสอบไขว้เดียวกัน รูปจริง 281 รูปที่มีมาสก์ของผลและรอยโรควาดด้วยมือตามกฎที่เขียนไว้; เปอร์เซ็นไทล์ที่ 90 คือ 5.47 จุด, สัมประสิทธิ์ความสอดคล้อง (CCC) ของ Lin 0.986',
   'relative difference from scikit-image': 'ความต่างสัมพัทธ์จาก scikit-image',
   'every feature value on 17 test images and 7 real photos (Gabor ≤ 1e-4)':
     'ค่าคุณลักษณะทุกค่าบนภาพทดสอบ 17 ภาพและรูปจริง 7 รูป (Gabor ≤ 1e-4)',
