@@ -89,6 +89,9 @@ describe('reference scale and grades in the web app', () => {
     await page.getByRole('dialog').waitFor();
     await page.screenshot({ path: '/tmp/units-showarea-view.png', fullPage: true });
     expect(await untranslated(e2e, names)).toEqual([]);
+    // the dialog is modal: nothing behind it (the language switch included) takes a click until it closes
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
     await page.getByRole('group', { name: 'Language / ภาษา' }).getByRole('button', { name: 'English' }).click();
   });
 
