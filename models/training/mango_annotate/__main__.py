@@ -18,10 +18,11 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 from scipy import ndimage as ndi
 
+from mango_train.realdata import EVALUATION_GROUP, EVALUATION_SET
+
 from .masks import DATA, HERE, SPECS, build, fruit_instances, load_photo, spec_paths
 
 TRAINING_SET = 'senmango_real_lesions'
-EVALUATION_SET = 'aicup_defect_boxes'
 
 CLASSES = {
     'Alternaria': 'alternaria', 'Anthracnose': 'anthracnose', 'Black Mould Rot': 'black-mould-rot',
@@ -215,7 +216,7 @@ def cmd_build(a):
         started = spec.get('fruit', {}).get('started_from') or (
             'colour segmentation (' + starts + ') + polygons' if starts != 'none' else 'polygons')
         images.append({'id': iid, 'file_name': os.path.basename(rel), 'path': rel, 'width': w, 'height': h,
-                       'source_group': groups.get(rel) or ('aicup:' + os.path.basename(rel)), 'class': labels.get(rel, ''),
+                       'source_group': groups.get(rel) or (EVALUATION_GROUP + os.path.basename(rel)), 'class': labels.get(rel, ''),
                        'fruit_started_from': started,
                        'lesion_started_from': 'polygons + local colour rule', 'confidence': spec.get('confidence', ''),
                        'annotator': spec.get('annotator', ''), 'note': spec.get('note', '')})

@@ -49,10 +49,16 @@ def rle_decode(seg, h, w):
     return flat.reshape(w, h).T.astype(bool)
 
 
+# The AI CUP photos: their folder in the dev split, and the source-group prefix an annotated one gets
+# (mango_annotate build); the one place both are written on the Python side.
+EVALUATION_SET = 'aicup_defect_boxes'
+EVALUATION_GROUP = 'aicup:'
+
+
 def evaluation_only(im):
     """An AI CUP photo (`annotations/aicup-eval.coco.json`, or a correction of one): its terms are unknown
     and the data README calls it test material, so it evaluates and never trains."""
-    return str(im.get('path', '')).startswith('aicup_defect_boxes/') or str(im.get('source_group', '')).startswith('aicup:')
+    return str(im.get('path', '')).startswith(EVALUATION_SET + '/') or str(im.get('source_group', '')).startswith(EVALUATION_GROUP)
 
 
 def _refuse_evaluation_only(im, coco_file):
